@@ -1,0 +1,182 @@
+import { z } from 'zod';
+
+/** Client names are used as directory and object names: keep them boring. */
+export const CLIENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const clientNameSchema = z
+  .string()
+  .regex(CLIENT_NAME_PATTERN, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
+
+const simulatorEngineSchema = z
+  .object({
+    type: z.literal('simulator'),
+    /** Link automatically this long after a QR is shown (demos, `wakit dev`). Off when absent. */
+    autoScanMs: z.number().int().min(0).optional(),
+    /** Phone number the auto-scan links as; derived from the client name when absent. */
+    autoScanPhone: z.string().regex(/^\d{6,15}$/).optional(),
+    /** Time before a shown QR code is replaced by a new one. */
+    qrRefreshMs: z.number().int().min(1).default(20_000),
+    /** How many QR codes are shown before giving up with `qr_timeout`. */
+    qrMaxRetries: z.number().int().min(1).default(5),
+    /** Time between ack steps (server → delivered → read). */
+    ackDelayMs: z.number().int().min(0).default(50),
+    /** Simulated network latency of a send. */
+    latencyMs: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+const wwebjsEngineSchema = z
+  .object({
+    type: z.literal('whatsapp-web.js'),
+    /** Chromium to drive; else PUPPETEER_EXECUTABLE_PATH, else /usr/bin/chromium and friends. */
+    executablePath: z.string().min(1).optional(),
+    headless: z.boolean().default(true),
+    /** Extra puppeteer launch options, merged over the server-safe defaults. */
+    puppeteer: z.record(z.string(), z.unknown()).default({}),
+    /** Consecutive failed starts before the client is FAILED. */
+    maxRestarts: z.number().int().min(0).default(5),
+    restartBackoffMs: z
+      .object({
+        initial: z.number().int().min(0).default(1_000),
+        max: z.number().int().min(0).default(60_000),
+      })
+      .strict()
+      .prefault({}),
+    /** QR codes shown before giving up (`qr_timeout`); 0 means no limit. */
+    qrMaxRetries: z.number().int().min(0).default(5),
+    /** Time allowed for WhatsApp Web to load and authenticate. */
+    authTimeoutMs: z.number().int().min(0).default(60_000),
+    /** Pin a WhatsApp Web version (whatsapp-web.js `webVersionCache`). */
+    webVersion: z.string().optional(),
+    userAgent: z.string().optional(),
+  })
+  .strict();
+
+export const engineSchema = z.discriminatedUnion('type', [simulatorEngineSchema, wwebjsEngineSchema]);
+
+const localAuthSchema = z
+  .object({
+    type: z.literal('local'),
+    /** Directory where session data is stored (one 0700 sub-directory per client). */
+    dataPath: z.string().min(1).default('./.wakit/sessions'),
+  })
+  .strict();
+
+const remoteAuthSchema = z
+  .object({
+    type: z.literal('remote'),
+    storage: z
+      .object({
+        projectId: z.string().min(1),
+        bucket: z.string().min(3),
+        /** Object key prefix for sessions inside the bucket. */
+        path: z.string().default('wakit/sessions'),
+        /** GCS-compatible endpoint (emulators); STORAGE_EMULATOR_HOST also works. */
+        apiEndpoint: z.url().optional(),
+      })
+      .strict(),
+    /** Local scratch directory (browser profile, session zip before upload). */
+    dataPath: z.string().min(1).default('./.wakit/remote-cache'),
+    /** How often a READY session is backed up. */
+    backupIntervalMs: z.number().int().min(60_000).default(300_000),
+    /** How many older backups are kept besides the current one. */
+    keepGenerations: z.number().int().min(1).max(50).default(3),
+    lease: z
+      .object({
+        /** A lease not renewed for this long lapses and another server may take over. */
+        ttlMs: z.number().int().min(1_000).default(30_000),
+        /** Renewal period; must be well under ttlMs. */
+        renewMs: z.number().int().min(100).default(10_000),
+        /** On SESSION_LEASED: `wait` keeps retrying until the lease lapses, `fail` gives up. */
+        onLeased: z.enum(['wait', 'fail']).default('wait'),
+        /** Time between attempts while waiting for a lease. */
+        retryMs: z.number().int().min(100).default(5_000),
+      })
+      .strict()
+      .prefault({})
+      .refine((lease) => lease.renewMs < lease.ttlMs, 'lease.renewMs must be below lease.ttlMs'),
+  })
+  .strict();
+
+export const authSchema = z.discriminatedUnion('type', [localAuthSchema, remoteAuthSchema]);
+
+export const queueSchema = z
+  .object({
+    /** Minimum time between two sends of one client. */
+    minGapMs: z.number().int().min(0).default(1_000),
+    /** Random extra delay added to every gap: uniform in [0, jitterMs]. */
+    jitterMs: z.number().int().min(0).default(1_500),
+    /** Minimum time between two sends to the same chat. */
+    perChatGapMs: z.number().int().min(0).default(3_000),
+    /** Sends accepted but not yet sent; beyond it sends fail with QUEUE_FULL. */
+    maxSize: z.number().int().min(1).default(1_000),
+    /** Time one send may take before it fails with SEND_TIMEOUT. */
+    sendTimeoutMs: z.number().int().min(100).default(60_000),
+    /** Retries of transient engine errors. */
+    retries: z.number().int().min(0).default(2),
+    /** First retry delay; doubles each retry. */
+    retryBackoffMs: z.number().int().min(0).default(2_000),
+    /** Accept sends while the client is not READY and send them once it is. */
+    holdUntilReady: z.boolean().default(false),
+    /** How many finished sends are kept for look-up by tracking id. */
+    trackLimit: z.number().int().min(0).default(10_000),
+  })
+  .strict();
+
+export const mediaSchema = z
+  .object({
+    /** Largest media accepted, in bytes (downloads are cut off beyond it). */
+    maxBytes: z
+      .number()
+      .int()
+      .min(1)
+      .default(16 * 1024 * 1024),
+    /** Time allowed for one media download. */
+    timeoutMs: z.number().int().min(1).default(30_000),
+    maxRedirects: z.number().int().min(0).max(10).default(5),
+    /** Allow URLs that resolve to private, loopback or link-local addresses. Keep off in production. */
+    allowPrivateNetworks: z.boolean().default(false),
+  })
+  .strict();
+
+export const logSchema = z
+  .object({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Human-readable output (pino-pretty) instead of JSON lines. */
+    pretty: z.boolean().default(false),
+  })
+  .strict();
+
+export const commandsSchema = z
+  .object({
+    prefix: z.string().min(1).max(5).default('!'),
+    /** Reply to unknown commands with this text; silent when absent. */
+    unknownReply: z.string().optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    engine: engineSchema.prefault({ type: 'whatsapp-web.js' }),
+    auth: authSchema,
+    /** Clients created (and initialized) by `sdk.start()`. */
+    clients: z
+      .array(clientNameSchema)
+      .default([])
+      .refine((names) => new Set(names).size === names.length, 'client names must be unique'),
+    queue: queueSchema.prefault({}),
+    media: mediaSchema.prefault({}),
+    log: logSchema.prefault({}),
+    commands: commandsSchema.prefault({}),
+    /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
+    plugins: z.record(z.string().min(1), z.unknown()).default({}),
+  })
+  .strict();
+
+export type WakitConfigInput = z.input<typeof configSchema>;
+export type WakitConfig = z.output<typeof configSchema>;
+export type EngineConfig = WakitConfig['engine'];
+export type AuthConfig = WakitConfig['auth'];
+export type QueueConfig = WakitConfig['queue'];
+export type MediaConfig = WakitConfig['media'];
+export type LogConfig = WakitConfig['log'];

@@ -1,0 +1,71 @@
+/**
+ * The Engine port: everything a client knows of a WhatsApp connection. Two implementations pass
+ * the shared contract suite (test/engines/engine-contract.ts): the simulator and whatsapp-web.js.
+ *
+ * Lifecycle as seen through events: `start()` resolves once the engine is launched (before it is
+ * linked); then either `qr` (repeatedly, on every refresh) or directly `authenticated` (a restored
+ * session), then `ready`. Losing the connection emits `disconnected` with a reason. Engines never
+ * throw from event emission and never leave unhandled rejections: failures become events.
+ */
+import type { Logger } from 'pino';
+import type { SessionStore } from '../auth/session-store.js';
+import type { WakitError } from '../errors/index.js';
+import type { AckUpdate, DisconnectReason, EngineContent, MessageData } from '../client/types.js';
+import type { MediaFile } from '../client/types.js';
+
+export interface EngineEvents {
+  qr: [qr: string];
+  /** Linked: `restored` is true when the session came from the store (no QR was shown). */
+  authenticated: [info: { restored: boolean }];
+  auth_failure: [error: WakitError];
+  ready: [];
+  disconnected: [reason: DisconnectReason];
+  /** A message from someone else. */
+  message: [message: MessageData];
+  /** Any message created in a chat of this account, own ones included (`fromMe`). */
+  message_create: [message: MessageData];
+  message_ack: [update: AckUpdate];
+}
+
+export type EngineEventName = keyof EngineEvents;
+
+export interface EngineIdentity {
+  /** Own chat id (`<digits>@c.us`). */
+  id: string;
+  pushname: string;
+}
+
+export interface Engine {
+  /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
+  readonly type: string;
+  /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */
+  start(): Promise<void>;
+  /** Disconnect and release everything, keeping the saved session. Idempotent. */
+  stop(): Promise<void>;
+  /** Log out: invalidate and delete the session, then stop. */
+  logout(): Promise<void>;
+  /** Send content to a chat id (already validated and normalised). Throws coded WakitErrors. */
+  send(chatId: string, content: EngineContent): Promise<{ id: string }>;
+  /** Forward an existing message (by serialized id) to a chat. */
+  forward(messageId: string, chatId: string): Promise<{ id: string }>;
+  /** Download the media of a received message. */
+  downloadMedia(messageId: string): Promise<MediaFile>;
+  /** The linked account, or null when not linked yet. */
+  me(): EngineIdentity | null;
+  /** Link by phone number instead of QR; throws NOT_SUPPORTED where the engine cannot. */
+  requestPairingCode(phoneNumber: string): Promise<string>;
+  /** True when `memberId` is an admin of the group `groupId` (for `adminOnly` commands). */
+  isGroupAdmin(groupId: string, memberId: string): Promise<boolean>;
+
+  on<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;
+  off<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;
+}
+
+/** What an engine factory receives for each client. */
+export interface EngineContext {
+  clientName: string;
+  store: SessionStore;
+  logger: Logger;
+}
+
+export type EngineFactory = (context: EngineContext) => Engine;

@@ -1,0 +1,48 @@
+/**
+ * The one table of wakit error codes. A code is stable: callers and REST clients may rely on it.
+ * `status` is the HTTP status the REST API answers with; `transient` marks errors that a retry may cure.
+ * Documented in docs/errors.md (a test keeps the two in step).
+ */
+export const ERROR_CODES = {
+  CONFIG_INVALID: { status: 500, title: 'Configuration is invalid', transient: false },
+  VALIDATION_FAILED: { status: 400, title: 'Request is invalid', transient: false },
+  INVALID_CHAT_ID: { status: 400, title: 'Chat id is invalid', transient: false },
+  CHAT_NOT_FOUND: { status: 404, title: 'Chat not found', transient: false },
+  MEDIA_DOWNLOAD_FAILED: { status: 502, title: 'Media download failed', transient: false },
+  MEDIA_TOO_LARGE: { status: 413, title: 'Media is too large', transient: false },
+  MEDIA_NOT_FOUND: { status: 404, title: 'Message has no downloadable media', transient: false },
+  PERMISSION_DENIED: { status: 403, title: 'Not allowed to send to this chat', transient: false },
+  CLIENT_NOT_READY: { status: 409, title: 'Client is not ready', transient: false },
+  CLIENT_NOT_FOUND: { status: 404, title: 'Client not found', transient: false },
+  CLIENT_EXISTS: { status: 409, title: 'A client with this name already exists', transient: false },
+  SESSION_EXPIRED: { status: 409, title: 'Session expired', transient: false },
+  SESSION_LEASED: { status: 409, title: 'Session is held by another server', transient: true },
+  AUTH_FAILED: { status: 401, title: 'Authentication with WhatsApp failed', transient: false },
+  QR_NOT_AVAILABLE: { status: 409, title: 'No QR code is available', transient: false },
+  QUEUE_FULL: { status: 429, title: 'Outbound queue is full', transient: true },
+  SEND_TIMEOUT: { status: 504, title: 'Sending timed out', transient: true },
+  MESSAGE_NOT_FOUND: { status: 404, title: 'Message not found', transient: false },
+  ENGINE_ERROR: { status: 502, title: 'WhatsApp engine error', transient: true },
+  BROWSER_NOT_FOUND: { status: 500, title: 'No Chromium browser found', transient: false },
+  NOT_SUPPORTED: { status: 501, title: 'Not supported by this engine', transient: false },
+  INVALID_STATE: { status: 409, title: 'Operation not allowed in the current state', transient: false },
+  SHUTTING_DOWN: { status: 503, title: 'Shutting down', transient: true },
+  TIMEOUT: { status: 504, title: 'Timed out', transient: true },
+  UNAUTHORIZED: { status: 401, title: 'Missing or invalid token', transient: false },
+  FORBIDDEN: { status: 403, title: 'Token may not access this resource', transient: false },
+  NOT_FOUND: { status: 404, title: 'Route not found', transient: false },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', transient: false },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported content type', transient: false },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body is too large', transient: false },
+  PLUGIN_DUPLICATE: { status: 500, title: 'Two plugins have the same name', transient: false },
+  PLUGIN_DEPENDENCY_MISSING: { status: 500, title: 'A plugin dependency is missing', transient: false },
+  PLUGIN_TIMEOUT: { status: 500, title: 'Plugin setup timed out', transient: false },
+  PLUGIN_LOAD_FAILED: { status: 500, title: 'Plugin could not be loaded', transient: false },
+  INTERNAL: { status: 500, title: 'Internal error', transient: false },
+} as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}

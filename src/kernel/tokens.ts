@@ -1,0 +1,27 @@
+import type { InjectionToken } from 'tsyringe';
+import type { Logger } from 'pino';
+import type { SessionStore } from '../auth/session-store.js';
+import type { EngineFactory } from '../engines/engine.js';
+import type { WakitConfig } from '../config/schema.js';
+import type { MediaResolver } from '../client/media-resolver.js';
+import type { Clock } from './clock.js';
+
+/** A typed DI token: a unique symbol that remembers the type it resolves to. */
+export type Token<T> = InjectionToken<T> & { readonly __type?: T };
+
+export function token<T>(name: string): Token<T> {
+  return Symbol(`wakit.${name}`) as Token<T>;
+}
+
+/** Root container. */
+export const CONFIG = token<Readonly<WakitConfig>>('config');
+/** Directory relative paths in the config are resolved from (the config file's directory). */
+export const BASE_DIR = token<string>('baseDir');
+export const LOGGER = token<Logger>('logger');
+export const CLOCK = token<Clock>('clock');
+export const SESSION_STORE = token<SessionStore>('sessionStore');
+export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
+export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
+
+/** Per-client child container. */
+export const CLIENT_NAME = token<string>('clientName');
