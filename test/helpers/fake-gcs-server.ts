@@ -87,7 +87,7 @@ export function crc32cOf(data: Buffer): string {
 function flip(data: Buffer): Buffer {
   const copy = Buffer.from(data);
   if (copy.length === 0) return Buffer.from([0xff]);
-  copy[0] = copy[0]! ^ 0xff;
+  copy[0] = copy[0] ^ 0xff;
   return copy;
 }
 
@@ -104,13 +104,13 @@ export class FakeGcsServer {
   ) {}
 
   static async start(): Promise<FakeGcsServer> {
-    let fake: FakeGcsServer | undefined;
-    const server = createServer((req, res) => {
-      void fake!.handle(req, res);
-    });
+    const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeGcsServer(server, `http://127.0.0.1:${port}`);
+    const fake = new FakeGcsServer(server, `http://127.0.0.1:${port}`);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      void fake.handle(req, res);
+    });
     return fake;
   }
 
@@ -202,7 +202,7 @@ export class FakeGcsServer {
     let m: RegExpMatchArray | null;
 
     if ((m = /^\/upload\/storage\/v1\/b\/([^/]+)\/o$/.exec(path))) {
-      const bucket = decodeURIComponent(m[1]!);
+      const bucket = decodeURIComponent(m[1]);
       const type = params.get('uploadType');
       if (method === 'POST' && type === 'multipart')
         return this.multipart(req, res, bucket, params, body);
@@ -219,12 +219,12 @@ export class FakeGcsServer {
     }
 
     if ((m = /^\/b\/([^/]+)\/o$/.exec(path)) && method === 'GET') {
-      return this.listObjects(res, decodeURIComponent(m[1]!), params);
+      return this.listObjects(res, decodeURIComponent(m[1]), params);
     }
 
     if ((m = /^\/b\/([^/]+)\/o\/(.+)$/.exec(path))) {
-      const bucket = decodeURIComponent(m[1]!);
-      const name = decodeURIComponent(m[2]!);
+      const bucket = decodeURIComponent(m[1]);
+      const name = decodeURIComponent(m[2]);
       if (method === 'GET' && params.get('alt') === 'media')
         return this.download(res, bucket, name, params);
       if (method === 'GET') {
@@ -256,14 +256,14 @@ export class FakeGcsServer {
     const parts = parseMultipart(body, boundary);
     if (parts.length !== 2)
       throw new HttpError(400, `expected 2 parts, got ${parts.length}`, 'invalid');
-    const meta = JSON.parse(parts[0]!.body.toString('utf8') || '{}') as ObjectInput;
+    const meta = JSON.parse(parts[0].body.toString('utf8') || '{}') as ObjectInput;
     const name = params.get('name') ?? meta.name ?? '';
-    const contentType = meta.contentType ?? parts[1]!.contentType ?? 'application/octet-stream';
+    const contentType = meta.contentType ?? parts[1].contentType ?? 'application/octet-stream';
     return this.finishUpload(
       res,
       bucket,
       name,
-      parts[1]!.body,
+      parts[1].body,
       contentType,
       meta.metadata ?? {},
       params,
@@ -434,7 +434,7 @@ export class FakeGcsServer {
         continue;
       }
       if (items.length === max) {
-        nextPageToken = Buffer.from(items[items.length - 1]!.name).toString('base64url');
+        nextPageToken = Buffer.from(items[items.length - 1].name).toString('base64url');
         break;
       }
       items.push(object);
@@ -513,7 +513,7 @@ export class FakeGcsServer {
           (typeof f.match === 'string' ? name.includes(f.match) : f.match.test(name))),
     );
     if (index < 0) return undefined;
-    const fault = this.faults[index]!;
+    const fault = this.faults[index];
     fault.times = (fault.times ?? 1) - 1;
     if (fault.times <= 0) this.faults.splice(index, 1);
     if (fault.kind === 'delay') await new Promise((r) => setTimeout(r, fault.delayMs ?? 100));
