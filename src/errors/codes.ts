@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   CLIENT_EXISTS: { status: 409, title: 'A client with this name already exists', transient: false },
   SESSION_EXPIRED: { status: 409, title: 'Session expired', transient: false },
   SESSION_LEASED: { status: 409, title: 'Session is held by another server', transient: true },
+  SESSION_STORE_ERROR: { status: 503, title: 'Session storage failed', transient: true },
   AUTH_FAILED: { status: 401, title: 'Authentication with WhatsApp failed', transient: false },
   QR_NOT_AVAILABLE: { status: 409, title: 'No QR code is available', transient: false },
   QUEUE_FULL: { status: 429, title: 'Outbound queue is full', transient: true },
