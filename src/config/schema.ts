@@ -21,6 +21,15 @@ const simulatorEngineSchema = z
     ackDelayMs: z.number().int().min(0).default(50),
     /** Simulated network latency of a send. */
     latencyMs: z.number().int().min(0).default(0),
+    /** Consecutive failed reconnects before the client is FAILED. */
+    maxRestarts: z.number().int().min(0).default(5),
+    restartBackoffMs: z
+      .object({
+        initial: z.number().int().min(0).default(100),
+        max: z.number().int().min(0).default(5_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

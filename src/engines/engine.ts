@@ -68,4 +68,5 @@ export interface EngineContext {
   logger: Logger;
 }
 
-export type EngineFactory = (context: EngineContext) => Engine;
+/** Creates a fresh engine for each (re)start of a client; may load the engine's module lazily. */
+export type EngineFactory = (context: EngineContext) => Engine | Promise<Engine>;

@@ -1,10 +1,11 @@
-import type { InjectionToken } from 'tsyringe';
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { SessionStore } from '../auth/session-store.js';
 import type { EngineFactory } from '../engines/engine.js';
 import type { WakitConfig } from '../config/schema.js';
 import type { MediaResolver } from '../client/media-resolver.js';
 import type { Clock } from './clock.js';
+import type { OutboundQueue } from '../queue/index.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -14,6 +15,7 @@ export function token<T>(name: string): Token<T> {
 }
 
 /** Root container. */
+export const CONTAINER = token<DependencyContainer>('container');
 export const CONFIG = token<Readonly<WakitConfig>>('config');
 /** Directory relative paths in the config are resolved from (the config file's directory). */
 export const BASE_DIR = token<string>('baseDir');
@@ -25,3 +27,4 @@ export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 
 /** Per-client child container. */
 export const CLIENT_NAME = token<string>('clientName');
+export const OUTBOUND_QUEUE = token<OutboundQueue>('outboundQueue');

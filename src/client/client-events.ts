@@ -1,0 +1,35 @@
+import type { WakitError } from '../errors/index.js';
+import type { Message } from './message.js';
+import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
+
+/** Events of a client, with their handler arguments. */
+export interface ClientEvents {
+  qr: [qr: string];
+  authenticated: [session: AuthenticatedSession];
+  auth_failure: [error: WakitError];
+  ready: [];
+  disconnected: [reason: DisconnectReason];
+  message: [message: Message];
+  'message.create': [message: Message];
+  'message.ack': [update: AckUpdate];
+  /** The remote session is held by another server; the client retries in `retryInMs`. */
+  'session.leased': [info: { holder?: unknown; expiresAt?: unknown; retryInMs: number }];
+  state: [change: { from: ClientState; to: ClientState; at: string }];
+  /** A listener of this client threw; the error is logged and reported here (never rethrown). */
+  error: [error: { event: string; error: unknown }];
+}
+
+export type ClientEventName = keyof ClientEvents;
+export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
+  'qr',
+  'authenticated',
+  'auth_failure',
+  'ready',
+  'disconnected',
+  'message',
+  'message.create',
+  'message.ack',
+  'session.leased',
+  'state',
+  'error',
+];

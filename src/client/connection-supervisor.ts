@@ -1,0 +1,298 @@
+import type { Logger } from 'pino';
+import type { WakitConfig } from '../config/schema.js';
+import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
+import type { Engine } from '../engines/engine.js';
+import type { SessionLease, SessionStore } from '../auth/session-store.js';
+import type { ClientEvents } from './client-events.js';
+import type { StateMachine } from './state-machine.js';
+import { RECOVERABLE_REASONS, type ClientState, type DisconnectReason } from './types.js';
+
+export interface SupervisorOptions {
+  name: string;
+  config: Readonly<WakitConfig>;
+  store: SessionStore;
+  log: Logger;
+  createEngine: () => Promise<Engine>;
+  machine: StateMachine;
+  emit: <E extends keyof ClientEvents>(event: E, ...args: ClientEvents[E]) => void;
+  onDisconnect: (reason: DisconnectReason) => void;
+}
+
+const RUNNING: ReadonlySet<ClientState> = new Set(['STARTING', 'SCAN_QR', 'AUTHENTICATED', 'READY']);
+
+/**
+ * Drives one client's connection through the state table of DESIGN.md: starts engines, maps
+ * their lifecycle events to states, reconnects with capped exponential backoff after recoverable
+ * disconnects, holds the session lease, and deletes the session only on logout or expiry.
+ * Each (re)start gets a fresh engine; events of an engine that was replaced are ignored.
+ */
+export class ConnectionSupervisor {
+  engine: Engine | null = null;
+  #lease: SessionLease | null = null;
+  #failures = 0;
+  #lastError: WakitError | null = null;
+  #reconnectTimer: NodeJS.Timeout | null = null;
+  #epoch = 0;
+
+  constructor(private readonly o: SupervisorOptions) {}
+
+  private get state(): ClientState {
+    return this.o.machine.state;
+  }
+
+  async initialize(): Promise<void> {
+    if (RUNNING.has(this.state)) return;
+    this.#cancelReconnect();
+    this.#failures = 0;
+    this.#lastError = null;
+    this.o.machine.transition('STARTING');
+    const epoch = ++this.#epoch;
+    await this.#acquireLease(epoch);
+    if (epoch === this.#epoch) await this.#startEngine(epoch);
+  }
+
+  async stop(): Promise<void> {
+    this.#epoch++;
+    this.#cancelReconnect();
+    const wasRunning = this.state !== 'STOPPED';
+    await this.#teardown();
+    await this.#releaseLease();
+    if (this.state !== 'STOPPED') this.o.machine.transition('STOPPED');
+    if (wasRunning) this.#disconnected('stopped');
+  }
+
+  async logout(): Promise<void> {
+    this.#epoch++;
+    this.#cancelReconnect();
+    const engine = this.engine;
+    this.engine = null;
+    if (engine) {
+      await engine.logout().catch((error: unknown) => {
+        this.o.log.warn({ err: toWakitError(error) }, 'client %s: engine logout failed', this.o.name);
+        return engine.stop();
+      });
+    }
+    await this.o.store.delete(this.o.name);
+    await this.#releaseLease();
+    if (this.state !== 'STOPPED') this.o.machine.transition('STOPPED');
+    this.#disconnected('logout');
+  }
+
+  waitUntilReady(timeoutMs: number): Promise<void> {
+    if (this.state === 'READY') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const settle = (error?: WakitError): void => {
+        clearTimeout(timer);
+        this.#stateWaiters.delete(onState);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onState = (to: ClientState): void => {
+        if (to === 'READY') settle();
+        else if (to === 'FAILED' || to === 'STOPPED') {
+          settle(
+            this.#lastError ??
+              new WakitError('CLIENT_NOT_READY', `Client ${this.o.name} is ${to}`, {
+                details: { state: to },
+              }),
+          );
+        }
+      };
+      const timer = setTimeout(() => {
+        settle(
+          new WakitError('TIMEOUT', `Client ${this.o.name} not READY after ${timeoutMs} ms`, {
+            details: { state: this.state },
+          }),
+        );
+      }, timeoutMs);
+      this.#stateWaiters.add(onState);
+    });
+  }
+
+  readonly #stateWaiters = new Set<(to: ClientState) => void>();
+
+  /** The client reports every state change here, to settle `waitUntilReady`. */
+  notifyState(to: ClientState): void {
+    for (const waiter of [...this.#stateWaiters]) waiter(to);
+  }
+
+  requireEngine(): Engine {
+    if (!this.engine) {
+      throw new WakitError('CLIENT_NOT_READY', `Client ${this.o.name} is ${this.state}`, {
+        details: { state: this.state },
+      });
+    }
+    return this.engine;
+  }
+
+  /** Pairing by phone happens while waiting for a QR. */
+  requirePairingEngine(): Engine {
+    if (this.state !== 'SCAN_QR' && this.state !== 'STARTING') {
+      throw new WakitError('INVALID_STATE', `Pairing needs a client waiting to be linked; ${this.o.name} is ${this.state}`);
+    }
+    return this.requireEngine();
+  }
+
+  async #acquireLease(epoch: number): Promise<void> {
+    const auth = this.o.config.auth;
+    for (;;) {
+      try {
+        this.#lease = await this.o.store.acquire(this.o.name, {
+          onLost: (error) => this.#onLeaseLost(epoch, error),
+        });
+        return;
+      } catch (error) {
+        const leased = isWakitError(error, 'SESSION_LEASED');
+        if (!leased || auth.type !== 'remote' || auth.lease.onLeased === 'fail' || epoch !== this.#epoch) {
+          this.#fail(toWakitError(error, 'ENGINE_ERROR'));
+          throw error;
+        }
+        const retryInMs = auth.lease.retryMs;
+        this.o.log.warn({ code: 'SESSION_LEASED', details: error.details, retryInMs }, 'client %s: session is leased by another server, waiting', this.o.name);
+        this.o.emit('session.leased', { ...error.details, retryInMs });
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+        if (epoch !== this.#epoch) return;
+      }
+    }
+  }
+
+  /** Another server took the session over: stop running it here at once. */
+  #onLeaseLost(epoch: number, error: Error): void {
+    if (epoch !== this.#epoch) return;
+    this.#epoch++;
+    this.#lease = null;
+    this.#cancelReconnect();
+    const lost = new WakitError('SESSION_LEASED', `Lost the session lease: ${error.message}`, { cause: error });
+    this.o.log.error({ code: lost.code }, 'client %s: %s', this.o.name, lost.message);
+    void this.#teardown().catch(() => undefined);
+    this.#fail(lost);
+  }
+
+  async #releaseLease(): Promise<void> {
+    const lease = this.#lease;
+    this.#lease = null;
+    await lease?.release().catch((error: unknown) => {
+      this.o.log.warn({ err: toWakitError(error) }, 'client %s: lease release failed', this.o.name);
+    });
+  }
+
+  async #startEngine(epoch: number): Promise<void> {
+    let engine: Engine | null = null;
+    try {
+      engine = await this.o.createEngine();
+      if (epoch !== this.#epoch) return;
+      this.engine = engine;
+      this.#watch(engine);
+      await engine.start();
+    } catch (error) {
+      if (epoch !== this.#epoch || (engine && this.engine !== engine)) return;
+      const wrapped = toWakitError(error, 'ENGINE_ERROR');
+      this.o.log.error({ err: wrapped }, 'client %s: engine failed to start', this.o.name);
+      if (!wrapped.transient) {
+        this.#lastError = wrapped;
+        await this.#teardown();
+        await this.#releaseLease();
+        this.#fail(wrapped);
+        throw wrapped;
+      }
+      if (engine) this.#onDisconnected(engine, 'connection_lost');
+    }
+  }
+
+  #watch(engine: Engine): void {
+    const current = (): boolean => this.engine === engine;
+    engine.on('qr', (qr) => {
+      if (!current()) return;
+      this.o.machine.transition('SCAN_QR');
+      this.o.emit('qr', qr);
+    });
+    engine.on('authenticated', ({ restored }) => {
+      if (!current()) return;
+      this.o.machine.transition('AUTHENTICATED');
+      this.o.emit('authenticated', { client: this.o.name, at: new Date().toISOString(), restored, me: engine.me() });
+    });
+    engine.on('ready', () => {
+      if (!current()) return;
+      this.#failures = 0;
+      this.o.machine.transition('READY');
+      this.o.emit('ready');
+    });
+    engine.on('auth_failure', (error) => {
+      if (!current()) return;
+      this.#lastError = error;
+      this.o.emit('auth_failure', error);
+      void this.#teardown().then(() => this.#releaseLease());
+      this.#fail(error);
+    });
+    engine.on('disconnected', (reason) => this.#onDisconnected(engine, reason));
+  }
+
+  #onDisconnected(engine: Engine, reason: DisconnectReason): void {
+    if (this.engine !== engine || reason === 'stopped') return;
+    this.#disconnected(reason);
+    this.engine = null;
+    const stopped = engine.stop().catch((error: unknown) => {
+      this.o.log.warn({ err: toWakitError(error) }, 'client %s: engine stop failed', this.o.name);
+    });
+    if (RECOVERABLE_REASONS.has(reason)) {
+      this.o.machine.transition('DISCONNECTED');
+      this.#scheduleReconnect(stopped);
+      return;
+    }
+    const cleanup =
+      reason === 'session_expired' || reason === 'logout'
+        ? stopped.then(() => this.o.store.delete(this.o.name))
+        : stopped;
+    void cleanup
+      .then(() => this.#releaseLease())
+      .catch((error: unknown) => this.o.log.error({ err: toWakitError(error) }, 'client %s: cleanup after %s failed', this.o.name, reason));
+    if (reason === 'session_expired' || reason === 'logout') {
+      this.o.machine.transition('STOPPED');
+    } else {
+      this.#fail(new WakitError(reason === 'banned' ? 'AUTH_FAILED' : 'ENGINE_ERROR', `Disconnected: ${reason}`, { details: { reason } }));
+    }
+  }
+
+  #scheduleReconnect(after: Promise<void>): void {
+    const engineConfig = this.o.config.engine;
+    this.#failures += 1;
+    if (this.#failures > engineConfig.maxRestarts) {
+      this.#fail(new WakitError('ENGINE_ERROR', `Gave up after ${engineConfig.maxRestarts} reconnect attempts`, { details: { attempts: this.#failures - 1 } }));
+      void after.then(() => this.#releaseLease());
+      return;
+    }
+    const { initial, max } = engineConfig.restartBackoffMs;
+    const delay = Math.min(initial * 2 ** (this.#failures - 1), max);
+    const epoch = this.#epoch;
+    this.o.log.info({ attempt: this.#failures, delay }, 'client %s: reconnecting in %d ms', this.o.name, delay);
+    this.#reconnectTimer = setTimeout(() => {
+      this.#reconnectTimer = null;
+      void after.then(async () => {
+        if (epoch !== this.#epoch || this.state !== 'DISCONNECTED') return;
+        this.o.machine.transition('STARTING');
+        await this.#startEngine(epoch).catch(() => undefined);
+      });
+    }, delay);
+  }
+
+  #cancelReconnect(): void {
+    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = null;
+  }
+
+  #fail(error: WakitError): void {
+    this.#lastError = error;
+    if (this.state !== 'FAILED' && this.state !== 'STOPPED') this.o.machine.transition('FAILED');
+  }
+
+  #disconnected(reason: DisconnectReason): void {
+    this.o.onDisconnect(reason);
+    this.o.emit('disconnected', reason);
+  }
+
+  async #teardown(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    await engine?.stop();
+  }
+}

@@ -1,0 +1,61 @@
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { WakitError } from '../errors/index.js';
+import type { MediaConfig } from '../config/schema.js';
+import type { MediaFile } from './types.js';
+import type { MediaResolver, MediaSourceSpec } from './media-resolver.js';
+import { DEFAULT_MIMETYPE, extensionFor, mimeFromFilename, mimeFromHeader } from './mime.js';
+import { safeFetch } from './safe-fetch.js';
+
+function tooLarge(what: string, maxBytes: number): WakitError {
+  return new WakitError('MEDIA_TOO_LARGE', `${what} is larger than media.maxBytes (${maxBytes} bytes)`, {
+    details: { maxBytes },
+  });
+}
+
+async function readCapped(file: string, maxBytes: number): Promise<Buffer> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new WakitError('MEDIA_DOWNLOAD_FAILED', `Cannot read media file ${path.basename(file)}: ${code}`, {
+      details: { reason: code },
+      cause: error,
+    });
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw tooLarge(`File ${path.basename(file)}`, maxBytes);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Media from a URL (guarded download), a local path (SDK only) or a buffer, capped by `media.maxBytes`. */
+export class DefaultMediaResolver implements MediaResolver {
+  constructor(private readonly config: MediaConfig) {}
+
+  async resolve(source: MediaSourceSpec, filename?: string): Promise<MediaFile> {
+    if ('buffer' in source) {
+      if (source.buffer.length > this.config.maxBytes) throw tooLarge('Buffer', this.config.maxBytes);
+      return this.named({ data: source.buffer, mimetype: source.mimetype }, filename);
+    }
+    if ('path' in source) {
+      const data = await readCapped(source.path, this.config.maxBytes);
+      const name = filename ?? path.basename(source.path);
+      return this.named({ data, mimetype: mimeFromFilename(name) ?? DEFAULT_MIMETYPE }, name);
+    }
+    const body = await safeFetch(source.url, this.config);
+    const urlName = decodeURIComponent(path.posix.basename(new URL(body.url).pathname)) || undefined;
+    const name = filename ?? urlName;
+    const mimetype = mimeFromHeader(body.contentType) ?? mimeFromFilename(name) ?? DEFAULT_MIMETYPE;
+    return this.named({ data: body.data, mimetype }, name);
+  }
+
+  private named(file: { data: Buffer; mimetype: string }, name: string | undefined): MediaFile {
+    const safe = name?.replace(/[/\\\0]/g, '_').slice(0, 200);
+    return { ...file, filename: safe || `file.${extensionFor(file.mimetype)}` };
+  }
+}

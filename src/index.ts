@@ -1,0 +1,63 @@
+/**
+ * wakit — the public API. Everything a bot, a plugin or an integration may use is exported here;
+ * anything else is internal.
+ */
+import 'reflect-metadata';
+
+// SDK
+export { createSdk, Sdk, type SdkOptions, type StopOptions } from './sdk.js';
+export { BotClient, type QueuedSend } from './client/bot-client.js';
+export { Message } from './client/message.js';
+export type { ClientEvents, ClientEventName } from './client/client-events.js';
+export { CLIENT_EVENT_NAMES } from './client/client-events.js';
+export { normalizeChatId, isChatId, isGroupId } from './client/chat-id.js';
+export {
+  ACK,
+  CLIENT_STATES,
+  DISCONNECT_REASONS,
+  MEDIA_KINDS,
+  type Ack,
+  type AckUpdate,
+  type AuthenticatedSession,
+  type ClientInfo,
+  type ClientState,
+  type DisconnectReason,
+  type MediaData,
+  type MediaKind,
+  type MediaSource,
+  type MessageData,
+  type SendAudioInput,
+  type SendDocumentInput,
+  type SendImageInput,
+  type SendResult,
+  type SendStickerInput,
+  type SendTextInput,
+  type SendVideoInput,
+  type TextOptions,
+} from './client/types.js';
+
+// Configuration
+export {
+  configSchema,
+  configJsonSchema,
+  loadConfigFile,
+  parseConfig,
+  substituteEnv,
+  type LoadedConfig,
+  type WakitConfig,
+  type WakitConfigInput,
+} from './config/index.js';
+
+// Errors
+export { ERROR_CODES, WakitError, isWakitError, toWakitError, type ErrorCode, type ErrorIssue } from './errors/index.js';
+
+// Outbound queue
+export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
+
+// Simulator
+export { SimulatorNetwork } from './engines/simulator/index.js';
+
+// Media helpers shared with plugins (guarded downloads, MIME types)
+export { safeFetch, redact, type SafeFetchOptions } from './client/safe-fetch.js';
+export { isPrivateAddress } from './client/ip-policy.js';
+export { extensionFor, mimeFromFilename } from './client/mime.js';

@@ -1,0 +1,161 @@
+import 'reflect-metadata';
+import type { DependencyContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import { parseConfig } from './config/validate.js';
+import type { WakitConfig, WakitConfigInput } from './config/schema.js';
+import { WakitError, toWakitError } from './errors/index.js';
+import type { EngineFactory } from './engines/engine.js';
+import { SimulatorNetwork } from './engines/simulator/index.js';
+import type { BotClient } from './client/bot-client.js';
+import { createRootContainer, createSessionStore } from './kernel/container.js';
+import { ClientManager } from './kernel/client-manager.js';
+import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
+import { createLogger } from './kernel/logger.js';
+
+export interface SdkOptions {
+  /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
+  baseDir?: string;
+  /** Use this pino logger instead of one built from `config.log`. */
+  logger?: Logger;
+}
+
+export interface StopOptions {
+  /** How long queued sends may take to go out before they are abandoned. Default 10 s. */
+  drainTimeoutMs?: number;
+}
+
+/** The SDK: made from a configuration, it creates named clients and runs plugins. */
+export class Sdk {
+  readonly config: Readonly<WakitConfig>;
+  readonly logger: Logger;
+  readonly baseDir: string;
+  /** The DI container of this SDK (kernel code and advanced integrations only). */
+  readonly container: DependencyContainer;
+  readonly #clients: ClientManager;
+  readonly #lifecycle = new Lifecycle();
+  readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
+  readonly #simulator: SimulatorNetwork | undefined;
+
+  constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
+    this.config = config;
+    this.baseDir = options.baseDir ?? process.cwd();
+    this.logger = options.logger ?? createLogger(config.log);
+    let engineFactory: EngineFactory;
+    if (config.engine.type === 'simulator') {
+      this.#simulator = new SimulatorNetwork({ config: config.engine, logger: this.logger.child({ engine: 'simulator' }) });
+      engineFactory = this.#simulator.engineFactory();
+    } else {
+      const engineConfig = config.engine;
+      let loaded: Promise<EngineFactory> | undefined;
+      engineFactory = async (context) => {
+        loaded ??= import('./engines/wwebjs/index.js').then((m) => m.createWwebjsEngineFactory(engineConfig));
+        return (await loaded)(context);
+      };
+    }
+    this.container = createRootContainer({
+      config,
+      baseDir: this.baseDir,
+      logger: this.logger,
+      engineFactory,
+      store: createSessionStore(config, this.baseDir, this.logger),
+    });
+    this.#clients = this.container.resolve(ClientManager);
+  }
+
+  get phase(): Phase {
+    return this.#lifecycle.phase;
+  }
+
+  /** The virtual WhatsApp network of the simulator engine (tests, demos, `wakit dev`). */
+  get simulator(): SimulatorNetwork {
+    if (!this.#simulator) {
+      throw new WakitError('NOT_SUPPORTED', 'sdk.simulator exists only with engine.type "simulator"');
+    }
+    return this.#simulator;
+  }
+
+  /** Creates a named client with its own session, QR and outbound queue. */
+  createClient(options: { name: string }): BotClient {
+    this.#lifecycle.expect('create a client', 'idle', 'starting', 'started');
+    return this.#clients.create(options?.name);
+  }
+
+  /** The client with this name; CLIENT_NOT_FOUND otherwise. */
+  client(name: string): BotClient {
+    return this.#clients.get(name);
+  }
+
+  get clients(): BotClient[] {
+    return this.#clients.list();
+  }
+
+  /** Calls `listener` for every client, existing and future (plugins use it to attach handlers). */
+  onClient(listener: (client: BotClient) => void): () => void {
+    return this.#clients.onClient(listener);
+  }
+
+  /** Work to do during `start()`, in registration order, before the configured clients start. */
+  onStart(name: string, hook: () => Promise<void>): void {
+    this.#lifecycle.expect('register a start hook', 'idle');
+    this.#startHooks.push({ name, hook });
+  }
+
+  /** Work to do during `stop()`; hooks run in reverse order of registration. */
+  onClose(name: string, hook: CloseHook): void {
+    this.#lifecycle.onClose(name, hook);
+  }
+
+  /**
+   * Runs the start hooks (plugins), creates the clients named in `config.clients` and initializes
+   * every client. A client that fails to initialize is logged and left FAILED; the others go on.
+   */
+  async start(): Promise<void> {
+    this.#lifecycle.expect('start', 'idle');
+    this.#lifecycle.enter('starting');
+    try {
+      for (const { hook } of this.#startHooks) await hook();
+      for (const name of this.config.clients) {
+        if (!this.#clients.find(name)) this.#clients.create(name);
+      }
+    } catch (error) {
+      this.#lifecycle.enter('failed');
+      await this.#shutdown(0);
+      throw error;
+    }
+    await Promise.all(
+      this.#clients.list().map((client) =>
+        client.initialize().catch((error: unknown) => {
+          this.logger.error({ err: toWakitError(error), client: client.name }, 'client %s failed to start', client.name);
+        }),
+      ),
+    );
+    this.#lifecycle.enter('started');
+  }
+
+  /**
+   * Stops everything: lets queued sends finish within `drainTimeoutMs`, runs close hooks in reverse
+   * order, stops every engine keeping its session. Idempotent once stopped.
+   */
+  async stop(options: StopOptions = {}): Promise<void> {
+    if (this.phase === 'stopped' || this.phase === 'stopping') return;
+    this.#lifecycle.enter('stopping');
+    await this.#shutdown(options.drainTimeoutMs ?? 10_000);
+  }
+
+  async #shutdown(drainTimeoutMs: number): Promise<void> {
+    await this.#clients.drainAll(drainTimeoutMs);
+    await this.#lifecycle.runCloseHooks((name, error) => {
+      this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
+    });
+    await this.#clients.closeAll();
+    if (this.phase !== 'failed') this.#lifecycle.enter('stopped');
+  }
+}
+
+/**
+ * Creates an SDK from a configuration object: validated (every problem at once, CONFIG_INVALID),
+ * defaults filled, frozen.
+ */
+export function createSdk(config: WakitConfigInput, options: SdkOptions = {}): Sdk {
+  return new Sdk(parseConfig(config), options);
+}
