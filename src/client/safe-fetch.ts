@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { WakitError } from '../errors/index.js';
 import { isPrivateAddress } from './ip-policy.js';
 
@@ -10,6 +10,8 @@ export interface SafeFetchOptions {
   timeoutMs: number;
   maxRedirects: number;
   allowPrivateNetworks: boolean;
+  /** Which resolved addresses are refused; default: private, loopback and link-local ones. */
+  isBlocked?: (address: string) => boolean;
 }
 
 export interface FetchedBody {
@@ -40,11 +42,11 @@ export function redact(url: string): string {
  * DNS lookup that refuses private addresses. It runs at connect time, for every hop, so a DNS name
  * that resolves (or re-resolves) to a private address is refused too.
  */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+function guardedLookup(isBlocked: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const allowed = allowPrivate ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
+      const allowed = addresses.filter((a) => !isBlocked(a.address));
       if (allowed.length === 0) {
         const refused = new Error(`${hostname} resolves to a private or loopback address`);
         (refused as NodeJS.ErrnoException).code = 'EPRIVATE';
@@ -64,7 +66,10 @@ function requestOnce(
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivateNetworks && /^[\d.]+$|:/.test(host) && isPrivateAddress(host)) {
+    const isBlocked = options.allowPrivateNetworks
+      ? () => false
+      : (options.isBlocked ?? isPrivateAddress);
+    if (isIP(host) !== 0 && isBlocked(host)) {
       reject(failed(url.href, 'private, loopback and link-local addresses are refused'));
       return;
     }
@@ -73,7 +78,7 @@ function requestOnce(
       url,
       {
         signal,
-        lookup: guardedLookup(options.allowPrivateNetworks),
+        lookup: guardedLookup(isBlocked),
         headers: { 'user-agent': 'wakit', accept: '*/*' },
       },
       (res) => {
