@@ -1,0 +1,112 @@
+import type { Clock } from '../../kernel/clock.js';
+import type { BrowserLike, ClientLike, MessageLike, PageLike } from './types.js';
+
+export interface CreatedWaiter {
+  chatId: string;
+  promise: Promise<MessageLike | null>;
+  resolve(message: MessageLike | null): void;
+  timer?: NodeJS.Timeout;
+}
+
+/** One launch of a whatsapp-web.js Client and what the engine knows about it. */
+export class Attempt {
+  sawQr = false;
+  authenticated = false;
+  ready = false;
+  /** READY, but WhatsApp Web reported TIMEOUT and is reconnecting by itself. */
+  suspended = false;
+  /** No longer current: its events are ignored. */
+  retired = false;
+  /** Events are ignored for a while (e.g. during logout) without retiring. */
+  muted = false;
+  disposed = false;
+  watchdog: NodeJS.Timeout | undefined;
+  suspendTimer: NodeJS.Timeout | undefined;
+  /** Settles (never rejects) once `initialize()` has settled and been handled. */
+  initialized: Promise<void> = Promise.resolve();
+
+  private browser: BrowserLike | null = null;
+  private page: PageLike | null = null;
+  private onGone: (() => void) | null = null;
+  private readonly waiters = new Set<CreatedWaiter>();
+
+  constructor(
+    readonly id: number,
+    readonly client: ClientLike,
+  ) {}
+
+  get listening(): boolean {
+    return !this.retired && !this.muted;
+  }
+
+  /** Calls `onGone` once when the browser disconnects or the page crashes or closes. */
+  watchBrowser(onGone: () => void): void {
+    if (!this.onGone) {
+      let fired = false;
+      this.onGone = () => {
+        if (fired) return;
+        fired = true;
+        onGone();
+      };
+    }
+    const gone = this.onGone;
+    const { pupBrowser, pupPage } = this.client;
+    if (pupBrowser && this.browser !== pupBrowser) {
+      this.browser = pupBrowser;
+      pupBrowser.on('disconnected', gone);
+    }
+    if (pupPage && this.page !== pupPage) {
+      this.page = pupPage;
+      pupPage.on('error', gone);
+      pupPage.on('close', gone);
+    }
+  }
+
+  unwatchBrowser(): void {
+    if (!this.onGone) return;
+    this.browser?.off?.('disconnected', this.onGone);
+    this.page?.off?.('error', this.onGone);
+    this.page?.off?.('close', this.onGone);
+    this.browser = null;
+    this.page = null;
+  }
+
+  /** Resolves with the next own message created in `chatId`, or null after `timeoutMs`. */
+  waitForCreated(chatId: string, timeoutMs: number, clock: Clock): CreatedWaiter {
+    let resolve!: (message: MessageLike | null) => void;
+    const promise = new Promise<MessageLike | null>((r) => {
+      resolve = r;
+    });
+    const waiter: CreatedWaiter = {
+      chatId,
+      promise,
+      resolve: (message) => {
+        if (waiter.timer) clock.clearTimeout(waiter.timer);
+        this.waiters.delete(waiter);
+        resolve(message);
+      },
+    };
+    waiter.timer = clock.setTimeout(() => waiter.resolve(null), timeoutMs);
+    this.waiters.add(waiter);
+    return waiter;
+  }
+
+  notifyCreated(message: MessageLike): void {
+    if (!message.fromMe) return;
+    for (const waiter of this.waiters) {
+      if (waiter.chatId === message.to) {
+        waiter.resolve(message);
+        return;
+      }
+    }
+  }
+
+  cancelWait(waiter: CreatedWaiter): void {
+    waiter.resolve(null);
+  }
+
+  /** The attempt ended: pending waits resolve with null. */
+  rejectWaiters(): void {
+    for (const waiter of [...this.waiters]) waiter.resolve(null);
+  }
+}

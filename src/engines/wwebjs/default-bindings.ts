@@ -1,0 +1,17 @@
+/**
+ * The real whatsapp-web.js, loaded lazily by the engine (so that simulator users never load
+ * puppeteer). whatsapp-web.js is CommonJS: it must be imported by its default export, named ESM
+ * imports fail at run time.
+ */
+import wwebjs from 'whatsapp-web.js';
+import type { ClientLike, MessageMediaLike, WwebjsBindings } from './types.js';
+
+const { Client, LocalAuth, RemoteAuth, MessageMedia } = wwebjs;
+
+export const defaultBindings: WwebjsBindings = {
+  createClient: (options) =>
+    new Client(options as unknown as wwebjs.ClientOptions) as unknown as ClientLike,
+  createLocalAuth: (options) => new LocalAuth(options),
+  createRemoteAuth: (options) => new RemoteAuth(options),
+  createMedia: (mimetype, base64, filename) => new MessageMedia(mimetype, base64, filename),
+};

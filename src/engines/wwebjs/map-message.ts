@@ -1,0 +1,90 @@
+import type { Ack, AckUpdate, MessageData } from '../../client/types.js';
+import type { MessageLike } from './types.js';
+
+/** whatsapp-web.js `MessageAck` values are ours already (-1..4); anything else counts as pending. */
+export function toAck(value: unknown): Ack {
+  return typeof value === 'number' && Number.isInteger(value) && value >= -1 && value <= 4
+    ? (value as Ack)
+    : 0;
+}
+
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
+
+const serialized = (value: unknown): string | undefined => {
+  if (typeof value === 'string') return str(value);
+  if (value && typeof value === 'object' && '_serialized' in value) {
+    return str(value._serialized);
+  }
+  return undefined;
+};
+
+/** The conversation of a message: the peer for own messages, the sender (or group) otherwise. */
+export function chatIdOf(message: Pick<MessageLike, 'fromMe' | 'from' | 'to'>): string {
+  return message.fromMe ? message.to : message.from;
+}
+
+/**
+ * A whatsapp-web.js `Message` as plain data: only primitives are copied, so nothing of the
+ * library (client, page, raw model) leaks out.
+ */
+export function toMessageData(message: MessageLike, meId?: string): MessageData {
+  const raw = message._data ?? {};
+  const chatId = chatIdOf(message);
+  const data: MessageData = {
+    id: message.id._serialized,
+    body: typeof message.body === 'string' ? message.body : '',
+    from: message.from,
+    to: message.to,
+    chatId,
+    timestamp: typeof message.timestamp === 'number' ? message.timestamp : 0,
+    hasMedia: Boolean(message.hasMedia),
+    isGroup: chatId.endsWith('@g.us'),
+    broadcast: Boolean(message.broadcast),
+    hasQuotedMsg: Boolean(message.hasQuotedMsg),
+    fromMe: Boolean(message.fromMe),
+    type: typeof message.type === 'string' ? message.type : 'unknown',
+    ack: toAck(message.ack),
+  };
+  const author = str(message.author);
+  if (author) data.author = author;
+  if (message.isForwarded) data.isForwarded = true;
+  const notifyName = str(raw.notifyName);
+  if (notifyName) data.notifyName = notifyName;
+  if (message.hasQuotedMsg) {
+    const quoted = serialized(raw.quotedMsgId) ?? quotedIdFromStanza(raw, chatId, meId);
+    if (quoted) data.quotedMessageId = quoted;
+  }
+  if (message.hasMedia) {
+    const mimetype = str(raw.mimetype);
+    if (mimetype) {
+      const media: NonNullable<MessageData['media']> = { mimetype };
+      const filename = str(raw.filename);
+      if (filename) media.filename = filename;
+      if (typeof raw.size === 'number') media.size = raw.size;
+      data.media = media;
+    }
+  }
+  return data;
+}
+
+/**
+ * WhatsApp Web keeps the quoted message's stanza id and participant; the serialized id is
+ * `<fromMe>_<chat>_<stanza>[_<participant>]`.
+ */
+function quotedIdFromStanza(
+  raw: Record<string, unknown>,
+  chatId: string,
+  meId: string | undefined,
+): string | undefined {
+  const stanza = str(raw.quotedStanzaID);
+  if (!stanza) return undefined;
+  const participant = serialized(raw.quotedParticipant);
+  const fromMe = participant !== undefined && participant === meId;
+  const group = chatId.endsWith('@g.us');
+  return `${fromMe}_${chatId}_${stanza}${group && participant ? `_${participant}` : ''}`;
+}
+
+export function toAckUpdate(message: MessageLike, ack: unknown): AckUpdate {
+  return { messageId: message.id._serialized, chatId: chatIdOf(message), ack: toAck(ack) };
+}

@@ -1,0 +1,146 @@
+/**
+ * The slice of whatsapp-web.js 1.34 (and of puppeteer, through it) that the wwebjs engine uses,
+ * described structurally so that tests can inject a faithful fake (test/helpers/fake-wwebjs-client.ts).
+ * Names and shapes follow node_modules/whatsapp-web.js/src/Client.js, structures/Message.js,
+ * structures/MessageMedia.js and index.d.ts.
+ */
+import type { z } from 'zod';
+import type { engineSchema } from '../../config/schema.js';
+
+/** The `whatsapp-web.js` branch of the `engine` config section, after defaults. */
+export type WwebjsEngineConfig = Extract<
+  z.output<typeof engineSchema>,
+  { type: 'whatsapp-web.js' }
+>;
+
+/** whatsapp-web.js serialized ids (`ContactId`, `MessageId`, ...): only `_serialized` is relied on. */
+export interface SerializedId {
+  _serialized: string;
+}
+
+/** `MessageMedia`: base64 data plus MIME type and optional file name. */
+export interface MessageMediaLike {
+  mimetype: string;
+  data: string;
+  filename?: string | null;
+  filesize?: number | null;
+}
+
+/** `Message` (structures/Message.js). */
+export interface MessageLike {
+  id: SerializedId & { fromMe?: boolean; remote?: string; id?: string };
+  body: string;
+  type: string;
+  timestamp: number;
+  from: string;
+  to: string;
+  author?: string;
+  ack: number;
+  hasMedia: boolean;
+  fromMe: boolean;
+  hasQuotedMsg: boolean;
+  broadcast?: boolean;
+  isForwarded?: boolean;
+  isStatus?: boolean;
+  /** Raw model from WhatsApp Web: `notifyName`, `quotedStanzaID`, `mimetype`, `filename`, `size`... */
+  _data?: Record<string, unknown>;
+  forward(chat: string): Promise<void>;
+  downloadMedia(): Promise<MessageMediaLike | undefined>;
+}
+
+export interface GroupParticipantLike {
+  id: SerializedId;
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+}
+
+/** `Chat` / `GroupChat` (structures/Chat.js, GroupChat.js). */
+export interface ChatLike {
+  id: SerializedId;
+  isGroup: boolean;
+  /** Group "only admins can send" (`groupMetadata.announce`). */
+  isReadOnly?: boolean;
+  participants?: GroupParticipantLike[];
+  lastMessage?: MessageLike;
+}
+
+/** The bits of puppeteer's `Browser` the engine watches. */
+export interface BrowserLike {
+  isConnected(): boolean;
+  process(): { pid?: number } | null;
+  on(event: 'disconnected', listener: () => void): unknown;
+  off?(event: 'disconnected', listener: () => void): unknown;
+}
+
+/** The bits of puppeteer's `Page` the engine watches. */
+export interface PageLike {
+  on(event: 'error' | 'close', listener: (error?: Error) => void): unknown;
+  off?(event: 'error' | 'close', listener: (error?: Error) => void): unknown;
+}
+
+/** `MessageSendOptions` keys the engine uses. */
+export interface SendOptionsLike {
+  caption?: string;
+  quotedMessageId?: string;
+  mentions?: string[];
+  linkPreview?: boolean;
+  sendSeen?: boolean;
+  sendMediaAsSticker?: boolean;
+  sendMediaAsDocument?: boolean;
+}
+
+/** `Client` (src/Client.js): an EventEmitter with these methods. */
+export interface ClientLike {
+  info?: { wid: SerializedId; pushname: string };
+  pupBrowser: BrowserLike | null;
+  pupPage: PageLike | null;
+  initialize(): Promise<void>;
+  destroy(): Promise<void>;
+  logout(): Promise<void>;
+  sendMessage(
+    chatId: string,
+    content: string | MessageMediaLike,
+    options?: SendOptionsLike,
+  ): Promise<MessageLike | undefined | null>;
+  getMessageById(messageId: string): Promise<MessageLike | null>;
+  getChatById(chatId: string): Promise<ChatLike | undefined>;
+  getNumberId(number: string): Promise<SerializedId | null>;
+  requestPairingCode(phoneNumber: string, showNotification?: boolean): Promise<string>;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  removeAllListeners(event?: string): unknown;
+}
+
+/** Options the engine passes to `new Client(options)`. */
+export interface WwebjsClientOptions {
+  authStrategy: unknown;
+  puppeteer: Record<string, unknown>;
+  authTimeoutMs: number;
+  qrMaxRetries: number;
+  takeoverOnConflict: boolean;
+  webVersion?: string;
+  webVersionCache: Record<string, unknown>;
+  userAgent?: string;
+}
+
+export type WwebjsClientFactory = (options: WwebjsClientOptions) => ClientLike;
+
+/** RemoteAuth's store contract (index.d.ts `Store`). */
+export interface RemoteAuthStore {
+  sessionExists(options: { session: string }): Promise<boolean>;
+  save(options: { session: string }): Promise<void>;
+  extract(options: { session: string; path: string }): Promise<void>;
+  delete(options: { session: string }): Promise<void>;
+}
+
+/** Everything the engine takes from the whatsapp-web.js module; injected in tests. */
+export interface WwebjsBindings {
+  createClient: WwebjsClientFactory;
+  createLocalAuth(options: { clientId: string; dataPath: string }): unknown;
+  createRemoteAuth(options: {
+    clientId: string;
+    dataPath: string;
+    store: RemoteAuthStore;
+    backupSyncIntervalMs: number;
+  }): unknown;
+  createMedia(mimetype: string, base64: string, filename?: string): MessageMediaLike;
+}
