@@ -10,6 +10,14 @@ export interface SessionLease {
   release(): Promise<void>;
 }
 
+export interface AcquireOptions {
+  /**
+   * Called at most once if the lease is lost while held (another server took it over, or it could
+   * not be renewed before it lapsed): the client must stop running the session.
+   */
+  onLost?: (error: Error) => void;
+}
+
 export interface SessionStore {
   readonly type: 'local' | 'remote';
   /** True when a saved session exists for this client. */
@@ -24,7 +32,7 @@ export interface SessionStore {
    * Take the right to run this client's session. Throws `SESSION_LEASED` when another server
    * holds it. Local stores return a no-op lease.
    */
-  acquire(client: string): Promise<SessionLease>;
+  acquire(client: string, options?: AcquireOptions): Promise<SessionLease>;
   /**
    * A private (0700) local directory for this client's working files (e.g. the browser profile of
    * whatsapp-web.js). Created on demand.
