@@ -4,7 +4,7 @@
  * imports fail at run time.
  */
 import wwebjs from 'whatsapp-web.js';
-import type { ClientLike, MessageMediaLike, WwebjsBindings } from './types.js';
+import type { ClientLike, WwebjsBindings } from './types.js';
 
 const { Client, LocalAuth, RemoteAuth, MessageMedia } = wwebjs;
 
