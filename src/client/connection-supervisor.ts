@@ -80,6 +80,11 @@ export class ConnectionSupervisor {
 
   waitUntilReady(timeoutMs: number): Promise<void> {
     if (this.state === 'READY') return Promise.resolve();
+    if (this.state === 'FAILED') {
+      return Promise.reject(
+        this.#lastError ?? new WakitError('CLIENT_NOT_READY', `Client ${this.o.name} is FAILED`),
+      );
+    }
     return new Promise((resolve, reject) => {
       const settle = (error?: WakitError): void => {
         clearTimeout(timer);
