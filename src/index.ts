@@ -61,3 +61,33 @@ export { SimulatorNetwork } from './engines/simulator/index.js';
 export { safeFetch, redact, type SafeFetchOptions } from './client/safe-fetch.js';
 export { isPrivateAddress } from './client/ip-policy.js';
 export { extensionFor, mimeFromFilename } from './client/mime.js';
+
+// Plugins
+export { definePlugin, isPlugin } from './plugins/define-plugin.js';
+export type {
+  CommandContext,
+  CommandHandler,
+  CommandInfo,
+  CommandMeta,
+  EventData,
+  EventHandler,
+  HttpMethod,
+  MediaContent,
+  Next,
+  OnOptions,
+  Plugin,
+  PluginContext,
+  PluginDefinition,
+  PluginErrorEvent,
+  PluginEvent,
+  PluginHttp,
+  PluginHttpRequest,
+  PluginHttpResponse,
+  PluginOptions,
+  PluginRoute,
+  PluginRouteDefinition,
+  PluginRouteRegistry,
+  PluginSendOptions,
+  RouteMatch,
+  SendContent,
+} from './plugins/types.js';

@@ -1,0 +1,274 @@
+/**
+ * The plugin API: what `definePlugin` takes, what `setup(ctx)` receives, and the HTTP route
+ * registry the REST plugin reads. Plugins are plain objects; no decorators.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { BotClient } from '../client/bot-client.js';
+import type { ClientEventName, ClientEvents } from '../client/client-events.js';
+import type { Message } from '../client/message.js';
+import type { MediaKind, SendResult, TextOptions } from '../client/types.js';
+import type { WakitConfig } from '../config/schema.js';
+import type { WakitError } from '../errors/index.js';
+import type { SendPriority } from '../queue/types.js';
+import type { Sdk } from '../sdk.js';
+
+// ---------------------------------------------------------------------------------------------
+// Plugin definition
+
+/** A plugin: a named, plain object. Create it with `definePlugin`. */
+export interface Plugin<Options = unknown> {
+  readonly name: string;
+  readonly version?: string;
+  /** Names of plugins that must be set up before this one (and must be present). */
+  readonly dependencies?: readonly string[];
+  /** Zod schema of the options (config value / `sdk.use(plugin, options)`); validated before setup. */
+  readonly options?: z.ZodType<Options, unknown>;
+  /** Longest time `setup` may take before start fails with PLUGIN_TIMEOUT. Default 10 s. */
+  readonly setupTimeoutMs?: number;
+  setup(ctx: PluginContext<Options>): void | Promise<void>;
+}
+
+/** Input of `definePlugin`: `options` is a zod schema and `setup` gets its parsed output. */
+export interface PluginDefinition<S extends z.ZodType | undefined = undefined> {
+  name: string;
+  version?: string;
+  dependencies?: readonly string[];
+  options?: S;
+  setupTimeoutMs?: number;
+  setup(ctx: PluginContext<S extends z.ZodType ? z.output<S> : undefined>): void | Promise<void>;
+}
+
+/** The options type of a plugin. */
+export type PluginOptions<P> = P extends Plugin<infer O> ? O : never;
+
+// ---------------------------------------------------------------------------------------------
+// Events (middleware)
+
+/** The first handler argument of a client event, or `undefined` for events without one. */
+export type EventData<E extends ClientEventName> = ClientEvents[E] extends [infer A, ...unknown[]]
+  ? A
+  : undefined;
+
+/** What an `on(event, handler)` handler receives. Message events also carry `message`. */
+export type PluginEvent<E extends ClientEventName = ClientEventName> = {
+  /** The client event name. */
+  readonly name: E;
+  /** The client that emitted it. */
+  readonly client: BotClient;
+  /** All handler arguments of the client event. */
+  readonly args: ClientEvents[E];
+  /** The first handler argument (the message, the QR string, the reason, ...). */
+  readonly data: EventData<E>;
+  /** Scratch space shared by the handlers of one event (pass facts down the chain). */
+  readonly state: Record<string, unknown>;
+} & (E extends 'message' | 'message.create' ? { readonly message: Message } : unknown);
+
+/** Calls the next handler of the chain; resolves when the rest of the chain finished. */
+export type Next = () => Promise<void>;
+
+/**
+ * A middleware handler. Handlers run in registration order; one that does not call `next()`
+ * consumes the event (later handlers and commands do not see it). A throw is caught, logged and
+ * reported as a plugin error; the chain then goes on as if `next()` had been called.
+ */
+export type EventHandler<E extends ClientEventName = ClientEventName> = (
+  event: PluginEvent<E>,
+  next: Next,
+) => unknown;
+
+export interface OnOptions {
+  /** Only events of these clients (names); all clients when absent. */
+  clients?: readonly string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+export interface CommandMeta {
+  description?: string;
+  /** Argument synopsis shown by `help`, e.g. `<text> [times]`. */
+  usage?: string;
+  /** Other names; matched case-insensitively like the name. */
+  aliases?: readonly string[];
+  /** Only in group chats. */
+  groupOnly?: boolean;
+  /** Only in private chats. */
+  privateOnly?: boolean;
+  /** Only group admins (implies a group chat). */
+  adminOnly?: boolean;
+  /** Only these senders (chat ids or phone numbers). */
+  owners?: readonly string[];
+  /** Only on these clients (names). */
+  clients?: readonly string[];
+  /** Hide from `help` (the command still works). */
+  hidden?: boolean;
+}
+
+/** What a command handler receives. */
+export interface CommandContext {
+  /** The command's registered name (lower case), whatever alias was typed. */
+  readonly name: string;
+  /** The name as typed (an alias, any case). */
+  readonly invokedAs: string;
+  /** Arguments: whitespace separated, "double", 'single' or “smart” quotes group words. */
+  readonly args: readonly string[];
+  /** Everything after the command name, untouched (trimmed). */
+  readonly rawArgs: string;
+  readonly prefix: string;
+  readonly message: Message;
+  readonly client: BotClient;
+  /** Replies in the chat, quoting the command (queue priority `reply`). */
+  reply(text: string): Promise<SendResult>;
+}
+
+export type CommandHandler = (command: CommandContext) => unknown;
+
+/** A registered command, as `help` and introspection see it. */
+export interface CommandInfo extends CommandMeta {
+  readonly name: string;
+  readonly plugin: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending
+
+/** Media content of `ctx.send`: one source (`url`, `path` or `buffer` + `mimetype`). */
+export interface MediaContent {
+  type: MediaKind;
+  url?: string;
+  path?: string;
+  buffer?: Uint8Array;
+  mimetype?: string;
+  caption?: string;
+  /** Required for `document`. */
+  filename?: string;
+}
+
+/** A string sends text; an object sends media. */
+export type SendContent = string | MediaContent;
+
+export interface PluginSendOptions {
+  /** Queue priority; default `normal` (`reply` goes first, `bulk` last). */
+  priority?: SendPriority;
+  /** Text options (link preview, mentions, quoting). */
+  text?: TextOptions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP routes (served by the REST plugin under /api/v1/plugins/<plugin-name><path>)
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface PluginHttpRequest {
+  method: HttpMethod;
+  /** The route path after `/api/v1/plugins/<plugin-name>`. */
+  path: string;
+  /** `:name` segments of the route path. */
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body (undefined without one). */
+  body: unknown;
+  /** Lower-case header names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The client the request addresses, when the REST plugin knows one (`?client=` / default client). */
+  clientName?: string;
+}
+
+export interface PluginHttpResponse {
+  /** Default 200 (204 when there is no body). */
+  status?: number;
+  /** Serialised as JSON unless it is a string or a Buffer. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface PluginRouteDefinition {
+  method: HttpMethod;
+  /** Starts with `/`; `:name` segments become `params.name`. E.g. `/stats/:client`. */
+  path: string;
+  /** Behind the bearer token (default true). `false` makes a public route (e.g. an inbound webhook). */
+  auth?: boolean;
+  description?: string;
+  /** Throw a WakitError to answer with its status and code (problem+json). */
+  handler(request: PluginHttpRequest): PluginHttpResponse | Promise<PluginHttpResponse>;
+}
+
+/** A route as the registry holds it. */
+export interface PluginRoute extends Readonly<PluginRouteDefinition> {
+  readonly plugin: string;
+  /** Mount path: `/api/v1/plugins/<plugin>` + `path`. */
+  readonly fullPath: string;
+  readonly auth: boolean;
+}
+
+export type RouteMatch =
+  | { found: true; route: PluginRoute; params: Record<string, string> }
+  /** The path exists but not for this method (405 with `allow`); or no such path (`allow` empty, 404). */
+  | { found: false; allow: HttpMethod[] };
+
+/** The routes plugins registered, read by the REST plugin. Complete once `sdk.start()` set up all plugins. */
+export interface PluginRouteRegistry {
+  /** Mount prefix: `/api/v1/plugins`. */
+  readonly prefix: string;
+  routes(): readonly PluginRoute[];
+  /** Matches a full request path (`/api/v1/plugins/<plugin>/...`, no query string). */
+  match(method: string, fullPath: string): RouteMatch;
+}
+
+/** `ctx.http`: add routes; read the registry (the REST plugin does). */
+export interface PluginHttp extends PluginRouteRegistry {
+  /** Adds a route of this plugin (during setup only). */
+  route(definition: PluginRouteDefinition): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context
+
+/** What `setup(ctx)` receives. */
+export interface PluginContext<Options = unknown> {
+  /** The plugin's name. */
+  readonly name: string;
+  /** Validated options (defaults filled by the plugin's schema). */
+  readonly options: Options;
+  /** A child logger with `plugin: <name>`. */
+  readonly log: Logger;
+  readonly sdk: Sdk;
+  /** The SDK configuration (frozen). */
+  readonly config: Readonly<WakitConfig>;
+  /** Directory relative paths resolve from (the config file's directory). */
+  readonly baseDir: string;
+  /** Every client, now (clients named in `config.clients` exist once `start()` created them). */
+  readonly clients: readonly BotClient[];
+  /** A client by name (CLIENT_NOT_FOUND otherwise). */
+  client(name: string): BotClient;
+  /** Adds a middleware handler for a client event; returns a function that removes it. */
+  on<E extends ClientEventName>(
+    event: E,
+    handler: EventHandler<E>,
+    options?: OnOptions,
+  ): () => void;
+  /** Registers a command (during setup). Names and aliases are case-insensitive. */
+  command(name: string, handler: CommandHandler, meta?: CommandMeta): void;
+  /** Sends through the client's outbound queue; resolves once sent. */
+  send(
+    clientName: string,
+    chatId: string,
+    content: SendContent,
+    options?: PluginSendOptions,
+  ): Promise<SendResult>;
+  /** Runs at `sdk.stop()`, after queues drained; plugins close in reverse setup order. */
+  onClose(hook: () => void | Promise<void>): void;
+  /** HTTP routes served by the REST plugin when it is enabled. */
+  readonly http: PluginHttp;
+}
+
+/** Reported (and logged) when a handler, a command or a close hook throws. */
+export interface PluginErrorEvent {
+  plugin: string;
+  /** `message`, `command:<name>`, `close`, ... */
+  event: string;
+  client?: string;
+  messageId?: string;
+  error: WakitError;
+}
