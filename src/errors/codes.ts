@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', transient: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported content type', transient: false },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body is too large', transient: false },
+  TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests', transient: true },
   PLUGIN_DUPLICATE: { status: 500, title: 'Two plugins have the same name', transient: false },
   PLUGIN_DEPENDENCY_MISSING: { status: 500, title: 'A plugin dependency is missing', transient: false },
   PLUGIN_TIMEOUT: { status: 500, title: 'Plugin setup timed out', transient: false },
