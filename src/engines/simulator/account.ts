@@ -1,0 +1,107 @@
+/** An account of the virtual network: a phone people hold, or the account a bot client links to. */
+import { WakitError } from '../../errors/index.js';
+import type { MediaFile } from '../../client/types.js';
+import type { SimInboxMessage, SimMediaContent, SimPhone } from './types.js';
+import { userId } from './ids.js';
+
+/** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
+export const SIM_INBOX_LIMIT = 1_000;
+
+/** A message as stored by the network: one object shared by every receiver's inbox. */
+export interface SimRecord extends SimInboxMessage {
+  readonly stanza: string;
+  /** The chat the sender addressed (a user id or a group id). */
+  readonly target: string;
+  readonly media?: MediaFile;
+  ack: number;
+}
+
+/** What the network needs from an engine linked to an account. */
+export interface LinkedDevice {
+  receiveInbound(record: SimRecord, senderPushname: string): void;
+}
+
+interface Waiter {
+  predicate: (message: SimInboxMessage) => boolean;
+  resolve: (message: SimInboxMessage) => void;
+}
+
+export type PhoneSend = (
+  sender: SimAccount,
+  chatId: string,
+  content: string | SimMediaContent,
+  opts: { quotedMessageId?: string },
+) => { id: string };
+
+export class SimAccount implements SimPhone {
+  readonly id: string;
+  /** Engines currently linked and ready on this account (multi-device). */
+  readonly devices = new Set<LinkedDevice>();
+  private box: SimRecord[] = [];
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(
+    readonly number: string,
+    public pushname: string,
+    private readonly sendVia: PhoneSend,
+  ) {
+    this.id = userId(number);
+  }
+
+  send(
+    chatId: string,
+    content: string | SimMediaContent,
+    opts: { quotedMessageId?: string } = {},
+  ): Promise<{ id: string }> {
+    try {
+      return Promise.resolve(this.sendVia(this, chatId, content, opts));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  get inbox(): ReadonlyArray<SimInboxMessage> {
+    return this.box.length > SIM_INBOX_LIMIT ? this.box.slice(-SIM_INBOX_LIMIT) : this.box;
+  }
+
+  /** @internal Called by the network when a message reaches this account. */
+  receive(record: SimRecord): void {
+    this.box.push(record);
+    if (this.box.length > 2 * SIM_INBOX_LIMIT) this.box = this.box.slice(-SIM_INBOX_LIMIT);
+    if (this.waiters.size === 0) return;
+    for (const waiter of this.waiters) {
+      if (waiter.predicate(record)) {
+        this.waiters.delete(waiter);
+        waiter.resolve(record);
+      }
+    }
+  }
+
+  waitForMessage(
+    predicate: (message: SimInboxMessage) => boolean = () => true,
+    timeoutMs = 5_000,
+  ): Promise<SimInboxMessage> {
+    const found = this.inbox.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        predicate,
+        resolve: (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(
+          new WakitError(
+            'TIMEOUT',
+            `phone ${this.number} received no matching message in ${timeoutMs} ms`,
+          ),
+        );
+      }, timeoutMs);
+      timer.unref?.();
+      this.waiters.add(waiter);
+    });
+  }
+}

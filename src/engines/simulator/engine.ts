@@ -1,0 +1,464 @@
+/**
+ * One client's connection to the virtual network, behind the Engine port. Phases:
+ * idle/stopped → starting → qr (showing codes) | restoring → linking → ready. Every asynchronous
+ * step checks `generation`, so nothing happens after stop(); every timer is tracked and cleared.
+ */
+import { EventEmitter } from 'node:events';
+import { WakitError } from '../../errors/index.js';
+import type {
+  DisconnectReason,
+  EngineContent,
+  MediaFile,
+  MessageData,
+} from '../../client/types.js';
+import type {
+  Engine,
+  EngineContext,
+  EngineEvents,
+  EngineEventName,
+  EngineIdentity,
+} from '../engine.js';
+import type { SimAccount, SimRecord } from './account.js';
+import type { SimPayload, SimulatorNetwork } from './network.js';
+import {
+  decodeSession,
+  derivePhone,
+  encodeSession,
+  makePairingCode,
+  makeQr,
+  newToken,
+  serializeId,
+  toNumber,
+} from './ids.js';
+import type { SimSession } from './ids.js';
+
+type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
+
+function payloadOf(content: EngineContent): SimPayload {
+  if (content.kind === 'text') {
+    return {
+      type: 'chat',
+      body: content.text,
+      isForwarded: false,
+      quotedMessageId: content.options.quotedMessageId,
+      mentions: content.options.mentions,
+    };
+  }
+  return {
+    type: content.kind,
+    body: content.caption ?? '',
+    caption: content.caption,
+    media: content.media,
+    isForwarded: false,
+  };
+}
+
+export class SimulatorEngine extends EventEmitter implements Engine {
+  readonly type = 'simulator';
+  private phase: Phase = 'idle';
+  private generation = 0;
+  private readonly timers = new Map<NodeJS.Timeout, (() => void) | undefined>();
+  private qr: string | null = null;
+  private qrShown = 0;
+  private account: SimAccount | null = null;
+  private identity: EngineIdentity | null = null;
+  private session: SimSession | null = null;
+
+  constructor(
+    private readonly network: SimulatorNetwork,
+    private readonly context: EngineContext,
+  ) {
+    super();
+  }
+
+  private get name(): string {
+    return this.context.clientName;
+  }
+
+  private get config() {
+    return this.network.config;
+  }
+
+  // ── lifecycle ────────────────────────────────────────────────────────────────────────────────
+
+  async start(): Promise<void> {
+    if (this.phase !== 'idle' && this.phase !== 'stopped') return;
+    const gen = ++this.generation;
+    this.phase = 'starting';
+    let bytes: Buffer | null;
+    try {
+      bytes = await this.context.store.read(this.name);
+    } catch (cause) {
+      if (gen === this.generation) this.phase = 'stopped';
+      throw new WakitError('ENGINE_ERROR', `could not read the saved session of "${this.name}"`, {
+        cause,
+      });
+    }
+    if (gen !== this.generation) return;
+    if (bytes) await this.restore(bytes, gen);
+    else this.showQr();
+  }
+
+  stop(): Promise<void> {
+    this.halt('stopped');
+    return Promise.resolve();
+  }
+
+  async logout(): Promise<void> {
+    if (this.session) this.network.revoked.add(this.session.token);
+    this.session = null;
+    this.halt('stopped');
+    await this.context.store.delete(this.name);
+  }
+
+  me(): EngineIdentity | null {
+    return this.phase === 'ready' ? this.identity : null;
+  }
+
+  private halt(phase: Phase): void {
+    this.generation += 1;
+    this.phase = phase;
+    for (const [timer, cancel] of this.timers) {
+      clearTimeout(timer);
+      cancel?.();
+    }
+    this.timers.clear();
+    if (this.qr) this.network.qrs.delete(this.qr);
+    this.qr = null;
+    this.account?.devices.delete(this);
+  }
+
+  // ── linking ──────────────────────────────────────────────────────────────────────────────────
+
+  private async restore(bytes: Buffer, gen: number): Promise<void> {
+    const session = decodeSession(bytes);
+    if (this.network.failAuthNext.delete(this.name) || !session) {
+      this.halt('stopped');
+      const why = session
+        ? 'the phone refused the saved session'
+        : 'the saved session is not a simulator session';
+      this.emitSafe(
+        'auth_failure',
+        new WakitError('AUTH_FAILED', `authentication of "${this.name}" failed: ${why}`),
+      );
+      return;
+    }
+    if (this.network.revoked.has(session.token)) {
+      this.context.logger.info(
+        { client: this.name },
+        'saved simulator session was revoked; showing a QR code',
+      );
+      await this.context.store.delete(this.name);
+      if (gen === this.generation) this.showQr();
+      return;
+    }
+    await this.link(session, true, gen);
+  }
+
+  private showQr(): void {
+    this.phase = 'qr';
+    this.qrShown = 0;
+    this.nextQr();
+    const { autoScanMs } = this.config;
+    if (autoScanMs !== undefined && this.phase === 'qr') {
+      this.after(autoScanMs, () => {
+        if (this.phase === 'qr') this.acceptScan({ phone: this.config.autoScanPhone });
+      });
+    }
+  }
+
+  private nextQr(): void {
+    if (this.qr) this.network.qrs.delete(this.qr);
+    this.qr = null;
+    if (this.qrShown >= this.config.qrMaxRetries) {
+      this.halt('stopped');
+      this.emitSafe('disconnected', 'qr_timeout');
+      return;
+    }
+    this.qrShown += 1;
+    const qr = makeQr(this.network.random);
+    this.qr = qr;
+    this.network.qrs.set(qr, this);
+    this.after(this.config.qrRefreshMs, () => this.nextQr());
+    this.emitSafe('qr', qr);
+  }
+
+  /** @internal The network saw our QR scanned (or auto-scan fired). */
+  acceptScan(opts: { phone?: string; pushname?: string }): void {
+    if (this.phase !== 'qr')
+      throw new WakitError('QR_NOT_AVAILABLE', `"${this.name}" is not waiting for a scan`);
+    const number = opts.phone === undefined ? derivePhone(this.name) : toNumber(opts.phone);
+    if (!number) throw new WakitError('VALIDATION_FAILED', `"${opts.phone}" is not a phone number`);
+    this.beginLink({ number, pushname: opts.pushname ?? this.name, token: newToken() });
+  }
+
+  private beginLink(session: SimSession): void {
+    this.halt('linking');
+    const gen = this.generation;
+    this.link(session, false, gen).catch((error: unknown) => {
+      this.context.logger.error({ err: error, client: this.name }, 'simulator link failed');
+    });
+  }
+
+  private async link(session: SimSession, restored: boolean, gen: number): Promise<void> {
+    if (this.network.banned.has(session.number)) {
+      this.halt('stopped');
+      this.emitSafe('disconnected', 'banned');
+      return;
+    }
+    this.phase = 'linking';
+    if (!restored) {
+      try {
+        await this.context.store.write(this.name, encodeSession(session));
+      } catch (error) {
+        this.context.logger.error(
+          { err: error, client: this.name },
+          'could not save the simulator session',
+        );
+      }
+      if (gen !== this.generation) return;
+    }
+    this.session = session;
+    this.account = this.network.account(session.number, session.pushname);
+    this.identity = { id: this.account.id, pushname: session.pushname };
+    this.phase = 'ready';
+    this.account.devices.add(this);
+    this.emitSafe('authenticated', { restored });
+    if (gen === this.generation) this.emitSafe('ready');
+  }
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    if (this.phase !== 'qr') {
+      throw new WakitError(
+        'INVALID_STATE',
+        `"${this.name}" can only pair while waiting to be linked`,
+      );
+    }
+    const number = toNumber(phoneNumber);
+    if (!number)
+      throw new WakitError('VALIDATION_FAILED', `"${phoneNumber}" is not a phone number`);
+    const code = makePairingCode(this.network.random);
+    this.halt('linking');
+    const gen = this.generation;
+    // The person types the code on the phone: modelled as linking after autoScanMs (default 0).
+    this.after(this.config.autoScanMs ?? 0, () => {
+      this.link({ number, pushname: this.name, token: newToken() }, false, gen).catch(
+        (error: unknown) => {
+          this.context.logger.error({ err: error, client: this.name }, 'simulator pairing failed');
+        },
+      );
+    });
+    return Promise.resolve(code);
+  }
+
+  /** @internal Network-side disconnection (see SimulatorNetwork.disconnect). */
+  dropConnection(reason: DisconnectReason): void {
+    if (this.phase === 'idle' || this.phase === 'stopped') {
+      throw new WakitError('INVALID_STATE', `"${this.name}" is not running`);
+    }
+    const session = this.session;
+    this.halt('stopped');
+    if (reason === 'banned' && session) this.network.banned.add(session.number);
+    if ((reason === 'session_expired' || reason === 'logout') && session) {
+      this.network.revoked.add(session.token);
+      this.session = null;
+      this.context.store.delete(this.name).then(
+        () => this.emitSafe('disconnected', reason),
+        (error: unknown) => {
+          this.context.logger.error(
+            { err: error, client: this.name },
+            'could not delete the expired session',
+          );
+          this.emitSafe('disconnected', reason);
+        },
+      );
+      return;
+    }
+    this.emitSafe('disconnected', reason);
+  }
+
+  // ── messages ─────────────────────────────────────────────────────────────────────────────────
+
+  async send(chatId: string, content: EngineContent): Promise<{ id: string }> {
+    return this.post(chatId, payloadOf(content));
+  }
+
+  async forward(messageId: string, chatId: string): Promise<{ id: string }> {
+    this.ensureReady();
+    const original = this.network.findMessage(messageId);
+    if (!original) throw new WakitError('MESSAGE_NOT_FOUND', `message ${messageId} is unknown`);
+    return this.post(chatId, {
+      type: original.type,
+      body: original.body,
+      caption: original.caption,
+      media: original.media,
+      isForwarded: true,
+    });
+  }
+
+  downloadMedia(messageId: string): Promise<MediaFile> {
+    const media = this.network.findMessage(messageId)?.media;
+    if (!media) {
+      return Promise.reject(
+        new WakitError('MEDIA_NOT_FOUND', `message ${messageId} has no downloadable media`),
+      );
+    }
+    return Promise.resolve({
+      data: Buffer.from(media.data),
+      mimetype: media.mimetype,
+      filename: media.filename,
+    });
+  }
+
+  isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
+    const group = this.network.findGroup(groupId);
+    if (!group)
+      return Promise.reject(new WakitError('CHAT_NOT_FOUND', `group ${groupId} does not exist`));
+    const number = toNumber(memberId);
+    return Promise.resolve(number !== null && group.admins.has(`${number}@c.us`));
+  }
+
+  private ensureReady(): SimAccount {
+    if (this.phase !== 'ready' || !this.account) {
+      throw new WakitError('CLIENT_NOT_READY', `"${this.name}" is not linked and ready`);
+    }
+    return this.account;
+  }
+
+  private async post(chatId: string, payload: SimPayload): Promise<{ id: string }> {
+    const account = this.ensureReady();
+    let target = this.network.resolveTarget(account, chatId);
+    if (this.config.latencyMs > 0) {
+      await this.sleep(this.config.latencyMs);
+      target = this.network.resolveTarget(this.ensureReady(), chatId);
+    }
+    const failed = this.network.deliveryFails(target.id);
+    const record = this.network.post(account, target, payload, !failed, this);
+    if (failed) record.ack = -1;
+    const me = account.id;
+    const message: MessageData = {
+      id: record.id,
+      body: record.body,
+      from: me,
+      to: target.id,
+      chatId: target.id,
+      timestamp: record.timestamp,
+      hasMedia: record.media !== undefined,
+      isGroup: record.isGroup,
+      broadcast: false,
+      hasQuotedMsg: record.quotedMessageId !== undefined,
+      fromMe: true,
+      type: record.type,
+      ack: 0,
+      author: record.isGroup ? me : undefined,
+      quotedMessageId: record.quotedMessageId,
+      isForwarded: record.isForwarded,
+      media: record.media && this.mediaInfo(record.media),
+    };
+    this.emitSafe('message_create', message);
+    this.progressAcks(record, failed);
+    return { id: record.id };
+  }
+
+  private progressAcks(record: SimRecord, failed: boolean): void {
+    const update = (ack: -1 | 1 | 2 | 3) => {
+      record.ack = ack;
+      this.emitSafe('message_ack', { messageId: record.id, chatId: record.target, ack });
+    };
+    if (failed) {
+      this.after(this.config.ackDelayMs, () => update(-1));
+      return;
+    }
+    let next: 1 | 2 | 3 = 1;
+    const tick = () => {
+      update(next);
+      if (next < 3) {
+        next = (next + 1) as 2 | 3;
+        this.after(this.config.ackDelayMs, tick);
+      }
+    };
+    this.after(this.config.ackDelayMs, tick);
+  }
+
+  /** @internal A message reached our account: the lean inbound path. */
+  receiveInbound(record: SimRecord, senderPushname: string): void {
+    const me = this.account?.id ?? '';
+    const from = record.chatId;
+    const message: MessageData = {
+      id: serializeId(false, from, record.stanza, record.isGroup ? record.author : undefined),
+      body: record.body,
+      from,
+      to: me,
+      chatId: from,
+      timestamp: record.timestamp,
+      hasMedia: record.media !== undefined,
+      isGroup: record.isGroup,
+      broadcast: false,
+      hasQuotedMsg: record.quotedMessageId !== undefined,
+      fromMe: false,
+      type: record.type,
+      ack: 1,
+      author: record.isGroup ? record.author : undefined,
+      quotedMessageId: record.quotedMessageId,
+      isForwarded: record.isForwarded,
+      notifyName: senderPushname,
+      media: record.media && this.mediaInfo(record.media),
+    };
+    this.emitSafe('message', message);
+    this.emitSafe('message_create', message);
+  }
+
+  private mediaInfo(media: MediaFile): NonNullable<MessageData['media']> {
+    return { mimetype: media.mimetype, filename: media.filename, size: media.data.length };
+  }
+
+  // ── plumbing ─────────────────────────────────────────────────────────────────────────────────
+
+  private after(ms: number, fn: () => void, cancel?: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.set(timer, cancel);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.after(ms, resolve, () =>
+        reject(new WakitError('CLIENT_NOT_READY', `"${this.name}" stopped while sending`)),
+      );
+    });
+  }
+
+  private emitSafe<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void {
+    try {
+      this.emit(event, ...args);
+    } catch (error) {
+      this.context.logger.error(
+        { err: error, client: this.name, event },
+        'engine event listener threw',
+      );
+    }
+  }
+
+  override on<E extends EngineEventName>(
+    event: E,
+    listener: (...args: EngineEvents[E]) => void,
+  ): this {
+    return super.on(event, listener as (...args: unknown[]) => void);
+  }
+
+  override off<E extends EngineEventName>(
+    event: E,
+    listener: (...args: EngineEvents[E]) => void,
+  ): this {
+    return super.off(event, listener as (...args: unknown[]) => void);
+  }
+
+  override once<E extends EngineEventName>(
+    event: E,
+    listener: (...args: EngineEvents[E]) => void,
+  ): this {
+    return super.once(event, listener as (...args: unknown[]) => void);
+  }
+}

@@ -1,0 +1,13 @@
+/** The simulator engine: an in-process virtual WhatsApp network behind the Engine port. */
+export { SimulatorNetwork, SIM_REGISTRY_LIMIT, type SimulatorNetworkOptions } from './network.js';
+export { SimulatorEngine } from './engine.js';
+export { SIM_INBOX_LIMIT } from './account.js';
+export { derivePhone } from './ids.js';
+export type {
+  SimGroup,
+  SimGroupSpec,
+  SimInboxMessage,
+  SimMediaContent,
+  SimPhone,
+  SimulatorEngineConfig,
+} from './types.js';

@@ -1,0 +1,301 @@
+/**
+ * The virtual WhatsApp network: accounts (phones and the accounts bot clients link to), groups, a
+ * message registry (for forward, quotes and media download) and the QR codes currently shown.
+ * All clients of one Sdk share one network; each gets a SimulatorEngine from `engineFactory()`.
+ */
+import { pino, type Logger } from 'pino';
+import { WakitError } from '../../errors/index.js';
+import type { DisconnectReason, MediaFile } from '../../client/types.js';
+import type { EngineContext } from '../engine.js';
+import { engineSchema } from '../../config/schema.js';
+import { SimAccount, type LinkedDevice, type SimRecord } from './account.js';
+import { SimGroupImpl, groupId, memberId } from './group.js';
+import { GROUP_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
+import { SimulatorEngine } from './engine.js';
+import type {
+  SimGroup,
+  SimGroupSpec,
+  SimMediaContent,
+  SimPhone,
+  SimulatorEngineConfig,
+} from './types.js';
+
+/** Messages kept for forward / quote / download look-ups; older ones are forgotten. */
+export const SIM_REGISTRY_LIMIT = 20_000;
+
+export interface SimulatorNetworkOptions {
+  /** The `engine` config section; missing keys take the schema defaults. */
+  config?: Partial<SimulatorEngineConfig>;
+  logger?: Logger;
+  /** Randomness for QR codes, ids and pairing codes (tests pass a seeded one). */
+  random?: () => number;
+}
+
+/** What a message carries, whoever sends it. */
+export interface SimPayload {
+  type: string;
+  body: string;
+  caption?: string;
+  media?: MediaFile;
+  isForwarded: boolean;
+  quotedMessageId?: string;
+  mentions?: readonly string[];
+}
+
+interface Target {
+  id: string;
+  account?: SimAccount;
+  group?: SimGroupImpl;
+}
+
+function mediaType(content: SimMediaContent): string {
+  if (content.type) return content.type;
+  const major = content.mimetype.split('/')[0];
+  return major === 'image' || major === 'video' || major === 'audio' ? major : 'document';
+}
+
+export class SimulatorNetwork {
+  readonly config: SimulatorEngineConfig;
+  readonly logger: Logger;
+  readonly random: () => number;
+  private readonly accounts = new Map<string, SimAccount>();
+  private readonly groups = new Map<string, SimGroupImpl>();
+  private readonly registry = new Map<string, SimRecord>();
+  private readonly engines = new Map<string, SimulatorEngine>();
+  private readonly stanzas: StanzaIds;
+  /** @internal QR string currently shown → the engine showing it. */
+  readonly qrs = new Map<string, SimulatorEngine>();
+  /** @internal Session tokens this network no longer accepts (logout, expiry). */
+  readonly revoked = new Set<string>();
+  /** @internal Numbers banned through `disconnect(name, 'banned')`. */
+  readonly banned = new Set<string>();
+  /** @internal Clients whose next session restore fails. */
+  readonly failAuthNext = new Set<string>();
+  private readonly failedChats = new Set<string>();
+
+  constructor(options: SimulatorNetworkOptions = {}) {
+    const parsed = engineSchema.parse({ ...options.config, type: 'simulator' });
+    if (parsed.type !== 'simulator') throw new WakitError('INTERNAL', 'simulator config expected');
+    this.config = parsed;
+    this.logger = options.logger ?? pino({ level: 'silent' });
+    this.random = options.random ?? Math.random;
+    this.stanzas = new StanzaIds(this.random);
+  }
+
+  /** One SimulatorEngine per client, all on this network (a client created again replaces it). */
+  engineFactory(): (context: EngineContext) => SimulatorEngine {
+    return (context) => {
+      const engine = new SimulatorEngine(this, context);
+      this.engines.set(context.clientName, engine);
+      return engine;
+    };
+  }
+
+  /** Links the client showing this QR. Unknown or replaced QR codes are QR_NOT_AVAILABLE. */
+  scan(qr: string, opts: { phone?: string; pushname?: string } = {}): void {
+    const engine = this.qrs.get(qr);
+    if (!engine)
+      throw new WakitError(
+        'QR_NOT_AVAILABLE',
+        'no client is showing this QR code (expired or unknown)',
+      );
+    engine.acceptScan(opts);
+  }
+
+  /** Gets or creates a registered phone. */
+  phone(number: string, opts: { pushname?: string } = {}): SimPhone {
+    const digits = toNumber(number);
+    if (!digits) throw new WakitError('VALIDATION_FAILED', `"${number}" is not a phone number`);
+    return this.account(digits, opts.pushname);
+  }
+
+  /** Creates (or replaces) a group; members are created as phones when unknown. */
+  group(spec: SimGroupSpec): SimGroup {
+    const id = groupId(spec.id);
+    const group = new SimGroupImpl(id, spec.name ?? id, spec.adminsOnly ?? false, (member) => {
+      this.account(member.slice(0, -'@c.us'.length));
+    });
+    for (const member of spec.members) group.addMember(member);
+    for (const admin of spec.admins ?? []) group.addMember(admin, { admin: true });
+    this.groups.set(id, group);
+    return group;
+  }
+
+  /** The account a client is linked to (a phone handle), or null when it is not linked. */
+  linkedPhone(clientName: string): SimPhone | null {
+    const me = this.engines.get(clientName)?.me();
+    return me ? this.account(me.id.slice(0, -'@c.us'.length)) : null;
+  }
+
+  /** The client's session is expired: `disconnected('session_expired')`, its session deleted. */
+  expireSession(clientName: string): void {
+    this.disconnect(clientName, 'session_expired');
+  }
+
+  /**
+   * Simulates a disconnection. `connection_lost`, `browser_crashed`, `conflict`, `qr_timeout` and
+   * `stopped` keep the session; `session_expired` and `logout` revoke and delete it; `banned` bans
+   * the number (later restores and links of it end in `disconnected('banned')`).
+   */
+  disconnect(clientName: string, reason: DisconnectReason): void {
+    this.engineOf(clientName).dropConnection(reason);
+  }
+
+  /** The next session restore of this client fails with `auth_failure` (AUTH_FAILED). */
+  failAuth(clientName: string): void {
+    this.failAuthNext.add(clientName);
+  }
+
+  /** Messages bots send to this chat get ack -1 and are not delivered (`restore` undoes it). */
+  failDelivery(chatId: string, fail = true): void {
+    const id = chatId.endsWith(GROUP_SUFFIX) ? groupId(chatId) : memberId(chatId);
+    if (fail) this.failedChats.add(id);
+    else this.failedChats.delete(id);
+  }
+
+  /** @internal */
+  deliveryFails(chatId: string): boolean {
+    return this.failedChats.size > 0 && this.failedChats.has(chatId);
+  }
+
+  /** @internal get-or-create an account by digits. */
+  account(number: string, pushname?: string): SimAccount {
+    let account = this.accounts.get(number);
+    if (!account) {
+      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend);
+      this.accounts.set(number, account);
+    } else if (pushname !== undefined) {
+      account.pushname = pushname;
+    }
+    return account;
+  }
+
+  /** @internal */
+  findGroup(id: string): SimGroupImpl | undefined {
+    return this.groups.get(id);
+  }
+
+  /** @internal A stored message by any serialized id (or bare stanza id). */
+  findMessage(messageId: string): SimRecord | undefined {
+    return this.registry.get(stanzaOf(messageId));
+  }
+
+  /** @internal Where `sender` may post `chatId`: CHAT_NOT_FOUND / PERMISSION_DENIED otherwise. */
+  resolveTarget(sender: SimAccount, chatId: string): Target {
+    if (chatId.endsWith(GROUP_SUFFIX)) {
+      const group = this.groups.get(chatId);
+      if (!group)
+        throw new WakitError('CHAT_NOT_FOUND', `group ${chatId} does not exist`, {
+          details: { chatId },
+        });
+      if (!group.members.has(sender.id)) {
+        throw new WakitError('PERMISSION_DENIED', `${sender.id} is not a member of ${chatId}`, {
+          details: { chatId },
+        });
+      }
+      if (group.adminsOnly && !group.admins.has(sender.id)) {
+        throw new WakitError('PERMISSION_DENIED', `only admins can send to ${chatId}`, {
+          details: { chatId },
+        });
+      }
+      return { id: chatId, group };
+    }
+    const number = toNumber(chatId);
+    const account = number ? this.accounts.get(number) : undefined;
+    if (!account) {
+      throw new WakitError('CHAT_NOT_FOUND', `${chatId} is not on WhatsApp`, {
+        details: { chatId },
+      });
+    }
+    return { id: account.id, account };
+  }
+
+  /**
+   * @internal Posts a message from `sender` to a resolved target: registers it and, unless
+   * `deliver` is false, puts it in every receiver's inbox and hands it to their linked devices.
+   */
+  post(
+    sender: SimAccount,
+    target: Target,
+    payload: SimPayload,
+    deliver = true,
+    from?: LinkedDevice,
+  ): SimRecord {
+    const stanza = this.stanzas.next();
+    const isGroup = target.group !== undefined;
+    const record: SimRecord = {
+      id: serializeId(true, target.id, stanza),
+      stanza,
+      target: target.id,
+      chatId: isGroup ? target.id : sender.id,
+      author: sender.id,
+      isGroup,
+      type: payload.type,
+      body: payload.body,
+      caption: payload.caption,
+      media: payload.media,
+      isForwarded: payload.isForwarded,
+      quotedMessageId: payload.quotedMessageId,
+      mentions: payload.mentions,
+      timestamp: Math.floor(Date.now() / 1000),
+      ack: 1,
+    };
+    this.registry.set(stanza, record);
+    if (this.registry.size > SIM_REGISTRY_LIMIT) {
+      this.registry.delete(this.registry.keys().next().value as string);
+    }
+    if (!deliver) return record;
+    if (target.account) {
+      this.deliverTo(target.account, record, sender, from);
+    } else if (target.group) {
+      for (const member of target.group.members) {
+        if (member === sender.id) continue;
+        const account = this.accounts.get(member.slice(0, -5));
+        if (account) this.deliverTo(account, record, sender, from);
+      }
+    }
+    return record;
+  }
+
+  private deliverTo(
+    account: SimAccount,
+    record: SimRecord,
+    sender: SimAccount,
+    from?: LinkedDevice,
+  ): void {
+    account.receive(record);
+    if (account.devices.size === 0) return;
+    for (const device of account.devices) {
+      if (device !== from) device.receiveInbound(record, sender.pushname);
+    }
+  }
+
+  /** A phone sends: the hot inbound path (no timers, no copies). */
+  private readonly phoneSend = (
+    sender: SimAccount,
+    chatId: string,
+    content: string | SimMediaContent,
+    opts: { quotedMessageId?: string },
+  ): { id: string } => {
+    const target = this.resolveTarget(sender, chatId);
+    const payload: SimPayload =
+      typeof content === 'string'
+        ? { type: 'chat', body: content, isForwarded: false, quotedMessageId: opts.quotedMessageId }
+        : {
+            type: mediaType(content),
+            body: content.caption ?? '',
+            caption: content.caption,
+            media: { data: content.data, mimetype: content.mimetype, filename: content.filename },
+            isForwarded: false,
+            quotedMessageId: opts.quotedMessageId,
+          };
+    return { id: this.post(sender, target, payload).id };
+  };
+
+  private engineOf(clientName: string): SimulatorEngine {
+    const engine = this.engines.get(clientName);
+    if (!engine)
+      throw new WakitError('CLIENT_NOT_FOUND', `no simulator client named "${clientName}"`);
+    return engine;
+  }
+}

@@ -1,0 +1,86 @@
+/** Public types of the simulator: its config, phones, groups and what a phone receives. */
+import type { EngineConfig } from '../../config/schema.js';
+
+/** The validated `engine` config section when `type` is `simulator`. */
+export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
+
+/** Media a phone sends: raw bytes plus what WhatsApp announces with them. */
+export interface SimMediaContent {
+  data: Buffer;
+  mimetype: string;
+  filename?: string;
+  caption?: string;
+  /** Message type; derived from the MIME type when absent (`image`, `video`, `audio`, `document`). */
+  type?: string;
+}
+
+/** A message as received by a phone (in a private chat or a group it is in). */
+export interface SimInboxMessage {
+  /** Serialized id as returned to the sender (`true_<chat>_<HEX>`); any view of it resolves. */
+  readonly id: string;
+  /** Conversation on the receiver's side: the sender's id, or the group id. */
+  readonly chatId: string;
+  /** Sender account id (`<digits>@c.us`). */
+  readonly author: string;
+  readonly isGroup: boolean;
+  /** `chat`, `image`, `video`, `audio`, `ptt`, `document`, `sticker`. */
+  readonly type: string;
+  /** Text, or the caption of a media message ('' when none). */
+  readonly body: string;
+  readonly caption?: string;
+  readonly media?: { readonly data: Buffer; readonly mimetype: string; readonly filename?: string };
+  readonly isForwarded: boolean;
+  readonly quotedMessageId?: string;
+  readonly mentions?: readonly string[];
+  /** Unix seconds. */
+  readonly timestamp: number;
+  /** Current delivery state as seen by the sender (-1, 1, 2, 3); updated as acks progress. */
+  readonly ack: number;
+}
+
+export interface SimPhone {
+  /** Digits only. */
+  readonly number: string;
+  /** `<digits>@c.us`. */
+  readonly id: string;
+  readonly pushname: string;
+  /** Send text or media to a contact (`@c.us`) or a group this phone is a member of (`@g.us`). */
+  send(
+    chatId: string,
+    content: string | SimMediaContent,
+    opts?: { quotedMessageId?: string },
+  ): Promise<{ id: string }>;
+  /** The last messages this phone received (capped, see SIM_INBOX_LIMIT), oldest first. */
+  readonly inbox: ReadonlyArray<SimInboxMessage>;
+  /**
+   * First inbox message matching `predicate`: one already received, else the next to arrive.
+   * Rejects with a TIMEOUT WakitError after `timeoutMs` (default 5,000).
+   */
+  waitForMessage(
+    predicate?: (message: SimInboxMessage) => boolean,
+    timeoutMs?: number,
+  ): Promise<SimInboxMessage>;
+}
+
+export interface SimGroupSpec {
+  /** Group id, with or without `@g.us`. */
+  id: string;
+  name?: string;
+  /** Numbers or `@c.us` ids; a linked bot is a member when its number is listed. */
+  members: string[];
+  /** Subset of members (listed admins that are not members are added as members). */
+  admins?: string[];
+  /** Only admins may send ("only admins can send messages"). */
+  adminsOnly?: boolean;
+}
+
+export interface SimGroup {
+  readonly id: string;
+  name: string;
+  adminsOnly: boolean;
+  readonly members: ReadonlySet<string>;
+  readonly admins: ReadonlySet<string>;
+  addMember(member: string, opts?: { admin?: boolean }): void;
+  removeMember(member: string): void;
+  setAdmin(member: string, admin: boolean): void;
+}
