@@ -1,0 +1,368 @@
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { QueueConfig } from '../config/schema.js';
+import { WakitError } from '../errors/index.js';
+import { systemClock, type Clock } from '../kernel/clock.js';
+import { PendingSends } from './pending-sends.js';
+import { runAttempt } from './send-attempt.js';
+import { SendEntry, type Level } from './send-entry.js';
+import { newTrackingId } from './tracking-id.js';
+import { TrackingStore, applyAck } from './tracking-store.js';
+import type {
+  DrainResult,
+  OutboundQueueOptions,
+  QueueJob,
+  QueueStats,
+  SendHandle,
+  SendPriority,
+  SendResult,
+  TrackedSend,
+  UpdateListener,
+} from './types.js';
+
+const LEVELS: Record<SendPriority, Level> = { reply: 2, normal: 1, bulk: 0 };
+
+class Handle implements SendHandle {
+  readonly #entry: SendEntry;
+  constructor(entry: SendEntry) {
+    this.#entry = entry;
+  }
+  get trackingId(): string {
+    return this.#entry.id;
+  }
+  get result(): Promise<SendResult> {
+    return this.#entry.result();
+  }
+}
+
+/**
+ * The outbound queue of one client: paces sends (one at a time, a global gap with jitter, a per-chat
+ * gap), orders them by priority, bounds them, retries transient failures, times them out and tracks
+ * every accepted send until its last ack. Waiting sends live in `PendingSends`; the p-queue executor
+ * runs one dispatch at a time and carries pause/resume. Semantics and defaults: docs/queue.md.
+ */
+export class OutboundQueue {
+  readonly client: string;
+  readonly #config: QueueConfig;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #log: Logger | undefined;
+  readonly #executor = new PQueue({ concurrency: 1 });
+  readonly #pending = new PendingSends();
+  readonly #tracking: TrackingStore;
+  readonly #listeners = new Set<UpdateListener>();
+  readonly #idleWaiters = new Set<() => void>();
+  readonly #dispatch = (): Promise<void> => this.#dispatchNext();
+  #running: SendEntry | undefined;
+  #controller: AbortController | undefined;
+  /** A dispatch is waiting in, or running on, the executor. */
+  #slotTaken = false;
+  #timer: NodeJS.Timeout | undefined;
+  #timerDue = 0;
+  /** Earliest start of the next send (end of the last one plus the gap). */
+  #nextSendAt = 0;
+  #intake: 'open' | 'draining' | 'closed' = 'open';
+
+  constructor(options: OutboundQueueOptions) {
+    this.client = options.client;
+    this.#config = options.config;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#log = options.logger;
+    this.#tracking = new TrackingStore(options.config.trackLimit);
+  }
+
+  get paused(): boolean {
+    return this.#executor.isPaused;
+  }
+
+  /** Accepts a send. Throws QUEUE_FULL (with `details.retryAfterMs`) or SHUTTING_DOWN synchronously. */
+  enqueue(job: QueueJob): SendHandle {
+    if (this.#intake !== 'open') {
+      throw new WakitError(
+        'SHUTTING_DOWN',
+        `The outbound queue of client "${this.client}" accepts no new sends`,
+        {
+          details: { client: this.client },
+        },
+      );
+    }
+    const level = LEVELS[job.priority ?? 'normal'] as Level | undefined;
+    if (level === undefined || typeof job.run !== 'function') {
+      throw new WakitError(
+        'VALIDATION_FAILED',
+        'A queue job needs a run function and a known priority',
+        {
+          details: { priority: job.priority, allowed: Object.keys(LEVELS) },
+        },
+      );
+    }
+    const size = this.#size();
+    if (size >= this.#config.maxSize) {
+      const { minGapMs, jitterMs } = this.#config;
+      const retryAfterMs = Math.max(1_000, minGapMs + Math.ceil(jitterMs / 2));
+      throw new WakitError(
+        'QUEUE_FULL',
+        `The outbound queue of client "${this.client}" is full (${size} sends)`,
+        {
+          details: { client: this.client, maxSize: this.#config.maxSize, retryAfterMs },
+        },
+      );
+    }
+    const entry = new SendEntry(
+      newTrackingId(),
+      job.chatId,
+      job.kind,
+      level,
+      this.#clock.now(),
+      job,
+    );
+    this.#tracking.add(entry);
+    this.#pending.push(entry);
+    this.#emit(entry);
+    this.#pump();
+    return new Handle(entry);
+  }
+
+  /** Holds sends (the client calls it when it leaves READY); a send in flight finishes. */
+  pause(): void {
+    if (this.#intake !== 'closed') this.#executor.pause();
+  }
+
+  resume(): void {
+    if (this.#intake !== 'closed') this.#executor.start();
+  }
+
+  stats(): QueueStats {
+    return { pending: this.#pending.size, running: this.#running ? 1 : 0 };
+  }
+
+  /** Waiting sends of one priority. */
+  pendingBy(priority: SendPriority): number {
+    return this.#pending.sizeOf(LEVELS[priority]);
+  }
+
+  get(trackingId: string): TrackedSend | undefined {
+    return this.#tracking.get(trackingId)?.snapshot(this.client);
+  }
+
+  /** Applies a `message_ack` of the engine (-1 failed, 0/1 sent, 2 delivered, 3 read, 4 played). */
+  ackUpdate(messageId: string, ack: number): void {
+    const entry = this.#tracking.byMessageId(messageId);
+    if (!entry) {
+      // The ack may beat the send call's own answer: keep it for the send in flight.
+      if (this.#running && Number.isInteger(ack)) this.#tracking.rememberEarlyAck(messageId, ack);
+      return;
+    }
+    if (applyAck(entry, ack, this.#clock.now())) this.#emit(entry);
+  }
+
+  on(event: 'update', listener: UpdateListener): this {
+    this.#checkEvent(event);
+    this.#listeners.add(listener);
+    return this;
+  }
+
+  off(event: 'update', listener: UpdateListener): this {
+    this.#checkEvent(event);
+    this.#listeners.delete(listener);
+    return this;
+  }
+
+  /** Stops intake and waits until every accepted send finished, or the deadline passed. */
+  drain(deadlineMs: number): Promise<DrainResult> {
+    if (this.#intake === 'open') this.#intake = 'draining';
+    if (this.#size() === 0) return Promise.resolve({ drained: true, remaining: 0 });
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.#clock.clearTimeout(timer);
+        resolve({ drained: true, remaining: 0 });
+      };
+      const timer = this.#clock.setTimeout(() => {
+        this.#idleWaiters.delete(done);
+        resolve({ drained: false, remaining: this.#size() });
+      }, deadlineMs);
+      this.#idleWaiters.add(done);
+    });
+  }
+
+  /** Fails every waiting send and aborts the one in flight with SHUTTING_DOWN; clears all timers. */
+  close(): void {
+    if (this.#intake === 'closed') return;
+    this.#intake = 'closed';
+    if (this.#timer) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#executor.clear();
+    const now = this.#clock.now();
+    for (const entry of this.#pending.takeAll()) {
+      this.#fail(entry, this.#shuttingDown('The queue was closed before the send was made'), now);
+    }
+    this.#controller?.abort(
+      this.#shuttingDown('The queue was closed while the send was in flight'),
+    );
+    this.#checkIdle();
+  }
+
+  #size(): number {
+    return this.#pending.size + (this.#running ? 1 : 0);
+  }
+
+  #pump(): void {
+    if (this.#slotTaken || this.#intake === 'closed' || this.#pending.size === 0) return;
+    const now = this.#clock.now();
+    if (now < this.#nextSendAt) {
+      this.#wakeIn(this.#nextSendAt - now);
+      return;
+    }
+    this.#slotTaken = true;
+    this.#executor.add(this.#dispatch).catch((error: unknown) => {
+      this.#log?.error({ err: error, client: this.client }, 'outbound queue dispatch failed');
+    });
+  }
+
+  async #dispatchNext(): Promise<void> {
+    const next = this.#intake === 'closed' ? Infinity : this.#pending.take(this.#clock.now());
+    if (typeof next === 'number') {
+      this.#slotTaken = false;
+      if (next !== Infinity) this.#wakeIn(next);
+      return;
+    }
+    const entry = next;
+    try {
+      this.#running = entry;
+      entry.status = 'sending';
+      entry.attempts++;
+      entry.updatedAt = this.#clock.now();
+      this.#emit(entry);
+      const controller = new AbortController();
+      this.#controller = controller;
+      const outcome = await runAttempt(
+        entry.job!,
+        controller,
+        this.#config.sendTimeoutMs,
+        this.#clock,
+        {
+          client: this.client,
+          chatId: entry.chatId,
+          trackingId: entry.id,
+        },
+      );
+      this.#running = undefined;
+      this.#controller = undefined;
+      const end = this.#clock.now();
+      if (outcome.ok) this.#succeed(entry, outcome.id, end);
+      else this.#failOrRetry(entry, outcome.error, end);
+      if (this.#config.perChatGapMs > 0)
+        this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
+      this.#nextSendAt = end + this.#gap();
+    } finally {
+      this.#running = undefined;
+      this.#controller = undefined;
+      this.#slotTaken = false;
+      this.#pump();
+      this.#checkIdle();
+    }
+  }
+
+  #succeed(entry: SendEntry, messageId: string, now: number): void {
+    entry.status = 'sent';
+    entry.messageId = messageId;
+    entry.sentAt = now;
+    entry.updatedAt = now;
+    const earlyAck = this.#tracking.sent(entry, messageId);
+    this.#tracking.finished(entry);
+    entry.resolve(messageId);
+    this.#emit(entry);
+    if (earlyAck !== undefined && applyAck(entry, earlyAck, now)) this.#emit(entry);
+  }
+
+  #failOrRetry(entry: SendEntry, error: WakitError, now: number): void {
+    const retry =
+      error.transient &&
+      error.code !== 'SHUTTING_DOWN' &&
+      this.#intake !== 'closed' &&
+      entry.attempts <= this.#config.retries;
+    if (!retry) {
+      this.#fail(entry, error, now);
+      return;
+    }
+    const delay = this.#config.retryBackoffMs * 2 ** (entry.attempts - 1);
+    entry.notBefore = delay > 0 ? now + delay : 0;
+    entry.status = 'queued';
+    entry.updatedAt = now;
+    this.#pending.pushFront(entry);
+    this.#log?.warn(
+      {
+        client: this.client,
+        chatId: entry.chatId,
+        trackingId: entry.id,
+        code: error.code,
+        attempt: entry.attempts,
+        delay,
+      },
+      'send failed, retrying',
+    );
+    this.#emit(entry);
+  }
+
+  #fail(entry: SendEntry, error: WakitError, now: number): void {
+    entry.status = 'failed';
+    entry.error = error;
+    entry.updatedAt = now;
+    this.#tracking.finished(entry);
+    entry.reject(error);
+    this.#emit(entry);
+  }
+
+  /** The pause after a send: `minGapMs` plus a uniform random jitter in [0, jitterMs]. */
+  #gap(): number {
+    const { minGapMs, jitterMs } = this.#config;
+    if (jitterMs === 0) return minGapMs;
+    const random = Math.min(Math.max(this.#random(), 0), 1);
+    return minGapMs + Math.min(jitterMs, Math.floor(random * (jitterMs + 1)));
+  }
+
+  #wakeIn(ms: number): void {
+    const due = this.#clock.now() + ms;
+    if (this.#timer) {
+      if (this.#timerDue <= due) return;
+      this.#clock.clearTimeout(this.#timer);
+    }
+    this.#timerDue = due;
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.#pump();
+    }, ms);
+  }
+
+  #checkIdle(): void {
+    if (this.#idleWaiters.size === 0 || this.#size() > 0) return;
+    const waiters = [...this.#idleWaiters];
+    this.#idleWaiters.clear();
+    for (const waiter of waiters) waiter();
+  }
+
+  #emit(entry: SendEntry): void {
+    if (this.#listeners.size === 0) return;
+    const record = Object.freeze(entry.snapshot(this.client));
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.#log?.error({ err: error, client: this.client }, 'queue update listener threw');
+      }
+    }
+  }
+
+  #checkEvent(event: string): void {
+    if (event !== 'update') {
+      throw new WakitError('VALIDATION_FAILED', `Unknown outbound queue event "${event}"`, {
+        details: { event },
+      });
+    }
+  }
+
+  #shuttingDown(message: string): WakitError {
+    return new WakitError('SHUTTING_DOWN', message, { details: { client: this.client } });
+  }
+}

@@ -1,0 +1,102 @@
+import type { WakitError } from '../errors/index.js';
+import type { QueueJob, SendResult, TrackedSend, TrackingStatus } from './types.js';
+
+const noop = (): void => {};
+
+/** Priority as an index: 0 bulk, 1 normal, 2 reply (higher is served first). */
+export type Level = 0 | 1 | 2;
+
+/**
+ * One accepted send: its tracking data and, while pending, the job. Kept deliberately small (a
+ * queued send costs a few hundred bytes): times are numbers, the snapshot handed out is built on
+ * demand, and the result promise is only created when someone asks for it.
+ */
+export class SendEntry {
+  status: TrackingStatus = 'queued';
+  attempts = 0;
+  /** Earliest time of the next attempt (retry backoff); 0 when not delayed. */
+  notBefore = 0;
+  messageId: string | undefined = undefined;
+  ack: number | undefined = undefined;
+  error: WakitError | undefined = undefined;
+  sentAt = 0;
+  updatedAt: number;
+  /** The job (its `run` performs the send); dropped once the send finished. */
+  job: QueueJob | undefined;
+  #outcome: 0 | 1 | 2 = 0; // pending | resolved | rejected
+  #promise: Promise<SendResult> | undefined = undefined;
+  #resolve: ((value: SendResult) => void) | undefined = undefined;
+  #reject: ((error: WakitError) => void) | undefined = undefined;
+
+  constructor(
+    readonly id: string,
+    readonly chatId: string,
+    readonly kind: string,
+    readonly level: Level,
+    readonly createdAt: number,
+    job: QueueJob,
+  ) {
+    this.updatedAt = createdAt;
+    this.job = job;
+  }
+
+  /** True once the send succeeded or failed for good (acks may still follow). */
+  get settled(): boolean {
+    return this.#outcome !== 0;
+  }
+
+  /** The promise handed to the caller: resolves with the message id, rejects with the coded error. */
+  result(): Promise<SendResult> {
+    if (this.#promise) return this.#promise;
+    if (this.#outcome === 1) {
+      this.#promise = Promise.resolve({ id: this.messageId! });
+    } else if (this.#outcome === 2) {
+      this.#promise = Promise.reject(this.error!);
+      // Handled here so that a caller who never looks at it gets no unhandled rejection.
+      this.#promise.catch(noop);
+    } else {
+      this.#promise = new Promise<SendResult>((resolve, reject) => {
+        this.#resolve = resolve;
+        this.#reject = reject;
+      });
+    }
+    return this.#promise;
+  }
+
+  resolve(messageId: string): void {
+    this.#outcome = 1;
+    this.job = undefined;
+    this.#resolve?.({ id: messageId });
+    this.#resolve = this.#reject = undefined;
+  }
+
+  reject(error: WakitError): void {
+    this.#outcome = 2;
+    this.job = undefined;
+    if (this.#reject) {
+      // A handler on the caller's promise itself (the derived promise never rejects), attached
+      // before rejecting: no unhandled rejection, while callers who await it still get the error.
+      this.#promise!.catch(noop);
+      this.#reject(error);
+    }
+    this.#resolve = this.#reject = undefined;
+  }
+
+  snapshot(client: string): TrackedSend {
+    const record: TrackedSend = {
+      id: this.id,
+      client,
+      chatId: this.chatId,
+      kind: this.kind,
+      status: this.status,
+      attempts: this.attempts,
+      createdAt: new Date(this.createdAt).toISOString(),
+      updatedAt: new Date(this.updatedAt).toISOString(),
+    };
+    if (this.messageId !== undefined) record.messageId = this.messageId;
+    if (this.ack !== undefined) record.ack = this.ack;
+    if (this.error) record.error = { code: this.error.code, message: this.error.message };
+    if (this.sentAt) record.sentAt = new Date(this.sentAt).toISOString();
+    return record;
+  }
+}

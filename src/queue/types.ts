@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { QueueConfig } from '../config/schema.js';
+import type { ErrorCode } from '../errors/index.js';
+import type { Clock } from '../kernel/clock.js';
+
+/** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
+export type SendPriority = 'reply' | 'normal' | 'bulk';
+
+/** Life of one accepted send: queued → sending → sent → delivered → read → played, or failed. */
+export type TrackingStatus =
+  'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+
+/** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
+export interface TrackedSend {
+  /** Tracking id (a random UUID), not the WhatsApp message id. */
+  id: string;
+  client: string;
+  chatId: string;
+  kind: string;
+  status: TrackingStatus;
+  /** WhatsApp message id, once sent. */
+  messageId?: string;
+  /** Last ack: -1 error, 0 pending, 1 server, 2 delivered, 3 read, 4 played. */
+  ack?: number;
+  error?: { code: ErrorCode; message: string };
+  /** Send attempts made so far (retries included). */
+  attempts: number;
+  createdAt: string;
+  sentAt?: string;
+  updatedAt: string;
+}
+
+export interface SendResult {
+  /** WhatsApp message id. */
+  id: string;
+}
+
+/** One send handed to the queue. `run` performs it; it should honour `signal` (aborted on timeout). */
+export interface QueueJob {
+  chatId: string;
+  /** What is sent (`text`, `image`, ...): informational, for tracking and metrics. */
+  kind: string;
+  priority?: SendPriority;
+  run(signal: AbortSignal): Promise<SendResult>;
+}
+
+/** What `enqueue` hands back. `result` settles once the send finished (rejects with a WakitError). */
+export interface SendHandle {
+  readonly trackingId: string;
+  readonly result: Promise<SendResult>;
+}
+
+export interface QueueStats {
+  /** Accepted sends waiting for their turn (retries waiting for their backoff included). */
+  pending: number;
+  /** Sends in flight (0 or 1). */
+  running: number;
+}
+
+export interface DrainResult {
+  drained: boolean;
+  /** Sends still pending or running when the deadline passed (0 when drained). */
+  remaining: number;
+}
+
+export interface OutboundQueueOptions {
+  /** Client name, carried by every tracked send. */
+  client: string;
+  config: QueueConfig;
+  clock?: Clock;
+  /** Source of jitter, uniform in [0, 1); tests inject it. */
+  random?: () => number;
+  logger?: Logger;
+}
+
+export type UpdateListener = (record: TrackedSend) => void;
