@@ -49,7 +49,14 @@ export {
 } from './config/index.js';
 
 // Errors
-export { ERROR_CODES, WakitError, isWakitError, toWakitError, type ErrorCode, type ErrorIssue } from './errors/index.js';
+export {
+  ERROR_CODES,
+  WakitError,
+  isWakitError,
+  toWakitError,
+  type ErrorCode,
+  type ErrorIssue,
+} from './errors/index.js';
 
 // Outbound queue
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';

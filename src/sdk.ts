@@ -42,13 +42,18 @@ export class Sdk {
     this.logger = options.logger ?? createLogger(config.log);
     let engineFactory: EngineFactory;
     if (config.engine.type === 'simulator') {
-      this.#simulator = new SimulatorNetwork({ config: config.engine, logger: this.logger.child({ engine: 'simulator' }) });
+      this.#simulator = new SimulatorNetwork({
+        config: config.engine,
+        logger: this.logger.child({ engine: 'simulator' }),
+      });
       engineFactory = this.#simulator.engineFactory();
     } else {
       const engineConfig = config.engine;
       let loaded: Promise<EngineFactory> | undefined;
       engineFactory = async (context) => {
-        loaded ??= import('./engines/wwebjs/index.js').then((m) => m.createWwebjsEngineFactory(engineConfig));
+        loaded ??= import('./engines/wwebjs/index.js').then((m) =>
+          m.createWwebjsEngineFactory(engineConfig),
+        );
         return (await loaded)(context);
       };
     }
@@ -69,7 +74,10 @@ export class Sdk {
   /** The virtual WhatsApp network of the simulator engine (tests, demos, `wakit dev`). */
   get simulator(): SimulatorNetwork {
     if (!this.#simulator) {
-      throw new WakitError('NOT_SUPPORTED', 'sdk.simulator exists only with engine.type "simulator"');
+      throw new WakitError(
+        'NOT_SUPPORTED',
+        'sdk.simulator exists only with engine.type "simulator"',
+      );
     }
     return this.#simulator;
   }
@@ -125,7 +133,11 @@ export class Sdk {
     await Promise.all(
       this.#clients.list().map((client) =>
         client.initialize().catch((error: unknown) => {
-          this.logger.error({ err: toWakitError(error), client: client.name }, 'client %s failed to start', client.name);
+          this.logger.error(
+            { err: toWakitError(error), client: client.name },
+            'client %s failed to start',
+            client.name,
+          );
         }),
       ),
     );

@@ -4,7 +4,15 @@ import type { WakitConfig } from '../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Engine, EngineFactory } from '../engines/engine.js';
 import type { SessionStore } from '../auth/session-store.js';
-import { CLIENT_NAME, CONFIG, ENGINE_FACTORY, LOGGER, MEDIA_RESOLVER, OUTBOUND_QUEUE, SESSION_STORE } from '../kernel/tokens.js';
+import {
+  CLIENT_NAME,
+  CONFIG,
+  ENGINE_FACTORY,
+  LOGGER,
+  MEDIA_RESOLVER,
+  OUTBOUND_QUEUE,
+  SESSION_STORE,
+} from '../kernel/tokens.js';
 import type { OutboundQueue, SendPriority, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { SafeEmitter } from './safe-emitter.js';
@@ -75,7 +83,8 @@ export class BotClient implements MessageOwner {
       config,
       store,
       log,
-      createEngine: async () => this.#wire(await engineFactory({ clientName: name, store, logger: log })),
+      createEngine: async () =>
+        this.#wire(await engineFactory({ clientName: name, store, logger: log })),
       machine: this.#machine,
       emit: (event, ...args) => this.#events.emit(event, ...args),
       onDisconnect: (reason) => {
@@ -93,12 +102,18 @@ export class BotClient implements MessageOwner {
     return this;
   }
 
-  once<E extends keyof ClientEvents>(event: E, handler: (...args: ClientEvents[E]) => unknown): this {
+  once<E extends keyof ClientEvents>(
+    event: E,
+    handler: (...args: ClientEvents[E]) => unknown,
+  ): this {
     this.#events.once(event, handler);
     return this;
   }
 
-  off<E extends keyof ClientEvents>(event: E, handler: (...args: ClientEvents[E]) => unknown): this {
+  off<E extends keyof ClientEvents>(
+    event: E,
+    handler: (...args: ClientEvents[E]) => unknown,
+  ): this {
     this.#events.off(event, handler);
     return this;
   }
@@ -196,7 +211,11 @@ export class BotClient implements MessageOwner {
   }
 
   replyTo(message: MessageData, text: string): Promise<SendResult> {
-    const validated = validateText({ to: message.chatId, text, options: { quotedMessageId: message.id } });
+    const validated = validateText({
+      to: message.chatId,
+      text,
+      options: { quotedMessageId: message.id },
+    });
     return this.#enqueueValidated(validated, 'reply').result;
   }
 
@@ -273,7 +292,13 @@ export class BotClient implements MessageOwner {
   /** For the kernel: stop taking sends and let the queue finish within a deadline. */
   async drain(deadlineMs: number): Promise<void> {
     const { drained, remaining } = await this.queue.drain(deadlineMs);
-    if (!drained) this.log.warn({ remaining }, 'client %s: %d sends left unsent at shutdown', this.name, remaining);
+    if (!drained)
+      this.log.warn(
+        { remaining },
+        'client %s: %d sends left unsent at shutdown',
+        this.name,
+        remaining,
+      );
   }
 
   /** For the kernel: final teardown. */

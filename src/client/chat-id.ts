@@ -19,7 +19,9 @@ export function isChatId(value: string): boolean {
  */
 export function normalizeChatId(value: unknown, field = 'to'): string {
   if (typeof value !== 'string') {
-    throw new WakitError('INVALID_CHAT_ID', `${field} must be a chat id string`, { details: { field } });
+    throw new WakitError('INVALID_CHAT_ID', `${field} must be a chat id string`, {
+      details: { field },
+    });
   }
   const trimmed = value.trim();
   if (isChatId(trimmed)) return trimmed;

@@ -18,7 +18,12 @@ export interface SupervisorOptions {
   onDisconnect: (reason: DisconnectReason) => void;
 }
 
-const RUNNING: ReadonlySet<ClientState> = new Set(['STARTING', 'SCAN_QR', 'AUTHENTICATED', 'READY']);
+const RUNNING: ReadonlySet<ClientState> = new Set([
+  'STARTING',
+  'SCAN_QR',
+  'AUTHENTICATED',
+  'READY',
+]);
 
 /**
  * Drives one client's connection through the state table of DESIGN.md: starts engines, maps
@@ -68,7 +73,11 @@ export class ConnectionSupervisor {
     this.engine = null;
     if (engine) {
       await engine.logout().catch((error: unknown) => {
-        this.o.log.warn({ err: toWakitError(error) }, 'client %s: engine logout failed', this.o.name);
+        this.o.log.warn(
+          { err: toWakitError(error) },
+          'client %s: engine logout failed',
+          this.o.name,
+        );
         return engine.stop();
       });
     }
@@ -133,7 +142,10 @@ export class ConnectionSupervisor {
   /** Pairing by phone happens while waiting for a QR. */
   requirePairingEngine(): Engine {
     if (this.state !== 'SCAN_QR' && this.state !== 'STARTING') {
-      throw new WakitError('INVALID_STATE', `Pairing needs a client waiting to be linked; ${this.o.name} is ${this.state}`);
+      throw new WakitError(
+        'INVALID_STATE',
+        `Pairing needs a client waiting to be linked; ${this.o.name} is ${this.state}`,
+      );
     }
     return this.requireEngine();
   }
@@ -148,12 +160,21 @@ export class ConnectionSupervisor {
         return;
       } catch (error) {
         const leased = isWakitError(error, 'SESSION_LEASED');
-        if (!leased || auth.type !== 'remote' || auth.lease.onLeased === 'fail' || epoch !== this.#epoch) {
+        if (
+          !leased ||
+          auth.type !== 'remote' ||
+          auth.lease.onLeased === 'fail' ||
+          epoch !== this.#epoch
+        ) {
           this.#fail(toWakitError(error, 'ENGINE_ERROR'));
           throw error;
         }
         const retryInMs = auth.lease.retryMs;
-        this.o.log.warn({ code: 'SESSION_LEASED', details: error.details, retryInMs }, 'client %s: session is leased by another server, waiting', this.o.name);
+        this.o.log.warn(
+          { code: 'SESSION_LEASED', details: error.details, retryInMs },
+          'client %s: session is leased by another server, waiting',
+          this.o.name,
+        );
         this.o.emit('session.leased', { ...error.details, retryInMs });
         await new Promise((resolve) => setTimeout(resolve, retryInMs));
         if (epoch !== this.#epoch) return;
@@ -167,7 +188,9 @@ export class ConnectionSupervisor {
     this.#epoch++;
     this.#lease = null;
     this.#cancelReconnect();
-    const lost = new WakitError('SESSION_LEASED', `Lost the session lease: ${error.message}`, { cause: error });
+    const lost = new WakitError('SESSION_LEASED', `Lost the session lease: ${error.message}`, {
+      cause: error,
+    });
     this.o.log.error({ code: lost.code }, 'client %s: %s', this.o.name, lost.message);
     void this.#teardown().catch(() => undefined);
     this.#fail(lost);
@@ -214,7 +237,12 @@ export class ConnectionSupervisor {
     engine.on('authenticated', ({ restored }) => {
       if (!current()) return;
       this.o.machine.transition('AUTHENTICATED');
-      this.o.emit('authenticated', { client: this.o.name, at: new Date().toISOString(), restored, me: engine.me() });
+      this.o.emit('authenticated', {
+        client: this.o.name,
+        at: new Date().toISOString(),
+        restored,
+        me: engine.me(),
+      });
     });
     engine.on('ready', () => {
       if (!current()) return;
@@ -250,11 +278,24 @@ export class ConnectionSupervisor {
         : stopped;
     void cleanup
       .then(() => this.#releaseLease())
-      .catch((error: unknown) => this.o.log.error({ err: toWakitError(error) }, 'client %s: cleanup after %s failed', this.o.name, reason));
+      .catch((error: unknown) =>
+        this.o.log.error(
+          { err: toWakitError(error) },
+          'client %s: cleanup after %s failed',
+          this.o.name,
+          reason,
+        ),
+      );
     if (reason === 'session_expired' || reason === 'logout') {
       this.o.machine.transition('STOPPED');
     } else {
-      this.#fail(new WakitError(reason === 'banned' ? 'AUTH_FAILED' : 'ENGINE_ERROR', `Disconnected: ${reason}`, { details: { reason } }));
+      this.#fail(
+        new WakitError(
+          reason === 'banned' ? 'AUTH_FAILED' : 'ENGINE_ERROR',
+          `Disconnected: ${reason}`,
+          { details: { reason } },
+        ),
+      );
     }
   }
 
@@ -262,14 +303,25 @@ export class ConnectionSupervisor {
     const engineConfig = this.o.config.engine;
     this.#failures += 1;
     if (this.#failures > engineConfig.maxRestarts) {
-      this.#fail(new WakitError('ENGINE_ERROR', `Gave up after ${engineConfig.maxRestarts} reconnect attempts`, { details: { attempts: this.#failures - 1 } }));
+      this.#fail(
+        new WakitError(
+          'ENGINE_ERROR',
+          `Gave up after ${engineConfig.maxRestarts} reconnect attempts`,
+          { details: { attempts: this.#failures - 1 } },
+        ),
+      );
       void after.then(() => this.#releaseLease());
       return;
     }
     const { initial, max } = engineConfig.restartBackoffMs;
     const delay = Math.min(initial * 2 ** (this.#failures - 1), max);
     const epoch = this.#epoch;
-    this.o.log.info({ attempt: this.#failures, delay }, 'client %s: reconnecting in %d ms', this.o.name, delay);
+    this.o.log.info(
+      { attempt: this.#failures, delay },
+      'client %s: reconnecting in %d ms',
+      this.o.name,
+      delay,
+    );
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = null;
       void after.then(async () => {

@@ -8,9 +8,13 @@ import { DEFAULT_MIMETYPE, extensionFor, mimeFromFilename, mimeFromHeader } from
 import { safeFetch } from './safe-fetch.js';
 
 function tooLarge(what: string, maxBytes: number): WakitError {
-  return new WakitError('MEDIA_TOO_LARGE', `${what} is larger than media.maxBytes (${maxBytes} bytes)`, {
-    details: { maxBytes },
-  });
+  return new WakitError(
+    'MEDIA_TOO_LARGE',
+    `${what} is larger than media.maxBytes (${maxBytes} bytes)`,
+    {
+      details: { maxBytes },
+    },
+  );
 }
 
 async function readCapped(file: string, maxBytes: number): Promise<Buffer> {
@@ -19,10 +23,14 @@ async function readCapped(file: string, maxBytes: number): Promise<Buffer> {
     handle = await open(file, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new WakitError('MEDIA_DOWNLOAD_FAILED', `Cannot read media file ${path.basename(file)}: ${code}`, {
-      details: { reason: code },
-      cause: error,
-    });
+    throw new WakitError(
+      'MEDIA_DOWNLOAD_FAILED',
+      `Cannot read media file ${path.basename(file)}: ${code}`,
+      {
+        details: { reason: code },
+        cause: error,
+      },
+    );
   }
   try {
     const { size } = await handle.stat();
@@ -39,7 +47,8 @@ export class DefaultMediaResolver implements MediaResolver {
 
   async resolve(source: MediaSourceSpec, filename?: string): Promise<MediaFile> {
     if ('buffer' in source) {
-      if (source.buffer.length > this.config.maxBytes) throw tooLarge('Buffer', this.config.maxBytes);
+      if (source.buffer.length > this.config.maxBytes)
+        throw tooLarge('Buffer', this.config.maxBytes);
       return this.named({ data: source.buffer, mimetype: source.mimetype }, filename);
     }
     if ('path' in source) {
@@ -48,7 +57,8 @@ export class DefaultMediaResolver implements MediaResolver {
       return this.named({ data, mimetype: mimeFromFilename(name) ?? DEFAULT_MIMETYPE }, name);
     }
     const body = await safeFetch(source.url, this.config);
-    const urlName = decodeURIComponent(path.posix.basename(new URL(body.url).pathname)) || undefined;
+    const urlName =
+      decodeURIComponent(path.posix.basename(new URL(body.url).pathname)) || undefined;
     const name = filename ?? urlName;
     const mimetype = mimeFromHeader(body.contentType) ?? mimeFromFilename(name) ?? DEFAULT_MIMETYPE;
     return this.named({ data: body.data, mimetype }, name);

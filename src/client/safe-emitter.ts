@@ -13,7 +13,7 @@ export class SafeEmitter<Events extends { [K in keyof Events]: unknown[] }> {
   on<E extends keyof Events>(event: E, listener: Listener<Events[E]>): this {
     const list = this.listeners.get(event) ?? [];
     // copy on write: emit iterates a snapshot without allocating
-    this.listeners.set(event, [...list, listener as Listener<never[]>]);
+    this.listeners.set(event, [...list, listener]);
     return this;
   }
 

@@ -53,7 +53,7 @@ function guardedLookup(isBlocked: (address: string) => boolean): LookupFunction 
         return callback(refused, '', 0);
       }
       if (options.all) return callback(null, allowed);
-      const first = allowed[0] as LookupAddress;
+      const first = allowed[0];
       return callback(null, first.address, first.family);
     });
   };
@@ -115,7 +115,8 @@ function requestOnce(
       },
     );
     req.on('error', (error: NodeJS.ErrnoException) => {
-      if (signal.aborted) reject(failed(url.href, `timed out after ${options.timeoutMs} ms`, error));
+      if (signal.aborted)
+        reject(failed(url.href, `timed out after ${options.timeoutMs} ms`, error));
       else if (error.code === 'EPRIVATE') {
         reject(failed(url.href, 'private, loopback and link-local addresses are refused', error));
       } else reject(failed(url.href, error.code ?? error.message, error));
@@ -124,9 +125,13 @@ function requestOnce(
 }
 
 function tooLarge(url: string, maxBytes: number): WakitError {
-  return new WakitError('MEDIA_TOO_LARGE', `Media at ${redact(url)} is larger than ${maxBytes} bytes`, {
-    details: { url: redact(url), maxBytes },
-  });
+  return new WakitError(
+    'MEDIA_TOO_LARGE',
+    `Media at ${redact(url)} is larger than ${maxBytes} bytes`,
+    {
+      details: { url: redact(url), maxBytes },
+    },
+  );
 }
 
 /**
@@ -149,7 +154,8 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
     if (response.status >= 300 && response.status < 400) {
       const location = response.headers.location;
       if (!location) throw failed(url.href, `HTTP ${response.status} without a Location`);
-      if (hop >= options.maxRedirects) throw failed(rawUrl, `more than ${options.maxRedirects} redirects`);
+      if (hop >= options.maxRedirects)
+        throw failed(rawUrl, `more than ${options.maxRedirects} redirects`);
       url = new URL(location, url);
       continue;
     }

@@ -45,10 +45,18 @@ const imageSource = z
       ctx.addIssue({ code: 'custom', message: 'exactly one of url, path or buffer is required' });
     }
     if (image.buffer !== undefined && image.mimetype === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['mimetype'], message: 'mimetype is required with buffer' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mimetype'],
+        message: 'mimetype is required with buffer',
+      });
     }
     if (image.buffer === undefined && image.mimetype !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['mimetype'], message: 'mimetype goes only with buffer' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mimetype'],
+        message: 'mimetype goes only with buffer',
+      });
     }
   });
 
@@ -56,12 +64,9 @@ const MEDIA_SCHEMAS = {
   image: imageSource,
   video: z.object({ url: httpUrl, caption }).strict(),
   audio: z.object({ url: httpUrl }).strict(),
-  document: z
-    .object({ url: httpUrl, filename: z.string().min(1).max(255), caption })
-    .strict(),
+  document: z.object({ url: httpUrl, filename: z.string().min(1).max(255), caption }).strict(),
   sticker: z.object({ url: httpUrl }).strict(),
 } satisfies Record<MediaKind, z.ZodType>;
-
 
 function requireObject(input: unknown, what: string): Record<string, unknown> {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {

@@ -35,7 +35,9 @@ export class StateMachine {
     const from = this.current;
     if (from === to) return;
     if (!canTransition(from, to)) {
-      throw new WakitError('INVALID_STATE', `Cannot go from ${from} to ${to}`, { details: { from, to } });
+      throw new WakitError('INVALID_STATE', `Cannot go from ${from} to ${to}`, {
+        details: { from, to },
+      });
     }
     this.current = to;
     this.since = new Date();

@@ -32,7 +32,9 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv = process.e
   const out = walk(value, []);
   if (issues.length > 0) {
     const list = issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n');
-    throw new WakitError('CONFIG_INVALID', `Environment variables are missing:\n${list}`, { issues });
+    throw new WakitError('CONFIG_INVALID', `Environment variables are missing:\n${list}`, {
+      issues,
+    });
   }
   return out;
 }
@@ -55,17 +57,25 @@ export async function loadConfigFile(
   try {
     text = await readFile(absolute, 'utf8');
   } catch (error) {
-    throw new WakitError('CONFIG_INVALID', `Cannot read config file ${absolute}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new WakitError(
+      'CONFIG_INVALID',
+      `Cannot read config file ${absolute}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new WakitError('CONFIG_INVALID', `Config file ${absolute} is not valid JSON: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new WakitError(
+      'CONFIG_INVALID',
+      `Config file ${absolute} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   const config = parseConfig(substituteEnv(json, env), `config file ${absolute}`);
   return { config, file: absolute, baseDir: path.dirname(absolute) };

@@ -12,7 +12,10 @@ const simulatorEngineSchema = z
     /** Link automatically this long after a QR is shown (demos, `wakit dev`). Off when absent. */
     autoScanMs: z.number().int().min(0).optional(),
     /** Phone number the auto-scan links as; derived from the client name when absent. */
-    autoScanPhone: z.string().regex(/^\d{6,15}$/).optional(),
+    autoScanPhone: z
+      .string()
+      .regex(/^\d{6,15}$/)
+      .optional(),
     /** Time before a shown QR code is replaced by a new one. */
     qrRefreshMs: z.number().int().min(1).default(20_000),
     /** How many QR codes are shown before giving up with `qr_timeout`. */
@@ -60,7 +63,10 @@ const wwebjsEngineSchema = z
   })
   .strict();
 
-export const engineSchema = z.discriminatedUnion('type', [simulatorEngineSchema, wwebjsEngineSchema]);
+export const engineSchema = z.discriminatedUnion('type', [
+  simulatorEngineSchema,
+  wwebjsEngineSchema,
+]);
 
 const localAuthSchema = z
   .object({

@@ -29,14 +29,21 @@ export class ClientManager {
       );
     }
     if (this.#clients.has(name)) {
-      throw new WakitError('CLIENT_EXISTS', `A client named ${name} already exists`, { details: { client: name } });
+      throw new WakitError('CLIENT_EXISTS', `A client named ${name} already exists`, {
+        details: { client: name },
+      });
     }
     const child = this.root.createChildContainer();
     const log = this.logger.child({ client: name });
     child.register(CLIENT_NAME, { useValue: name });
     child.register(LOGGER, { useValue: log });
     child.register(OUTBOUND_QUEUE, {
-      useValue: new OutboundQueue({ client: name, config: this.config.queue, clock: this.clock, logger: log }),
+      useValue: new OutboundQueue({
+        client: name,
+        config: this.config.queue,
+        clock: this.clock,
+        logger: log,
+      }),
     });
     const client = child.resolve(BotClient);
     this.#clients.set(name, client);
@@ -47,7 +54,9 @@ export class ClientManager {
   get(name: string): BotClient {
     const client = this.#clients.get(name);
     if (!client) {
-      throw new WakitError('CLIENT_NOT_FOUND', `No client named ${name}`, { details: { client: name } });
+      throw new WakitError('CLIENT_NOT_FOUND', `No client named ${name}`, {
+        details: { client: name },
+      });
     }
     return client;
   }

@@ -8,7 +8,16 @@ import { LocalSessionStore } from '../auth/local-store.js';
 import type { EngineFactory } from '../engines/engine.js';
 import { DefaultMediaResolver } from '../client/default-media-resolver.js';
 import { systemClock } from './clock.js';
-import { BASE_DIR, CLOCK, CONFIG, CONTAINER, ENGINE_FACTORY, LOGGER, MEDIA_RESOLVER, SESSION_STORE } from './tokens.js';
+import {
+  BASE_DIR,
+  CLOCK,
+  CONFIG,
+  CONTAINER,
+  ENGINE_FACTORY,
+  LOGGER,
+  MEDIA_RESOLVER,
+  SESSION_STORE,
+} from './tokens.js';
 
 export interface KernelParts {
   config: Readonly<WakitConfig>;
@@ -22,13 +31,18 @@ export interface KernelParts {
  * The session store the `auth` section asks for. The GCS store (and @google-cloud/storage) is
  * loaded on first use, so local setups never pay for it.
  */
-export function createSessionStore(config: Readonly<WakitConfig>, baseDir: string, logger: Logger): SessionStore {
+export function createSessionStore(
+  config: Readonly<WakitConfig>,
+  baseDir: string,
+  logger: Logger,
+): SessionStore {
   const auth = config.auth;
   if (auth.type === 'local') return new LocalSessionStore(path.resolve(baseDir, auth.dataPath));
   let loading: Promise<SessionStore> | undefined;
   const load = (): Promise<SessionStore> =>
     (loading ??= import('../auth/gcs-store.js').then(
-      ({ GcsSessionStore }) => new GcsSessionStore({ ...auth, dataPath: path.resolve(baseDir, auth.dataPath) }, logger),
+      ({ GcsSessionStore }) =>
+        new GcsSessionStore({ ...auth, dataPath: path.resolve(baseDir, auth.dataPath) }, logger),
     ));
   return {
     type: 'remote',

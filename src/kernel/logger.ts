@@ -24,7 +24,17 @@ export function createLogger(config: LogConfig): Logger {
     base: { app: 'wakit' },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     ...(config.pretty
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,app' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: {
+              colorize: true,
+              singleLine: true,
+              translateTime: 'HH:MM:ss.l',
+              ignore: 'pid,hostname,app',
+            },
+          },
+        }
       : {}),
   });
 }

@@ -11,7 +11,7 @@ import type { OutboundQueue } from '../queue/index.js';
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
 
 export function token<T>(name: string): Token<T> {
-  return Symbol(`wakit.${name}`) as Token<T>;
+  return Symbol(`wakit.${name}`);
 }
 
 /** Root container. */

@@ -16,9 +16,23 @@ describe('chat ids', () => {
     expect(normalizeChatId('15550001111')).to.equal('15550001111@c.us');
   });
 
-  for (const bad of ['', 'hello', 'abc@c.us', '1555@x.us', '12@c.us', '+1+2', 'ab12345678', 42, null, undefined, {}]) {
+  for (const bad of [
+    '',
+    'hello',
+    'abc@c.us',
+    '1555@x.us',
+    '12@c.us',
+    '+1+2',
+    'ab12345678',
+    42,
+    null,
+    undefined,
+    {},
+  ]) {
     it(`rejects ${JSON.stringify(bad) ?? 'undefined'} with INVALID_CHAT_ID`, () => {
-      expect(() => normalizeChatId(bad)).to.throw(WakitError).with.property('code', 'INVALID_CHAT_ID');
+      expect(() => normalizeChatId(bad))
+        .to.throw(WakitError)
+        .with.property('code', 'INVALID_CHAT_ID');
     });
   }
 });

@@ -5,7 +5,12 @@ import { safeFetch, type SafeFetchOptions } from '../../src/client/safe-fetch.js
 import { isPrivateAddress } from '../../src/client/ip-policy.js';
 import type { WakitError } from '../../src/errors/index.js';
 
-const base: SafeFetchOptions = { maxBytes: 1024, timeoutMs: 2_000, maxRedirects: 3, allowPrivateNetworks: true };
+const base: SafeFetchOptions = {
+  maxBytes: 1024,
+  timeoutMs: 2_000,
+  maxRedirects: 3,
+  allowPrivateNetworks: true,
+};
 
 async function rejection(promise: Promise<unknown>): Promise<WakitError> {
   try {
@@ -35,7 +40,9 @@ describe('safeFetch (guarded media downloads)', () => {
       } else if (req.url === '/slow') {
         setTimeout(() => res.end('late'), 1_000);
       } else if (req.url?.startsWith('/redirect-to-')) {
-        res.writeHead(302, { location: decodeURIComponent(req.url.slice('/redirect-to-'.length)) }).end();
+        res
+          .writeHead(302, { location: decodeURIComponent(req.url.slice('/redirect-to-'.length)) })
+          .end();
       } else if (req.url === '/loop') {
         res.writeHead(302, { location: '/loop' }).end();
       } else {
@@ -59,7 +66,9 @@ describe('safeFetch (guarded media downloads)', () => {
 
   it('refuses loopback addresses by default, by IP and by DNS name', async () => {
     const strict = { ...base, allowPrivateNetworks: false };
-    expect((await rejection(safeFetch(`${url}/image.png`, strict))).code).to.equal('MEDIA_DOWNLOAD_FAILED');
+    expect((await rejection(safeFetch(`${url}/image.png`, strict))).code).to.equal(
+      'MEDIA_DOWNLOAD_FAILED',
+    );
     const byName = await rejection(safeFetch(`http://localhost:${port}/image.png`, strict));
     expect(byName.code).to.equal('MEDIA_DOWNLOAD_FAILED');
     expect(byName.message).to.match(/private|loopback/);
@@ -67,7 +76,11 @@ describe('safeFetch (guarded media downloads)', () => {
 
   it('checks every redirect hop against the address policy', async () => {
     // 127.0.0.1 is "public" for this test, 127.0.0.2 is the forbidden internal host
-    const options = { ...base, allowPrivateNetworks: false, isBlocked: (a: string) => a !== '127.0.0.1' };
+    const options = {
+      ...base,
+      allowPrivateNetworks: false,
+      isBlocked: (a: string) => a !== '127.0.0.1',
+    };
     expect((await safeFetch(`${url}/image.png`, options)).data.toString()).to.equal('png-bytes');
     const target = encodeURIComponent(`http://127.0.0.2:${port}/image.png`);
     const error = await rejection(safeFetch(`${url}/redirect-to-${target}`, options));
@@ -82,14 +95,20 @@ describe('safeFetch (guarded media downloads)', () => {
   });
 
   it('refuses non-http schemes, also through redirects', async () => {
-    expect((await rejection(safeFetch('file:///etc/passwd', base))).code).to.equal('MEDIA_DOWNLOAD_FAILED');
-    const error = await rejection(safeFetch(`${url}/redirect-to-${encodeURIComponent('file:///etc/passwd')}`, base));
+    expect((await rejection(safeFetch('file:///etc/passwd', base))).code).to.equal(
+      'MEDIA_DOWNLOAD_FAILED',
+    );
+    const error = await rejection(
+      safeFetch(`${url}/redirect-to-${encodeURIComponent('file:///etc/passwd')}`, base),
+    );
     expect(error.message).to.match(/only http and https/);
   });
 
   it('caps the size by Content-Length and while streaming', async () => {
     expect((await rejection(safeFetch(`${url}/big`, base))).code).to.equal('MEDIA_TOO_LARGE');
-    expect((await rejection(safeFetch(`${url}/big-chunked`, base))).code).to.equal('MEDIA_TOO_LARGE');
+    expect((await rejection(safeFetch(`${url}/big-chunked`, base))).code).to.equal(
+      'MEDIA_TOO_LARGE',
+    );
   });
 
   it('times out and reports HTTP errors', async () => {
@@ -102,9 +121,22 @@ describe('safeFetch (guarded media downloads)', () => {
   });
 
   it('classifies addresses', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+      'not-an-ip',
+    ]) {
       expect(isPrivateAddress(a), a).to.equal(true);
     }
-    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(isPrivateAddress(a), a).to.equal(false);
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])
+      expect(isPrivateAddress(a), a).to.equal(false);
   });
 });

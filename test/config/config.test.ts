@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { configJsonSchema, loadConfigFile, parseConfig, substituteEnv } from '../../src/config/index.js';
+import {
+  configJsonSchema,
+  loadConfigFile,
+  parseConfig,
+  substituteEnv,
+} from '../../src/config/index.js';
 import type { WakitError } from '../../src/errors/index.js';
 
 function failure(fn: () => unknown): WakitError {
@@ -30,7 +35,9 @@ describe('configuration', () => {
   });
 
   it('accepts the remote strategy of the spec and fills lease defaults', () => {
-    const config = parseConfig({ auth: { type: 'remote', storage: { projectId: 'p', bucket: 'bkt', path: 'sessions' } } });
+    const config = parseConfig({
+      auth: { type: 'remote', storage: { projectId: 'p', bucket: 'bkt', path: 'sessions' } },
+    });
     expect(config.auth.type).to.equal('remote');
     if (config.auth.type === 'remote') expect(config.auth.lease.onLeased).to.equal('wait');
   });
@@ -46,20 +53,32 @@ describe('configuration', () => {
     );
     expect(error.code).to.equal('CONFIG_INVALID');
     const paths = error.issues?.map((i) => i.path) ?? [];
-    expect(paths).to.include.members(['engine.qrRefreshMs', 'auth.storage.projectId', 'clients.1', 'queue.minGapMs', 'queue']);
+    expect(paths).to.include.members([
+      'engine.qrRefreshMs',
+      'auth.storage.projectId',
+      'clients.1',
+      'queue.minGapMs',
+      'queue',
+    ]);
     expect(error.message).to.contain('auth.storage.projectId');
   });
 
   it('rejects a missing auth section and unknown engines', () => {
     expect(failure(() => parseConfig({})).issues?.[0]?.path).to.equal('auth');
-    expect(failure(() => parseConfig({ auth: { type: 'local' }, engine: { type: 'baileys' } })).code).to.equal('CONFIG_INVALID');
-    expect(failure(() => parseConfig({ auth: { type: 'local' }, clients: ['a', 'a'] })).code).to.equal('CONFIG_INVALID');
+    expect(
+      failure(() => parseConfig({ auth: { type: 'local' }, engine: { type: 'baileys' } })).code,
+    ).to.equal('CONFIG_INVALID');
+    expect(
+      failure(() => parseConfig({ auth: { type: 'local' }, clients: ['a', 'a'] })).code,
+    ).to.equal('CONFIG_INVALID');
   });
 
   it('substitutes ${ENV} variables and names every missing one', () => {
     const out = substituteEnv({ a: '${A}-x', list: ['${B}'], lit: '$${A}' }, { A: '1', B: '2' });
     expect(out).to.deep.equal({ a: '1-x', list: ['2'], lit: '${A}' });
-    const error = failure(() => substituteEnv({ x: '${MISSING_ONE}', y: { z: '${MISSING_TWO}' } }, {}));
+    const error = failure(() =>
+      substituteEnv({ x: '${MISSING_ONE}', y: { z: '${MISSING_TWO}' } }, {}),
+    );
     expect(error.code).to.equal('CONFIG_INVALID');
     expect(error.message).to.contain('MISSING_ONE').and.contain('MISSING_TWO').and.contain('y.z');
   });
@@ -67,18 +86,28 @@ describe('configuration', () => {
   it('loads a JSON file with environment variables', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'wakit-config-'));
     const file = path.join(dir, 'bot.config.json');
-    await writeFile(file, JSON.stringify({ auth: { type: 'local', dataPath: '${DATA}' }, clients: ['main'] }));
+    await writeFile(
+      file,
+      JSON.stringify({ auth: { type: 'local', dataPath: '${DATA}' }, clients: ['main'] }),
+    );
     const loaded = await loadConfigFile(file, { DATA: './sessions' });
     expect(loaded.baseDir).to.equal(dir);
     expect(loaded.config.auth).to.deep.include({ type: 'local', dataPath: './sessions' });
     await writeFile(file, '{ not json');
-    expect((await loadConfigFile(file).catch((e: unknown) => e)) as WakitError).to.have.property('code', 'CONFIG_INVALID');
-    const missing = (await loadConfigFile(path.join(dir, 'nope.json')).catch((e: unknown) => e)) as WakitError;
+    expect((await loadConfigFile(file).catch((e: unknown) => e))).to.have.property(
+      'code',
+      'CONFIG_INVALID',
+    );
+    const missing = (await loadConfigFile(path.join(dir, 'nope.json')).catch(
+      (e: unknown) => e,
+    )) as WakitError;
     expect(missing.code).to.equal('CONFIG_INVALID');
   });
 
   it('config.schema.json is the schema generated from the zod schema (run `npm run schema`)', async () => {
-    const committed = JSON.parse(await readFile(new URL('../../config.schema.json', import.meta.url), 'utf8')) as unknown;
+    const committed = JSON.parse(
+      await readFile(new URL('../../config.schema.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect(committed).to.deep.equal(configJsonSchema());
   });
 });

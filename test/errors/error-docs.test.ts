@@ -5,19 +5,33 @@ import { ERROR_CODES, WakitError, toWakitError } from '../../src/errors/index.js
 describe('error codes', () => {
   it('docs/errors.md documents every code with its status, and nothing else', async () => {
     const doc = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
+    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [
+      m[1],
+      Number(m[2]),
+    ]);
     const table = Object.entries(ERROR_CODES).map(([code, v]) => [code, v.status]);
     expect(rows).to.deep.equal(table);
   });
 
   it('WakitError carries code, status, details and cause', () => {
     const cause = new Error('boom');
-    const error = new WakitError('CHAT_NOT_FOUND', 'no such chat', { details: { chatId: 'x' }, cause });
+    const error = new WakitError('CHAT_NOT_FOUND', 'no such chat', {
+      details: { chatId: 'x' },
+      cause,
+    });
     expect(error).to.include({ code: 'CHAT_NOT_FOUND', status: 404, message: 'no such chat' });
     expect(error.cause).to.equal(cause);
     expect(error.transient).to.equal(false);
-    expect(error.toJSON()).to.deep.equal({ code: 'CHAT_NOT_FOUND', status: 404, message: 'no such chat', details: { chatId: 'x' } });
-    expect(toWakitError(cause, 'ENGINE_ERROR')).to.include({ code: 'ENGINE_ERROR', message: 'boom' });
+    expect(error.toJSON()).to.deep.equal({
+      code: 'CHAT_NOT_FOUND',
+      status: 404,
+      message: 'no such chat',
+      details: { chatId: 'x' },
+    });
+    expect(toWakitError(cause, 'ENGINE_ERROR')).to.include({
+      code: 'ENGINE_ERROR',
+      message: 'boom',
+    });
     expect(toWakitError(error)).to.equal(error);
   });
 });

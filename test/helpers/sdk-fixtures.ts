@@ -10,7 +10,9 @@ export const BOT_PHONE = '15550000001';
 export const BOT_ID = `${BOT_PHONE}@c.us`;
 
 /** A temp directory removed by `cleanup()`. */
-export async function tempDir(prefix = 'wakit-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+export async function tempDir(
+  prefix = 'wakit-test-',
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

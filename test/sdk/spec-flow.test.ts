@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientState, Message, Sdk, WakitError } from '../../src/index.js';
-import { BOT_ID, BOT_PHONE, linkedClient, mediaServer, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
+import {
+  BOT_ID,
+  BOT_PHONE,
+  linkedClient,
+  mediaServer,
+  simulatorSdk,
+  tempDir,
+} from '../helpers/sdk-fixtures.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a-fake-png');
 
@@ -61,34 +68,73 @@ describe('the spec flow on the simulator', () => {
     await client.waitUntilReady({ timeoutMs: 5_000 });
     expect(events).to.deep.equal(['qr', 'authenticated', 'ready']);
     expect(states).to.deep.equal(['STARTING', 'SCAN_QR', 'AUTHENTICATED', 'READY']);
-    expect(client.info()).to.deep.include({ name: 'sales', state: 'READY', engine: 'simulator', me: { id: BOT_ID, pushname: client.info().me?.pushname } });
+    expect(client.info()).to.deep.include({
+      name: 'sales',
+      state: 'READY',
+      engine: 'simulator',
+      me: { id: BOT_ID, pushname: client.info().me?.pushname },
+    });
   });
 
   it('sends text and every media kind, by url, path and buffer, to contacts and groups', async () => {
     const client = await linkedClient(sdk, 'sales');
     const alice = sdk.simulator.phone('15550001111');
     const bob = sdk.simulator.phone('15550002222');
-    const group = sdk.simulator.group({ id: '120363000000000001@g.us', members: [BOT_PHONE, alice.number, bob.number] });
+    const group = sdk.simulator.group({
+      id: '120363000000000001@g.us',
+      members: [BOT_PHONE, alice.number, bob.number],
+    });
     const file = path.join(dir, 'local.png');
     await writeFile(file, PNG);
     const created: Message[] = [];
     client.on('message.create', (m) => created.push(m));
 
     const results = [
-      await client.sendTextMessage({ to: alice.id, text: 'hello', options: { linkPreview: false, sendSeen: true, mentions: [bob.id] } }),
-      await client.sendImageMessage({ to: alice.id, image: { url: media.url('cat.png'), caption: 'by url' } }),
+      await client.sendTextMessage({
+        to: alice.id,
+        text: 'hello',
+        options: { linkPreview: false, sendSeen: true, mentions: [bob.id] },
+      }),
+      await client.sendImageMessage({
+        to: alice.id,
+        image: { url: media.url('cat.png'), caption: 'by url' },
+      }),
       await client.sendImageMessage({ to: alice.id, image: { path: file } }),
-      await client.sendImageMessage({ to: alice.id, image: { buffer: PNG, mimetype: 'image/png' } }),
-      await client.sendVideoMessage({ to: alice.id, video: { url: media.url('clip.mp4'), caption: 'clip' } }),
+      await client.sendImageMessage({
+        to: alice.id,
+        image: { buffer: PNG, mimetype: 'image/png' },
+      }),
+      await client.sendVideoMessage({
+        to: alice.id,
+        video: { url: media.url('clip.mp4'), caption: 'clip' },
+      }),
       await client.sendAudioMessage({ to: alice.id, audio: { url: media.url('voice.ogg') } }),
-      await client.sendDocumentMessage({ to: alice.id, document: { url: media.url('report.pdf'), filename: 'report.pdf', caption: 'Q3' } }),
-      await client.sendStickerMessage({ to: alice.id, sticker: { url: media.url('sticker.webp') } }),
+      await client.sendDocumentMessage({
+        to: alice.id,
+        document: { url: media.url('report.pdf'), filename: 'report.pdf', caption: 'Q3' },
+      }),
+      await client.sendStickerMessage({
+        to: alice.id,
+        sticker: { url: media.url('sticker.webp') },
+      }),
       await client.sendTextMessage({ to: group.id, text: 'hi group' }),
     ];
-    for (const result of results) expect(result.id).to.be.a('string').and.match(/^true_/);
+    for (const result of results)
+      expect(result.id)
+        .to.be.a('string')
+        .and.match(/^true_/);
 
     const inbox = alice.inbox;
-    expect(inbox.map((m) => m.type)).to.deep.equal(['chat', 'image', 'image', 'image', 'video', 'audio', 'document', 'sticker']);
+    expect(inbox.map((m) => m.type)).to.deep.equal([
+      'chat',
+      'image',
+      'image',
+      'image',
+      'video',
+      'audio',
+      'document',
+      'sticker',
+    ]);
     expect(inbox[0]?.body).to.equal('hello');
     expect(inbox[1]?.caption).to.equal('by url');
     expect(inbox[1]?.media?.data.equals(PNG)).to.equal(true);
@@ -105,16 +151,38 @@ describe('the spec flow on the simulator', () => {
     const alice = sdk.simulator.phone('15550001111', { pushname: 'Alice' });
     const carol = sdk.simulator.phone('15550003333');
     const received = new Promise<Message>((resolve) => client.once('message', resolve));
-    const sent = await alice.send(BOT_ID, { data: PNG, mimetype: 'image/png', filename: 'cat.png', caption: 'look' });
+    const sent = await alice.send(BOT_ID, {
+      data: PNG,
+      mimetype: 'image/png',
+      filename: 'cat.png',
+      caption: 'look',
+    });
     const message = await received;
     expect(message.id.split('_').at(-1)).to.equal(sent.id.split('_').at(-1));
-    expect(message).to.include({ from: alice.id, to: BOT_ID, chatId: alice.id, hasMedia: true, isGroup: false, broadcast: false, hasQuotedMsg: false, fromMe: false, type: 'image', client: 'sales' });
-    expect(message.timestamp).to.be.a('number').within(Date.now() / 1000 - 60, Date.now() / 1000 + 60);
+    expect(message).to.include({
+      from: alice.id,
+      to: BOT_ID,
+      chatId: alice.id,
+      hasMedia: true,
+      isGroup: false,
+      broadcast: false,
+      hasQuotedMsg: false,
+      fromMe: false,
+      type: 'image',
+      client: 'sales',
+    });
+    expect(message.timestamp)
+      .to.be.a('number')
+      .within(Date.now() / 1000 - 60, Date.now() / 1000 + 60);
     expect(message.ack).to.be.a('number');
     expect(JSON.parse(JSON.stringify(message))).to.have.property('id', message.id);
 
     const downloaded = await message.downloadMedia();
-    expect(downloaded).to.deep.equal({ data: PNG.toString('base64'), mimetype: 'image/png', filename: 'cat.png' });
+    expect(downloaded).to.deep.equal({
+      data: PNG.toString('base64'),
+      mimetype: 'image/png',
+      filename: 'cat.png',
+    });
 
     await message.reply('nice');
     const reply = await alice.waitForMessage((m) => m.body === 'nice');
@@ -132,34 +200,53 @@ describe('the spec flow on the simulator', () => {
   it('receives group messages with author', async () => {
     const client = await linkedClient(sdk, 'sales');
     const alice = sdk.simulator.phone('15550001111');
-    const group = sdk.simulator.group({ id: '120363000000000002@g.us', members: [BOT_PHONE, alice.number] });
+    const group = sdk.simulator.group({
+      id: '120363000000000002@g.us',
+      members: [BOT_PHONE, alice.number],
+    });
     const received = new Promise<Message>((resolve) => client.once('message', resolve));
     await alice.send(group.id, 'hi all');
     const message = await received;
-    expect(message).to.include({ from: group.id, author: alice.id, chatId: group.id, isGroup: true, body: 'hi all' });
+    expect(message).to.include({
+      from: group.id,
+      author: alice.id,
+      chatId: group.id,
+      isGroup: true,
+      body: 'hi all',
+    });
   });
 
   describe('the named error scenarios of the spec', () => {
     it('chat not found', async () => {
       const client = await linkedClient(sdk, 'sales');
-      expect((await rejection(client.sendTextMessage({ to: '19999999999@c.us', text: 'x' }))).code).to.equal('CHAT_NOT_FOUND');
-      expect((await rejection(client.sendTextMessage({ to: 'not-a-chat', text: 'x' }))).code).to.equal('INVALID_CHAT_ID');
+      expect(
+        (await rejection(client.sendTextMessage({ to: '19999999999@c.us', text: 'x' }))).code,
+      ).to.equal('CHAT_NOT_FOUND');
+      expect(
+        (await rejection(client.sendTextMessage({ to: 'not-a-chat', text: 'x' }))).code,
+      ).to.equal('INVALID_CHAT_ID');
     });
 
     it('media download failed', async () => {
       const client = await linkedClient(sdk, 'sales');
       const alice = sdk.simulator.phone('15550001111');
-      const error = await rejection(client.sendImageMessage({ to: alice.id, image: { url: media.url('missing.png') } }));
+      const error = await rejection(
+        client.sendImageMessage({ to: alice.id, image: { url: media.url('missing.png') } }),
+      );
       expect(error.code).to.equal('MEDIA_DOWNLOAD_FAILED');
       expect(error.message).to.match(/404/);
     });
 
     it('media download refused for private addresses by default', async () => {
-      const strict = simulatorSdk(path.join(dir, 'strict'), { media: { allowPrivateNetworks: false } });
+      const strict = simulatorSdk(path.join(dir, 'strict'), {
+        media: { allowPrivateNetworks: false },
+      });
       try {
         const client = await linkedClient(strict, 'sales');
         const alice = strict.simulator.phone('15550001111');
-        const error = await rejection(client.sendImageMessage({ to: alice.id, image: { url: media.url('cat.png') } }));
+        const error = await rejection(
+          client.sendImageMessage({ to: alice.id, image: { url: media.url('cat.png') } }),
+        );
         expect(error.code).to.equal('MEDIA_DOWNLOAD_FAILED');
       } finally {
         await strict.stop();
@@ -167,11 +254,19 @@ describe('the spec flow on the simulator', () => {
     });
 
     it('media too large', async () => {
-      const small = simulatorSdk(path.join(dir, 'small'), { media: { allowPrivateNetworks: true, maxBytes: 4 } });
+      const small = simulatorSdk(path.join(dir, 'small'), {
+        media: { allowPrivateNetworks: true, maxBytes: 4 },
+      });
       try {
         const client = await linkedClient(small, 'sales');
         const alice = small.simulator.phone('15550001111');
-        expect((await rejection(client.sendImageMessage({ to: alice.id, image: { url: media.url('cat.png') } }))).code).to.equal('MEDIA_TOO_LARGE');
+        expect(
+          (
+            await rejection(
+              client.sendImageMessage({ to: alice.id, image: { url: media.url('cat.png') } }),
+            )
+          ).code,
+        ).to.equal('MEDIA_TOO_LARGE');
       } finally {
         await small.stop();
       }
@@ -180,8 +275,15 @@ describe('the spec flow on the simulator', () => {
     it('permission error in an admins-only group', async () => {
       const client = await linkedClient(sdk, 'sales');
       const alice = sdk.simulator.phone('15550001111');
-      const group = sdk.simulator.group({ id: '120363000000000003@g.us', members: [BOT_PHONE, alice.number], admins: [alice.number], adminsOnly: true });
-      expect((await rejection(client.sendTextMessage({ to: group.id, text: 'x' }))).code).to.equal('PERMISSION_DENIED');
+      const group = sdk.simulator.group({
+        id: '120363000000000003@g.us',
+        members: [BOT_PHONE, alice.number],
+        admins: [alice.number],
+        adminsOnly: true,
+      });
+      expect((await rejection(client.sendTextMessage({ to: group.id, text: 'x' }))).code).to.equal(
+        'PERMISSION_DENIED',
+      );
     });
 
     it('message not delivered shows in the ack (-1) and the tracked send', async () => {
@@ -215,7 +317,9 @@ describe('the spec flow on the simulator', () => {
         await client.initialize();
         expect((await failure).code).to.equal('AUTH_FAILED');
         expect(client.state).to.equal('FAILED');
-        expect((await rejection(client.waitUntilReady({ timeoutMs: 100 }))).code).to.equal('AUTH_FAILED');
+        expect((await rejection(client.waitUntilReady({ timeoutMs: 100 }))).code).to.equal(
+          'AUTH_FAILED',
+        );
       } finally {
         await again.stop();
       }
@@ -236,7 +340,9 @@ describe('the spec flow on the simulator', () => {
 
     it('sending while not READY is CLIENT_NOT_READY', async () => {
       const client = sdk.createClient({ name: 'idle' });
-      expect((await rejection(client.sendTextMessage({ to: '15550001111@c.us', text: 'x' }))).code).to.equal('CLIENT_NOT_READY');
+      expect(
+        (await rejection(client.sendTextMessage({ to: '15550001111@c.us', text: 'x' }))).code,
+      ).to.equal('CLIENT_NOT_READY');
     });
   });
 
@@ -248,7 +354,9 @@ describe('the spec flow on the simulator', () => {
     const client = second.createClient({ name: 'sales' });
     let qrs = 0;
     client.on('qr', () => qrs++);
-    const session = new Promise<{ restored: boolean }>((resolve) => client.once('authenticated', resolve));
+    const session = new Promise<{ restored: boolean }>((resolve) =>
+      client.once('authenticated', resolve),
+    );
     await client.initialize();
     await client.waitUntilReady({ timeoutMs: 5_000 });
     expect(qrs).to.equal(0);
@@ -298,10 +406,16 @@ describe('the spec flow on the simulator', () => {
 
   it('rejects bad client names and duplicates', () => {
     sdk.createClient({ name: 'one' });
-    expect(() => sdk.createClient({ name: 'one' })).to.throw().with.property('code', 'CLIENT_EXISTS');
+    expect(() => sdk.createClient({ name: 'one' }))
+      .to.throw()
+      .with.property('code', 'CLIENT_EXISTS');
     for (const name of ['', '../etc', 'a b', 'x'.repeat(65), 'é']) {
-      expect(() => sdk.createClient({ name }), name).to.throw().with.property('code', 'VALIDATION_FAILED');
+      expect(() => sdk.createClient({ name }), name)
+        .to.throw()
+        .with.property('code', 'VALIDATION_FAILED');
     }
-    expect(() => sdk.client('nobody')).to.throw().with.property('code', 'CLIENT_NOT_FOUND');
+    expect(() => sdk.client('nobody'))
+      .to.throw()
+      .with.property('code', 'CLIENT_NOT_FOUND');
   });
 });
