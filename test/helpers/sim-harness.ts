@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { LocalSessionStore } from '../../src/auth/local-store.js';
 import type { Engine } from '../../src/engines/engine.js';
+import type { SessionLease, SessionStore } from '../../src/auth/session-store.js';
 import {
   SimulatorNetwork,
   type SimulatorEngine,
@@ -111,4 +112,48 @@ export async function simHarness(): Promise<EngineHarness> {
     readSavedSession: () => fx.store.read(clientName),
     cleanup: () => fx.cleanup(),
   };
+}
+
+/** A SessionStore in memory (for fake-timer tests: no file IO to wait for). */
+export class MemorySessionStore implements SessionStore {
+  readonly type = 'local' as const;
+  readonly data = new Map<string, Buffer>();
+  exists(client: string): Promise<boolean> {
+    return Promise.resolve(this.data.has(client));
+  }
+  read(client: string): Promise<Buffer | null> {
+    return Promise.resolve(this.data.get(client) ?? null);
+  }
+  write(client: string, data: Buffer): Promise<void> {
+    this.data.set(client, Buffer.from(data));
+    return Promise.resolve();
+  }
+  delete(client: string): Promise<void> {
+    this.data.delete(client);
+    return Promise.resolve();
+  }
+  acquire(): Promise<SessionLease> {
+    return Promise.resolve({ release: () => Promise.resolve() });
+  }
+  workDir(): Promise<string> {
+    return Promise.reject(new Error('MemorySessionStore has no work directory'));
+  }
+}
+
+/** Lets pending promise callbacks run (works under fake timers: no timers involved). */
+export async function flush(rounds = 10): Promise<void> {
+  for (let i = 0; i < rounds; i++) await Promise.resolve();
+}
+
+/** start → first QR → `network.scan` (as `phone` when given) → ready. */
+export async function simLink(
+  network: SimulatorNetwork,
+  engine: Engine,
+  phone?: string,
+): Promise<void> {
+  const qr = new Promise<string>((resolve) => engine.on('qr', resolve));
+  const ready = new Promise<void>((resolve) => engine.on('ready', resolve));
+  await engine.start();
+  network.scan(await qr, phone === undefined ? {} : { phone });
+  await ready;
 }
