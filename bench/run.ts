@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: every benchmark named in the issues, each against a baseline measured in the
+ * same run (these machines are shared and noisy: read the ratios, not the absolute numbers).
+ * `npm run bench -- inbound queue` runs a subset.
+ */
+import { benchInbound } from './inbound.js';
+import { benchQueue } from './queue.js';
+
+const benches: Record<string, () => Promise<Record<string, number | string>>> = {
+  inbound: benchInbound,
+  queue: benchQueue,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n## ${name}`);
+  console.table(await run());
+}
