@@ -23,7 +23,7 @@ function startServer(gcsUrl: string, dataPath: string): Server {
   });
   const events: Server['events'] = [];
   const waiters: { event: string; resolve: (e: Record<string, unknown>) => void }[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     let parsed: Server['events'][number];
     try {
       parsed = JSON.parse(line) as Server['events'][number];
