@@ -4,7 +4,7 @@ import type { QueueConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import { PendingSends } from './pending-sends.js';
-import { runAttempt } from './send-attempt.js';
+import { SendAttempt } from './send-attempt.js';
 import { SendEntry, type Level } from './send-entry.js';
 import { newTrackingId } from './tracking-id.js';
 import { TrackingStore, applyAck } from './tracking-store.js';
@@ -54,7 +54,7 @@ export class OutboundQueue {
   readonly #idleWaiters = new Set<() => void>();
   readonly #dispatch = (): Promise<void> => this.#dispatchNext();
   #running: SendEntry | undefined;
-  #controller: AbortController | undefined;
+  #attempt: SendAttempt | undefined;
   /** A dispatch is waiting in, or running on, the executor. */
   #slotTaken = false;
   #timer: NodeJS.Timeout | undefined;
@@ -197,9 +197,7 @@ export class OutboundQueue {
     for (const entry of this.#pending.takeAll()) {
       this.#fail(entry, this.#shuttingDown('The queue was closed before the send was made'), now);
     }
-    this.#controller?.abort(
-      this.#shuttingDown('The queue was closed while the send was in flight'),
-    );
+    this.#attempt?.abort(this.#shuttingDown('The queue was closed while the send was in flight'));
     this.#checkIdle();
   }
 
@@ -234,21 +232,15 @@ export class OutboundQueue {
       entry.attempts++;
       entry.updatedAt = this.#clock.now();
       this.#emit(entry);
-      const controller = new AbortController();
-      this.#controller = controller;
-      const outcome = await runAttempt(
-        entry.job!,
-        controller,
-        this.#config.sendTimeoutMs,
-        this.#clock,
-        {
-          client: this.client,
-          chatId: entry.chatId,
-          trackingId: entry.id,
-        },
-      );
+      const attempt = new SendAttempt();
+      this.#attempt = attempt;
+      const outcome = await attempt.outcome(entry.job!, this.#config.sendTimeoutMs, this.#clock, {
+        client: this.client,
+        chatId: entry.chatId,
+        trackingId: entry.id,
+      });
       this.#running = undefined;
-      this.#controller = undefined;
+      this.#attempt = undefined;
       const end = this.#clock.now();
       if (outcome.ok) this.#succeed(entry, outcome.id, end);
       else this.#failOrRetry(entry, outcome.error, end);
@@ -257,7 +249,7 @@ export class OutboundQueue {
       this.#nextSendAt = end + this.#gap();
     } finally {
       this.#running = undefined;
-      this.#controller = undefined;
+      this.#attempt = undefined;
       this.#slotTaken = false;
       this.#pump();
       this.#checkIdle();

@@ -25,8 +25,9 @@ export class SendEntry {
   job: QueueJob | undefined;
   #outcome: 0 | 1 | 2 = 0; // pending | resolved | rejected
   #promise: Promise<SendResult> | undefined = undefined;
-  #resolve: ((value: SendResult) => void) | undefined = undefined;
-  #reject: ((error: WakitError) => void) | undefined = undefined;
+  /** Settles `#promise`; only exists while someone holds a pending result. */
+  #settle: { resolve(value: SendResult): void; reject(error: WakitError): void } | undefined =
+    undefined;
 
   constructor(
     readonly id: string,
@@ -56,8 +57,7 @@ export class SendEntry {
       this.#promise.catch(noop);
     } else {
       this.#promise = new Promise<SendResult>((resolve, reject) => {
-        this.#resolve = resolve;
-        this.#reject = reject;
+        this.#settle = { resolve, reject };
       });
     }
     return this.#promise;
@@ -66,20 +66,20 @@ export class SendEntry {
   resolve(messageId: string): void {
     this.#outcome = 1;
     this.job = undefined;
-    this.#resolve?.({ id: messageId });
-    this.#resolve = this.#reject = undefined;
+    this.#settle?.resolve({ id: messageId });
+    this.#settle = undefined;
   }
 
   reject(error: WakitError): void {
     this.#outcome = 2;
     this.job = undefined;
-    if (this.#reject) {
+    if (this.#settle) {
       // A handler on the caller's promise itself (the derived promise never rejects), attached
       // before rejecting: no unhandled rejection, while callers who await it still get the error.
       this.#promise!.catch(noop);
-      this.#reject(error);
+      this.#settle.reject(error);
     }
-    this.#resolve = this.#reject = undefined;
+    this.#settle = undefined;
   }
 
   snapshot(client: string): TrackedSend {
