@@ -98,3 +98,7 @@ export type {
   RouteMatch,
   SendContent,
 } from './plugins/types.js';
+export { PluginHost, type LoadedPluginInfo, type PluginHostOptions } from './plugins/plugin-host.js';
+export { parseArgs, parseCommand, type ParsedCommand } from './plugins/parse-args.js';
+export { PLUGIN_ROUTE_PREFIX } from './plugins/routes.js';
+export { BUILT_IN_PLUGINS } from './plugins/loader.js';

@@ -11,6 +11,8 @@ import { createRootContainer, createSessionStore } from './kernel/container.js';
 import { ClientManager } from './kernel/client-manager.js';
 import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
+import { PluginHost } from './plugins/plugin-host.js';
+import type { Plugin } from './plugins/types.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -35,6 +37,8 @@ export class Sdk {
   readonly #lifecycle = new Lifecycle();
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
   readonly #simulator: SimulatorNetwork | undefined;
+  /** The plugin host: `use`, commands, HTTP routes of plugins, plugin error events. */
+  readonly plugins: PluginHost;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
@@ -65,6 +69,19 @@ export class Sdk {
       store: createSessionStore(config, this.baseDir, this.logger),
     });
     this.#clients = this.container.resolve(ClientManager);
+    this.plugins = new PluginHost(this);
+    this.onStart('plugins', () => this.plugins.start());
+    this.onClose('plugins', () => this.plugins.close());
+  }
+
+  /**
+   * Adds a plugin, with its options (validated now by the plugin's schema). Plugins named in
+   * `config.plugins` are added by `start()`. Only before `start()`.
+   */
+  use<O>(plugin: Plugin<O>, options?: unknown): this {
+    this.#lifecycle.expect('add a plugin', 'idle');
+    this.plugins.use(plugin, options);
+    return this;
   }
 
   get phase(): Phase {

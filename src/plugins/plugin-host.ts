@@ -1,0 +1,312 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { BotClient } from '../client/bot-client.js';
+import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
+import type { Sdk } from '../sdk.js';
+import { CommandRegistry } from './commands.js';
+import { isPlugin } from './define-plugin.js';
+import { importConfiguredPlugins } from './loader.js';
+import { EventPipeline } from './pipeline.js';
+import {
+  parsePluginOptions,
+  resolvePluginSet,
+  type PluginEntry,
+  type ResolvedPlugin,
+} from './plugin-set.js';
+import { RouteRegistry } from './routes.js';
+import { toEnqueueInput } from './send-content.js';
+import type {
+  CommandInfo,
+  Plugin,
+  PluginContext,
+  PluginErrorEvent,
+  PluginHttp,
+  PluginRouteRegistry,
+} from './types.js';
+
+export const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
+
+export interface PluginHostOptions {
+  /** Load the plugins named in `config.plugins` at start (default true). */
+  loadConfigured?: boolean;
+  /** Setup timeout of plugins that do not set their own. */
+  setupTimeoutMs?: number;
+}
+
+/** What `sdk.plugins.list()` returns. */
+export interface LoadedPluginInfo {
+  name: string;
+  version?: string;
+  source: string;
+}
+
+interface Running {
+  plugin: Plugin;
+  source: string;
+  closeHooks: (() => void | Promise<void>)[];
+}
+
+/**
+ * Runs plugins: collects them (`use` and `config.plugins`), sets them up in dependency order with a
+ * timeout, feeds client events through the middleware pipeline (commands first), and closes them
+ * in reverse order. Handler failures are logged and reported (`onError`), never thrown.
+ */
+export class PluginHost {
+  readonly #sdk: Sdk;
+  readonly #log: Logger;
+  readonly #options: Required<PluginHostOptions>;
+  readonly #entries: PluginEntry[] = [];
+  readonly #running: Running[] = [];
+  readonly #errors = new EventEmitter();
+  readonly #pipeline: EventPipeline;
+  readonly #commands: CommandRegistry;
+  readonly #routes = new RouteRegistry();
+  #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
+  #unsubscribeClients: (() => void) | undefined;
+
+  constructor(sdk: Sdk, options: PluginHostOptions = {}) {
+    this.#sdk = sdk;
+    this.#log = sdk.logger.child({ component: 'plugins' });
+    this.#options = {
+      loadConfigured: options.loadConfigured ?? true,
+      setupTimeoutMs: options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS,
+    };
+    this.#pipeline = new EventPipeline(({ plugin, event, client, messageId, error }) =>
+      this.#report({
+        plugin,
+        event,
+        client,
+        ...(messageId ? { messageId } : {}),
+        error: toWakitError(error),
+      }),
+    );
+    this.#commands = new CommandRegistry(
+      { prefix: sdk.config.commands.prefix, unknownReply: sdk.config.commands.unknownReply },
+      ({ plugin, command, client, messageId, error }) =>
+        this.#report({
+          plugin,
+          event: `command:${command}`,
+          client,
+          messageId,
+          error: toWakitError(error),
+        }),
+      (message, error) => this.#log.warn({ err: toWakitError(error) }, message),
+    );
+    this.#pipeline.add('wakit', 'message', this.#commands.middleware);
+  }
+
+  /** Adds a plugin (before `start()`). Options are validated now: CONFIG_INVALID otherwise. */
+  use(plugin: Plugin, options?: unknown): this {
+    if (this.#phase !== 'idle') {
+      throw new WakitError(
+        'INVALID_STATE',
+        `Cannot add plugin ${plugin?.name ?? '?'}: plugins are already started`,
+      );
+    }
+    if (!isPlugin(plugin)) {
+      throw new WakitError(
+        'VALIDATION_FAILED',
+        'sdk.use() takes a plugin made with definePlugin()',
+      );
+    }
+    if (this.#entries.some((e) => e.plugin.name === plugin.name)) {
+      throw new WakitError('PLUGIN_DUPLICATE', `A plugin named ${plugin.name} is already added`, {
+        details: { plugin: plugin.name },
+      });
+    }
+    const entry: PluginEntry = { plugin, options, source: plugin.name };
+    const { issues } = parsePluginOptions(entry);
+    if (issues.length > 0) {
+      const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
+      throw new WakitError(
+        'CONFIG_INVALID',
+        `Options of plugin ${plugin.name} are invalid:\n${list}`,
+        { issues },
+      );
+    }
+    this.#entries.push(entry);
+    return this;
+  }
+
+  get started(): boolean {
+    return this.#phase === 'started';
+  }
+
+  /** Plugins set up so far, in setup order. */
+  list(): LoadedPluginInfo[] {
+    return this.#running.map(({ plugin, source }) => ({
+      name: plugin.name,
+      ...(plugin.version ? { version: plugin.version } : {}),
+      source,
+    }));
+  }
+
+  commands(): CommandInfo[] {
+    return this.#commands.list();
+  }
+
+  /** Routes plugins added with `ctx.http.route` (the REST plugin mounts them). */
+  get http(): PluginRouteRegistry {
+    return this.#routes;
+  }
+
+  /** Listens to handler, command and close-hook failures. */
+  onError(listener: (event: PluginErrorEvent) => void): () => void {
+    this.#errors.on('plugin-error', listener);
+    return () => this.#errors.off('plugin-error', listener);
+  }
+
+  /** Loads configured plugins, sets every plugin up in dependency order, then feeds client events. */
+  async start(): Promise<void> {
+    if (this.#phase !== 'idle')
+      throw new WakitError('INVALID_STATE', 'Plugins are already started');
+    this.#phase = 'starting';
+    const configured = this.#options.loadConfigured
+      ? await importConfiguredPlugins(this.#sdk.config.plugins, this.#sdk.baseDir)
+      : { entries: [], issues: [] };
+    const ordered = resolvePluginSet([...configured.entries, ...this.#entries], configured.issues);
+    for (const resolved of ordered) await this.#setup(resolved);
+    this.#phase = 'started';
+    this.#unsubscribeClients = this.#sdk.onClient((client) => this.#pipeline.attachClient(client));
+    if (ordered.length > 0) {
+      this.#log.info(
+        { plugins: ordered.map((p) => p.plugin.name) },
+        'plugins ready: %s',
+        ordered.map((p) => p.plugin.name).join(', '),
+      );
+    }
+  }
+
+  /** Stops dispatching and runs close hooks, last plugin first. Never throws. */
+  async close(): Promise<void> {
+    if (this.#phase === 'closed') return;
+    this.#phase = 'closed';
+    this.#unsubscribeClients?.();
+    this.#pipeline.detachAll();
+    while (this.#running.length > 0) {
+      const running = this.#running.pop() as Running;
+      while (running.closeHooks.length > 0) {
+        const hook = running.closeHooks.pop() as () => void | Promise<void>;
+        try {
+          await hook();
+        } catch (error) {
+          this.#report({ plugin: running.plugin.name, event: 'close', error: toWakitError(error) });
+        }
+      }
+    }
+  }
+
+  async #setup({ plugin, options, source }: ResolvedPlugin): Promise<void> {
+    const running: Running = { plugin, source, closeHooks: [] };
+    const ctx = this.#context(plugin, options, running);
+    const timeoutMs = plugin.setupTimeoutMs ?? this.#options.setupTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new WakitError(
+              'PLUGIN_TIMEOUT',
+              `Plugin ${plugin.name} did not finish setup within ${timeoutMs} ms`,
+              { details: { plugin: plugin.name, timeoutMs } },
+            ),
+          ),
+        timeoutMs,
+      );
+    });
+    // close hooks registered during a failed setup still run at stop
+    this.#running.push(running);
+    try {
+      await Promise.race([Promise.resolve().then(() => plugin.setup(ctx)), timeout]);
+    } catch (error) {
+      if (isWakitError(error, 'PLUGIN_TIMEOUT')) throw error;
+      const cause = toWakitError(error, 'PLUGIN_LOAD_FAILED');
+      throw new WakitError(cause.code, `Plugin ${plugin.name} failed to set up: ${cause.message}`, {
+        details: { plugin: plugin.name, source },
+        ...(cause.issues ? { issues: cause.issues } : {}),
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #context<O>(plugin: Plugin<O>, options: O, running: Running): PluginContext<O> {
+    const sdk = this.#sdk;
+    const name = plugin.name;
+    const log = sdk.logger.child({ plugin: name });
+    const duringSetup = (what: string): void => {
+      if (this.#phase !== 'starting') {
+        throw new WakitError('INVALID_STATE', `Plugin ${name}: ${what} only during setup`);
+      }
+    };
+    const routes = this.#routes;
+    const http: PluginHttp = {
+      prefix: routes.prefix,
+      routes: () => routes.routes(),
+      match: (method, path) => routes.match(method, path),
+      route(definition) {
+        duringSetup('add HTTP routes');
+        routes.add(name, definition);
+      },
+    };
+    return {
+      name,
+      options,
+      log,
+      sdk,
+      config: sdk.config,
+      baseDir: sdk.baseDir,
+      get clients(): readonly BotClient[] {
+        return sdk.clients;
+      },
+      client: (clientName) => sdk.client(clientName),
+      on: (event, handler, onOptions) => {
+        if (typeof handler !== 'function') {
+          throw new WakitError(
+            'VALIDATION_FAILED',
+            `Plugin ${name}: on(${event}) needs a handler function`,
+          );
+        }
+        return this.#pipeline.add(name, event, handler, onOptions?.clients);
+      },
+      command: (commandName, handler, meta) => {
+        duringSetup('register commands');
+        this.#commands.register(name, commandName, handler, meta);
+      },
+      send: async (clientName, chatId, content, sendOptions) => {
+        const client = sdk.client(clientName);
+        const { kind, input } = toEnqueueInput(chatId, content, sendOptions);
+        return client.enqueue(kind, input, { priority: sendOptions?.priority ?? 'normal' }).result;
+      },
+      onClose: (hook) => {
+        if (typeof hook !== 'function')
+          throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: onClose needs a function`);
+        running.closeHooks.push(hook);
+      },
+      http,
+    };
+  }
+
+  #report(event: PluginErrorEvent): void {
+    this.#log.error(
+      {
+        plugin: event.plugin,
+        event: event.event,
+        client: event.client,
+        messageId: event.messageId,
+        err: event.error,
+      },
+      'plugin %s failed in %s%s: %s',
+      event.plugin,
+      event.event,
+      event.messageId ? ` (message ${event.messageId})` : '',
+      event.error.message,
+    );
+    try {
+      this.#errors.emit('plugin-error', event);
+    } catch (error) {
+      this.#log.error({ err: toWakitError(error) }, 'a plugin error listener threw');
+    }
+  }
+}
