@@ -1,0 +1,41 @@
+import type { Logger } from 'pino';
+import type { BotClient, Sdk } from '../../src/index.js';
+import { WakitError } from '../../src/index.js';
+import { requireClientAccess, type Principal } from './auth.js';
+import type { EventHub } from './event-hub.js';
+import type { RestMetrics } from './metrics.js';
+import type { RestOptions } from './options.js';
+
+/** What route modules share: the SDK, the options and the server's services. */
+export interface RestContext {
+  sdk: Sdk;
+  options: RestOptions;
+  log: Logger;
+  hub: EventHub;
+  metrics: RestMetrics | undefined;
+  /** Streams opened by `/api/v1/events`, ended by `close()`. */
+  streams: Set<{ end(): void }>;
+  /** Server life: listening once `listen()` resolved, closing once `close()` began. */
+  status: { listening: boolean; closing: boolean };
+}
+
+/** The default client: `defaultClient`, else the only or the first configured client. */
+export function defaultClientName(rc: RestContext): string {
+  if (rc.options.defaultClient) return rc.options.defaultClient;
+  const configured = rc.sdk.config.clients[0];
+  if (configured) return configured;
+  const first = rc.sdk.clients[0];
+  if (first) return first.name;
+  throw new WakitError('CLIENT_NOT_FOUND', 'No client is configured');
+}
+
+/** The named (or default) client, after checking the token may act on it. */
+export function resolveClient(rc: RestContext, principal: Principal, name?: string): BotClient {
+  const target = name ?? defaultClientName(rc);
+  requireClientAccess(principal, target);
+  return rc.sdk.client(target);
+}
+
+export function visibleClients(rc: RestContext, principal: Principal): BotClient[] {
+  return rc.sdk.clients.filter((c) => principal.clients === '*' || principal.clients.has(c.name));
+}

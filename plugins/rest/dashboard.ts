@@ -1,0 +1,42 @@
+/** The dashboard: one HTML page, its script and its stylesheet, served from files (no build, no CDN). */
+import { readFile } from 'node:fs/promises';
+import type { AnyRoute } from './route.js';
+import { defineRoute } from './route.js';
+
+const ASSETS = [
+  { path: '/', file: 'index.html', type: 'text/html; charset=utf-8' },
+  { path: '/dashboard/app.js', file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  { path: '/dashboard/style.css', file: 'style.css', type: 'text/css; charset=utf-8' },
+] as const;
+
+/** Strict CSP: only this origin's script, style and API; QR images come as data: URLs. */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Loads the files once; the pages reveal nothing, so they need no token (the API calls do). */
+export async function dashboardRoutes(): Promise<AnyRoute[]> {
+  const dir = new URL('./dashboard/', import.meta.url);
+  const loaded = await Promise.all(
+    ASSETS.map(async (asset) => ({ ...asset, body: await readFile(new URL(asset.file, dir)) })),
+  );
+  return loaded.map((asset) =>
+    defineRoute({
+      method: 'GET',
+      path: asset.path,
+      operationId: asset.path === '/' ? 'dashboard' : `dashboard_${asset.file.replace('.', '_')}`,
+      summary: asset.path === '/' ? 'The dashboard page' : `Dashboard asset ${asset.file}`,
+      tag: 'dashboard',
+      auth: false,
+      responses: {
+        200: { description: asset.file, raw: { [asset.type.split(';')[0]]: asset.file } },
+      },
+      handler(ctx) {
+        ctx.set('Content-Security-Policy', DASHBOARD_CSP);
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.type = asset.type;
+        ctx.body = asset.body;
+      },
+    }),
+  );
+}

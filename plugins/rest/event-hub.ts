@@ -1,0 +1,120 @@
+/**
+ * Collects the events of every client of the SDK (existing and future) as plain, serialisable
+ * records with a sequence number, keeps the last ones in a bounded ring buffer (for SSE
+ * `Last-Event-ID` resume) and fans them out to subscribers (SSE streams, webhooks, metrics).
+ * It also remembers the QR code each client currently shows.
+ */
+import type { BotClient, ClientEventName, Sdk } from '../../src/index.js';
+import type { EventType } from './options.js';
+
+export interface HubEvent {
+  /** Sequence number, increasing by one per event; the SSE `id:`. */
+  seq: number;
+  event: EventType;
+  client: string;
+  at: string;
+  data: unknown;
+}
+
+export type HubListener = (event: HubEvent) => void;
+
+function plain(value: unknown): unknown {
+  return value && typeof value === 'object' ? { ...(value as Record<string, unknown>) } : value;
+}
+
+export class EventHub {
+  readonly #buffer: (HubEvent | undefined)[];
+  #seq = 0;
+  readonly #listeners = new Set<HubListener>();
+  readonly #qr = new Map<string, string>();
+  readonly #detach: (() => void)[] = [];
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(
+    sdk: Sdk,
+    options: { bufferSize: number; onListenerError?: (error: unknown) => void },
+  ) {
+    this.#buffer = new Array<HubEvent | undefined>(options.bufferSize);
+    this.#onListenerError = options.onListenerError ?? (() => undefined);
+    this.#detach.push(sdk.onClient((client) => this.#attach(client)));
+  }
+
+  /** The QR code the client currently shows, if it is waiting for a scan. */
+  qr(client: string): string | undefined {
+    return this.#qr.get(client);
+  }
+
+  /** Sequence number of the last event (0 before any). */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
+  subscribe(listener: HubListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Buffered events after `seq`, oldest first (as many as the buffer still holds). */
+  since(seq: number): HubEvent[] {
+    const size = this.#buffer.length;
+    const from = Math.max(seq + 1, this.#seq - size + 1, 1);
+    const out: HubEvent[] = [];
+    for (let s = from; s <= this.#seq; s++) {
+      const event = this.#buffer[s % size];
+      if (event && event.seq === s) out.push(event);
+    }
+    return out;
+  }
+
+  /** Stops listening to clients (subscribers are kept; nothing new will reach them). */
+  close(): void {
+    for (const detach of this.#detach.splice(0)) detach();
+  }
+
+  publish(client: string, event: EventType, data: unknown): HubEvent {
+    const record: HubEvent = {
+      seq: ++this.#seq,
+      event,
+      client,
+      at: new Date().toISOString(),
+      data,
+    };
+    this.#buffer[record.seq % this.#buffer.length] = record;
+    for (const listener of this.#listeners) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+    return record;
+  }
+
+  #attach(client: BotClient): void {
+    const name = client.name;
+    const on = (event: ClientEventName, handler: (...args: never[]) => void): void => {
+      const listener = handler as never;
+      client.on(event, listener);
+      this.#detach.push(() => client.off(event, listener));
+    };
+    on('qr', (qr: string) => {
+      this.#qr.set(name, qr);
+      this.publish(name, 'qr', { qr });
+    });
+    on('authenticated', (session: unknown) => this.publish(name, 'authenticated', plain(session)));
+    on('auth_failure', (error: { code: string; message: string }) =>
+      this.publish(name, 'auth_failure', { code: error.code, message: error.message }),
+    );
+    on('ready', () => this.publish(name, 'ready', {}));
+    on('disconnected', (reason: string) => this.publish(name, 'disconnected', { reason }));
+    on('message', (message: unknown) => this.publish(name, 'message', plain(message)));
+    on('message.create', (message: unknown) =>
+      this.publish(name, 'message.create', plain(message)),
+    );
+    on('message.ack', (update: unknown) => this.publish(name, 'message.ack', plain(update)));
+    on('state', (change: { from: string; to: string; at: string }) => {
+      if (change.to !== 'SCAN_QR') this.#qr.delete(name);
+      this.publish(name, 'state', { ...change });
+    });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * `GET /api/v1/events`: client events as Server-Sent Events. Filters `client=a,b` and
+ * `types=message,ready`; heartbeat comments keep proxies from timing the stream out;
+ * `Last-Event-ID` replays what the bounded buffer still holds after that id.
+ */
+import { PassThrough } from 'node:stream';
+import { WakitError } from '../../src/index.js';
+import { canSee, requireClientAccess } from './auth.js';
+import type { RestContext } from './context.js';
+import type { HubEvent } from './event-hub.js';
+import { defineRoute, type AnyRoute } from './route.js';
+import { ClientEvent, EventsQuery } from './schemas.js';
+
+/** A stream whose reader lags this far behind is cut (it may reconnect with Last-Event-ID). */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export function formatEvent(event: HubEvent): string {
+  const data = JSON.stringify({
+    id: String(event.seq),
+    event: event.event,
+    client: event.client,
+    at: event.at,
+    data: event.data,
+  });
+  return `id: ${event.seq}\nevent: ${event.event}\ndata: ${data}\n\n`;
+}
+
+function lastEventId(header: string | undefined): number {
+  if (!header) return 0;
+  const trimmed = header.trim();
+  if (!/^\d{1,15}$/.test(trimmed)) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      'Last-Event-ID must be an event id from this stream',
+      {
+        issues: [{ path: 'headers.last-event-id', message: 'must be a number' }],
+      },
+    );
+  }
+  return Number(trimmed);
+}
+
+export function eventRoutes(rc: RestContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/events',
+      operationId: 'streamEvents',
+      summary: 'Client events as Server-Sent Events (`text/event-stream`)',
+      description:
+        'Each event has `id:` (resume with `Last-Event-ID`), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats.',
+      tag: 'events',
+      query: EventsQuery,
+      responses: {
+        200: {
+          description: 'An endless event stream; each `data:` line is a ClientEvent',
+          raw: { 'text/event-stream': 'Server-Sent Events' },
+          schema: ClientEvent,
+        },
+      },
+      errors: [400, 401, 403, 429],
+      handler(ctx, { query, principal }) {
+        const wanted = query.client ? new Set(query.client) : undefined;
+        for (const name of wanted ?? []) requireClientAccess(principal, name);
+        const types =
+          query.types && query.types.length > 0 ? new Set<string>(query.types) : undefined;
+        if (rc.streams.size >= rc.options.sse.maxStreams) {
+          throw new WakitError('TOO_MANY_REQUESTS', 'Too many event streams are open');
+        }
+        const after = lastEventId(ctx.get('last-event-id') || undefined);
+        const accepts = (event: HubEvent): boolean =>
+          (!wanted || wanted.has(event.client)) &&
+          canSee(principal, event.client) &&
+          (!types || types.has(event.event));
+
+        const stream = new PassThrough();
+        const write = (chunk: string): void => {
+          if (stream.writableLength > MAX_BUFFERED_BYTES) {
+            rc.log.warn('an SSE reader is too slow: stream closed');
+            handle.end();
+            return;
+          }
+          stream.write(chunk);
+        };
+        const unsubscribe = rc.hub.subscribe((event) => {
+          if (accepts(event)) write(formatEvent(event));
+        });
+        const heartbeat = setInterval(
+          () => write(`: heartbeat ${Date.now()}\n\n`),
+          rc.options.sse.heartbeatMs,
+        );
+        heartbeat.unref();
+        const handle = {
+          end: () => {
+            cleanup();
+            if (!stream.writableEnded) stream.end();
+          },
+        };
+        const cleanup = (): void => {
+          clearInterval(heartbeat);
+          unsubscribe();
+          rc.streams.delete(handle);
+        };
+        stream.on('close', cleanup);
+        rc.streams.add(handle);
+
+        ctx.req.socket.setTimeout(0);
+        ctx.req.socket.setNoDelay(true);
+        ctx.req.socket.setKeepAlive(true);
+        ctx.status = 200;
+        ctx.type = 'text/event-stream';
+        ctx.set('Cache-Control', 'no-cache, no-transform');
+        ctx.set('X-Accel-Buffering', 'no');
+        ctx.body = stream;
+        stream.write(`retry: 2000\n: connected ${rc.hub.lastSeq}\n\n`);
+        for (const event of rc.hub.since(after)) if (accepts(event)) write(formatEvent(event));
+      },
+    }),
+  ];
+}

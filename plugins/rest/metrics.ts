@@ -1,0 +1,166 @@
+/**
+ * Prometheus metrics of one REST server, in its own prom-client registry (never the global one, so
+ * two servers in one process do not collide).
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { CLIENT_STATES, type BotClient, type Sdk, type TrackedSend } from '../../src/index.js';
+
+const TRACK_LIMIT = 10_000;
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export type WebhookOutcome = 'delivered' | 'retried' | 'failed' | 'dropped';
+
+export class RestMetrics {
+  readonly registry = new Registry();
+  readonly #sends: Counter<'client' | 'outcome' | 'code'>;
+  readonly #sendLatency: Histogram<'client'>;
+  readonly #ackLatency: Histogram<'client' | 'status'>;
+  readonly #events: Counter<'type'>;
+  readonly #webhooks: Counter<'outcome'>;
+  readonly #http: Counter<'method' | 'route' | 'status'>;
+  readonly #httpDuration: Histogram<'method' | 'route'>;
+  /** Last status seen per tracking id, to count each transition once. */
+  readonly #seen = new Map<string, TrackedSend['status']>();
+
+  constructor(sdk: Sdk) {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'wakit_clients',
+      help: 'Clients by state',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        this.reset();
+        const counts = new Map<string, number>(CLIENT_STATES.map((s) => [s, 0]));
+        for (const client of sdk.clients)
+          counts.set(client.state, (counts.get(client.state) ?? 0) + 1);
+        for (const [state, n] of counts) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: 'wakit_queue_depth',
+      help: 'Outbound sends per client: pending (waiting) and running',
+      labelNames: ['client', 'kind'],
+      registers,
+      collect() {
+        this.reset();
+        for (const client of sdk.clients) {
+          const { pending, running } = client.info().queue;
+          this.set({ client: client.name, kind: 'pending' }, pending);
+          this.set({ client: client.name, kind: 'running' }, running);
+        }
+      },
+    });
+    this.#sends = new Counter({
+      name: 'wakit_sends_total',
+      help: 'Finished sends by outcome (sent, failed) and error code',
+      labelNames: ['client', 'outcome', 'code'],
+      registers,
+    });
+    this.#sendLatency = new Histogram({
+      name: 'wakit_send_latency_seconds',
+      help: 'Time from acceptance to sent',
+      labelNames: ['client'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#ackLatency = new Histogram({
+      name: 'wakit_ack_latency_seconds',
+      help: 'Time from sent to each ack status (delivered, read, played)',
+      labelNames: ['client', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#events = new Counter({
+      name: 'wakit_events_total',
+      help: 'Client events seen by the REST server',
+      labelNames: ['type'],
+      registers,
+    });
+    this.#webhooks = new Counter({
+      name: 'wakit_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome (delivered, retried, failed, dropped)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#http = new Counter({
+      name: 'wakit_http_requests_total',
+      help: 'HTTP requests by method, route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.#httpDuration = new Histogram({
+      name: 'wakit_http_request_duration_seconds',
+      help: 'HTTP request duration by method and route',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers,
+    });
+  }
+
+  /** Follows the outbound queue of a client; returns a detach function. */
+  watch(client: BotClient): () => void {
+    const listener = (record: TrackedSend): void => this.#onUpdate(record);
+    client.outbound.on('update', listener);
+    return () => client.outbound.off('update', listener);
+  }
+
+  event(type: string): void {
+    this.#events.inc({ type });
+  }
+
+  webhook(outcome: WebhookOutcome): void {
+    this.#webhooks.inc({ outcome });
+  }
+
+  http(method: string, route: string, status: number, seconds: number): void {
+    this.#http.inc({ method, route, status: String(status) });
+    this.#httpDuration.observe({ method, route }, seconds);
+  }
+
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  #onUpdate(record: TrackedSend): void {
+    const previous = this.#seen.get(record.id);
+    if (previous === record.status) return;
+    this.#remember(record.id, record.status);
+    const client = record.client;
+    const wasSent = previous !== undefined && previous !== 'queued' && previous !== 'sending';
+    if (record.status === 'failed') {
+      this.#sends.inc({ client, outcome: 'failed', code: record.error?.code ?? 'INTERNAL' });
+      return;
+    }
+    if (record.status === 'queued' || record.status === 'sending') return;
+    if (!wasSent) {
+      this.#sends.inc({ client, outcome: 'sent', code: '' });
+      if (record.sentAt) {
+        this.#sendLatency.observe({ client }, seconds(record.createdAt, record.sentAt));
+      }
+    }
+    if (record.status !== 'sent' && record.sentAt) {
+      this.#ackLatency.observe(
+        { client, status: record.status },
+        seconds(record.sentAt, record.updatedAt),
+      );
+    }
+  }
+
+  #remember(id: string, status: TrackedSend['status']): void {
+    this.#seen.delete(id);
+    this.#seen.set(id, status);
+    if (this.#seen.size > TRACK_LIMIT) {
+      const oldest = this.#seen.keys().next().value;
+      if (oldest !== undefined) this.#seen.delete(oldest);
+    }
+  }
+}
+
+function seconds(from: string, to: string): number {
+  return Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
+}

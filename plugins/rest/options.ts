@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+const clientName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
+
+/** Events a client emits that SSE and webhooks carry. */
+export const EVENT_TYPES = [
+  'qr',
+  'authenticated',
+  'auth_failure',
+  'ready',
+  'disconnected',
+  'message',
+  'message.create',
+  'message.ack',
+  'state',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const tokenSchema = z
+  .object({
+    /** The bearer token; at least 16 characters (use `openssl rand -hex 32`). */
+    token: z.string().min(16, 'tokens are at least 16 characters'),
+    /** Clients this token may see and act on: `["*"]` for all. */
+    clients: z
+      .array(z.union([z.literal('*'), clientName]))
+      .min(1)
+      .default(['*']),
+  })
+  .strict();
+
+export const webhookSchema = z
+  .object({
+    /** Where events are POSTed (http or https). */
+    url: z.url({ protocol: /^https?$/ }),
+    /** Event types to deliver; all of them when absent. */
+    events: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
+    /** Only events of these clients; all when absent. */
+    clients: z.array(clientName).min(1).optional(),
+    /** HMAC-SHA256 key for `X-Wakit-Signature`; at least 16 characters. */
+    secret: z.string().min(16, 'webhook secrets are at least 16 characters'),
+    /** Attempts per event, the first included. */
+    maxAttempts: z.number().int().min(1).max(20).default(5),
+    /** Delay before the first retry; doubles each retry (capped by maxBackoffMs). */
+    backoffMs: z.number().int().min(0).default(1_000),
+    maxBackoffMs: z.number().int().min(0).default(60_000),
+    /** Time one delivery attempt may take. */
+    timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    /** Deliveries waiting or in flight; beyond it new events are dropped (and counted). */
+    maxPending: z.number().int().min(1).default(1_000),
+  })
+  .strict();
+
+export const restOptionsSchema = z
+  .object({
+    port: z.number().int().min(0).max(65_535).default(3000),
+    /** Interface to listen on; loopback by default. */
+    host: z.string().min(1).default('127.0.0.1'),
+    tokens: z.array(tokenSchema).default([]),
+    /** Client used by `/api/v1/client/...` and by messages without `client`; else the first client. */
+    defaultClient: clientName.optional(),
+    /** Largest request body, in bytes. */
+    bodyLimit: z
+      .number()
+      .int()
+      .min(1_024)
+      .default(1024 * 1024),
+    /** Origins allowed by CORS (exact match); CORS is off when absent. */
+    cors: z.array(z.url()).optional(),
+    webhooks: z.array(webhookSchema).default([]),
+    /** Serve the dashboard at `/`. */
+    dashboard: z.boolean().default(true),
+    /** Serve Prometheus metrics at `/metrics`. */
+    metrics: z.boolean().default(true),
+    /** Allow running without tokens (loopback hosts only). Development only. */
+    insecure: z.boolean().default(false),
+    sse: z
+      .object({
+        /** Time between heartbeat comments on idle streams. */
+        heartbeatMs: z.number().int().min(10).default(15_000),
+        /** Events kept for `Last-Event-ID` resume. */
+        bufferSize: z.number().int().min(1).max(100_000).default(1_000),
+        /** Concurrent streams allowed. */
+        maxStreams: z.number().int().min(1).default(100),
+      })
+      .strict()
+      .prefault({}),
+    /** Time `close()` lets in-flight requests finish before cutting connections. */
+    closeTimeoutMs: z.number().int().min(0).default(5_000),
+  })
+  .strict();
+
+export type RestOptionsInput = z.input<typeof restOptionsSchema>;
+export type RestOptions = z.output<typeof restOptionsSchema>;
+export type WebhookOptions = z.output<typeof webhookSchema>;

@@ -1,0 +1,91 @@
+import type { Context } from 'koa';
+import {
+  ERROR_CODES,
+  WakitError,
+  isWakitError,
+  type ErrorCode,
+  type ErrorIssue,
+} from '../../src/index.js';
+
+/** An RFC 9457 problem body, as every REST error is sent. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: ErrorIssue[];
+  details?: Record<string, unknown>;
+}
+
+export const PROBLEM_TYPE_BASE = 'https://wakit.dev/errors/';
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Errors thrown by Koa's body parser (co-body / raw-body) carry `type` and `status`. */
+function fromHttpError(error: {
+  status?: unknown;
+  type?: unknown;
+  expose?: unknown;
+}): WakitError | undefined {
+  switch (error.type) {
+    case 'entity.too.large':
+      return new WakitError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+    case 'entity.parse.failed':
+      return new WakitError(
+        'VALIDATION_FAILED',
+        'The request body is not valid JSON (an object or an array)',
+      );
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new WakitError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'The request body encoding or charset is not supported',
+      );
+    case 'request.size.invalid':
+    case 'request.aborted':
+      return new WakitError('VALIDATION_FAILED', 'The request body is incomplete');
+    case 'stream.encoding.set':
+    case 'stream.not.readable':
+      return new WakitError('VALIDATION_FAILED', 'The request body could not be read');
+    default:
+      break;
+  }
+  if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
+    if (error.status === 413) return new WakitError('PAYLOAD_TOO_LARGE');
+    if (error.status === 415) return new WakitError('UNSUPPORTED_MEDIA_TYPE');
+    return new WakitError('VALIDATION_FAILED', 'The request is malformed');
+  }
+  return undefined;
+}
+
+/** The problem body for any thrown value; 5xx never carry an internal message. */
+export function toProblem(error: unknown): Problem {
+  let wakit: WakitError | undefined = isWakitError(error) ? error : undefined;
+  if (!wakit && error !== null && typeof error === 'object') wakit = fromHttpError(error);
+  wakit ??= new WakitError('INTERNAL');
+  const meta = ERROR_CODES[wakit.code];
+  const serverSide = wakit.status >= 500 && wakit.code !== 'MEDIA_DOWNLOAD_FAILED';
+  const problem: Problem = {
+    type: `${PROBLEM_TYPE_BASE}${wakit.code.toLowerCase().replaceAll('_', '-')}`,
+    title: meta.title,
+    status: wakit.status,
+    detail: serverSide ? meta.title : wakit.message,
+    code: wakit.code,
+  };
+  if (wakit.issues && wakit.issues.length > 0) problem.errors = wakit.issues;
+  if (wakit.details && !serverSide) problem.details = wakit.details;
+  return problem;
+}
+
+/** Writes a problem response on `ctx`. */
+export function sendProblem(ctx: Context, problem: Problem): void {
+  ctx.status = problem.status;
+  ctx.type = PROBLEM_CONTENT_TYPE;
+  ctx.body = problem;
+  if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="wakit"');
+}
+
+/** Shorthand to throw a coded error from a route. */
+export function fail(code: ErrorCode, message?: string, details?: Record<string, unknown>): never {
+  throw new WakitError(code, message, details ? { details } : {});
+}

@@ -1,0 +1,211 @@
+/** `POST /api/v1/messages` (validate and enqueue; `Prefer: wait=N`) and status look-ups. */
+import type { Context } from 'koa';
+import { z } from 'zod';
+import {
+  WakitError,
+  type BotClient,
+  type MediaKind,
+  type TrackedSend,
+} from '../../../src/index.js';
+import { resolveClient, visibleClients, type RestContext } from '../context.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import {
+  MessageAccepted,
+  MessageIdParam,
+  MessageSent,
+  MessageStatus,
+  SendMessageRequest,
+  clientNameParam,
+} from '../schemas.js';
+
+type SendBody = z.output<typeof SendMessageRequest>;
+
+const MAX_WAIT_S = 60;
+
+/** `Prefer: wait=N` → N seconds (capped at 60); undefined when absent. */
+export function preferWait(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(/[,;]/)) {
+    const match = /^\s*wait\s*=\s*"?(\d{1,6})"?\s*$/i.exec(part);
+    if (match?.[1]) return Math.min(MAX_WAIT_S, Number(match[1]));
+  }
+  return undefined;
+}
+
+/** The SDK `enqueue` arguments for a REST body. `path` sources do not exist over REST. */
+export function toEnqueue(body: SendBody): { kind: 'text' | MediaKind; input: unknown } {
+  const { chatId, content, options } = body;
+  if (typeof content === 'string') {
+    return { kind: 'text', input: { to: chatId, text: content, ...(options ? { options } : {}) } };
+  }
+  if (options) {
+    throw new WakitError('VALIDATION_FAILED', 'options apply to text messages only', {
+      issues: [{ path: 'options', message: 'only for text content' }],
+    });
+  }
+  const source =
+    content.url !== undefined
+      ? { url: content.url }
+      : { buffer: Buffer.from(content.data ?? '', 'base64'), mimetype: content.mimetype };
+  return {
+    kind: content.type,
+    input: {
+      to: chatId,
+      [content.type]: {
+        ...source,
+        ...(content.caption !== undefined ? { caption: content.caption } : {}),
+        ...(content.filename !== undefined ? { filename: content.filename } : {}),
+      },
+    },
+  };
+}
+
+export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
+  return {
+    id: record.id,
+    client: record.client,
+    chatId: record.chatId,
+    kind: record.kind,
+    status: record.status,
+    ...(record.messageId !== undefined ? { messageId: record.messageId } : {}),
+    ...(record.ack !== undefined ? { ack: record.ack } : {}),
+    ...(record.error ? { error: { code: record.error.code, message: record.error.message } } : {}),
+    createdAt: record.createdAt,
+    ...(record.sentAt !== undefined ? { sentAt: record.sentAt } : {}),
+    updatedAt: record.updatedAt,
+  };
+}
+
+async function send(ctx: Context, client: BotClient, body: SendBody): Promise<void> {
+  ctx.state.client = client.name;
+  const { kind, input } = toEnqueue(body);
+  const { trackingId, result } = client.enqueue(kind, input);
+  const chatId = client.getSend(trackingId)?.chatId ?? body.chatId;
+  const wait = preferWait(ctx.get('prefer'));
+  ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
+  if (wait === undefined || wait === 0) {
+    result.catch(() => undefined);
+    ctx.status = 202;
+    ctx.body = { id: trackingId, status: 'queued', client: client.name, chatId };
+    return;
+  }
+  ctx.set('Preference-Applied', `wait=${wait}`);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), wait * 1000);
+  });
+  try {
+    const outcome = await Promise.race([result, timeout]);
+    if (outcome === 'timeout') {
+      result.catch(() => undefined);
+      const record = client.getSend(trackingId);
+      ctx.status = 202;
+      ctx.body = {
+        id: trackingId,
+        status: 'queued',
+        client: client.name,
+        chatId: record?.chatId ?? chatId,
+      };
+      return;
+    }
+    const record = client.getSend(trackingId);
+    const status = record?.status;
+    ctx.status = 201;
+    ctx.body = {
+      id: trackingId,
+      status: status === 'delivered' || status === 'read' || status === 'played' ? status : 'sent',
+      messageId: outcome.id,
+      ack: record?.ack ?? 0,
+      client: client.name,
+      chatId,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function findSend(clients: BotClient[], id: string): TrackedSend {
+  for (const client of clients) {
+    const record = client.getSend(id);
+    if (record) return record;
+  }
+  throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${id}`);
+}
+
+export function messageRoutes(rc: RestContext): AnyRoute[] {
+  const responses = {
+    201: { description: 'With `Prefer: wait=N`: sent within N seconds', schema: MessageSent },
+    202: {
+      description: 'Accepted and queued (also with `Prefer: wait=N` when not sent in time)',
+      schema: MessageAccepted,
+      headers: { Location: 'URL of the message status' },
+    },
+  };
+  const errors = [400, 401, 403, 404, 409, 413, 415, 429, 502, 504];
+  const named = z.object({ name: clientNameParam }).strict();
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/messages',
+      operationId: 'sendMessage',
+      summary:
+        'Send a text or media message (queued; `Prefer: wait=N` waits up to N s for the send)',
+      tag: 'messages',
+      body: SendMessageRequest,
+      responses,
+      errors,
+      async handler(ctx, { body, principal }) {
+        await send(ctx, resolveClient(rc, principal, body.client), body);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/clients/{name}/messages',
+      operationId: 'sendMessageFromClient',
+      summary: 'Send a message from the named client',
+      tag: 'messages',
+      params: named,
+      body: SendMessageRequest,
+      responses,
+      errors,
+      async handler(ctx, { params, body, principal }) {
+        if (body.client !== undefined && body.client !== params.name) {
+          throw new WakitError('VALIDATION_FAILED', 'client in the body differs from the path', {
+            issues: [{ path: 'client', message: `must be ${params.name} or absent` }],
+          });
+        }
+        await send(ctx, resolveClient(rc, principal, params.name), body);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/messages/{id}',
+      operationId: 'getMessage',
+      summary: 'Status of a sent message by its tracking id',
+      tag: 'messages',
+      params: z.object({ id: MessageIdParam }).strict(),
+      responses: { 200: { description: 'Status and ack', schema: MessageStatus } },
+      errors: [401, 404],
+      handler(ctx, { params, principal }) {
+        const record = findSend(visibleClients(rc, principal), params.id);
+        ctx.state.client = record.client;
+        ctx.body = statusOf(record);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/clients/{name}/messages/{id}',
+      operationId: 'getClientMessage',
+      summary: 'Status of a message of the named client',
+      tag: 'messages',
+      params: z.object({ name: clientNameParam, id: MessageIdParam }).strict(),
+      responses: { 200: { description: 'Status and ack', schema: MessageStatus } },
+      errors: [401, 403, 404],
+      handler(ctx, { params, principal }) {
+        const client = resolveClient(rc, principal, params.name);
+        ctx.state.client = client.name;
+        ctx.body = statusOf(findSend([client], params.id));
+      },
+    }),
+  ];
+}

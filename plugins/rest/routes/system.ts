@@ -1,0 +1,101 @@
+/** Health, readiness, metrics and the OpenAPI document. */
+import { WakitError } from '../../../src/index.js';
+import { defaultClientName, type RestContext } from '../context.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { Health, Readiness } from '../schemas.js';
+
+/** Clients the server must serve: the configured ones and the default client. */
+function requiredClients(rc: RestContext): string[] {
+  const names = new Set(rc.sdk.config.clients);
+  try {
+    names.add(defaultClientName(rc));
+  } catch {
+    // no client at all: nothing to wait for
+  }
+  return [...names];
+}
+
+export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[] {
+  const routes: AnyRoute[] = [
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      operationId: 'health',
+      summary: 'Liveness: the process answers',
+      tag: 'system',
+      auth: false,
+      responses: { 200: { description: 'Alive', schema: Health } },
+      handler(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: 'ok' };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/readyz',
+      operationId: 'ready',
+      summary: 'Readiness: 200 when the server and every client it must serve are READY, else 503',
+      tag: 'system',
+      auth: false,
+      responses: {
+        200: { description: 'Ready', schema: Readiness },
+        503: { description: 'Not ready, with the reasons', schema: Readiness },
+      },
+      handler(ctx) {
+        const reasons: string[] = [];
+        if (!rc.status.listening || rc.status.closing)
+          reasons.push('the REST server is not serving');
+        const missing = requiredClients(rc).filter((name) => {
+          try {
+            return rc.sdk.client(name).state !== 'READY';
+          } catch {
+            return true;
+          }
+        });
+        // Client names are not shown: this route needs no token.
+        if (missing.length > 0) reasons.push(`${missing.length} client(s) not READY`);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = reasons.length === 0 ? 200 : 503;
+        ctx.body = { status: reasons.length === 0 ? 'ready' : 'not_ready', reasons };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/openapi.json',
+      operationId: 'openapi',
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'system',
+      auth: false,
+      responses: {
+        200: { description: 'OpenAPI document', raw: { 'application/json': 'OpenAPI 3.1' } },
+      },
+      handler(ctx) {
+        ctx.body = openapi();
+      },
+    }),
+  ];
+  if (rc.metrics) {
+    const metrics = rc.metrics;
+    routes.push(
+      defineRoute({
+        method: 'GET',
+        path: '/metrics',
+        operationId: 'metrics',
+        summary: 'Prometheus metrics (text exposition format)',
+        tag: 'system',
+        responses: {
+          200: { description: 'Metrics', raw: { 'text/plain': 'Prometheus text format 0.0.4' } },
+        },
+        async handler(ctx) {
+          const text = await metrics.text().catch((error: unknown) => {
+            throw new WakitError('INTERNAL', 'metrics collection failed', { cause: error });
+          });
+          ctx.set('Content-Type', metrics.contentType);
+          ctx.set('Cache-Control', 'no-store');
+          ctx.body = text;
+        },
+      }),
+    );
+  }
+  return routes;
+}

@@ -1,0 +1,313 @@
+/**
+ * Request and response schemas of the REST API. Routes validate with them and the OpenAPI document
+ * is generated from them (`openapi.ts`): one source of truth. Every schema with an `id` in
+ * `restSchemas` becomes an OpenAPI component.
+ */
+import { z } from 'zod';
+import { CLIENT_STATES, DISCONNECT_REASONS, ERROR_CODES, MEDIA_KINDS } from '../../src/index.js';
+import { EVENT_TYPES } from './options.js';
+
+export const restSchemas = z.registry<{ id: string; description?: string }>();
+
+function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  restSchemas.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+export const clientNameParam = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
+
+const isoTime = z.string().describe('ISO 8601 time');
+
+export const ClientStatus = named('ClientStatus', z.enum(CLIENT_STATES));
+
+export const ClientSummary = named(
+  'ClientSummary',
+  z.object({ name: z.string(), status: ClientStatus }).strict(),
+);
+export const ClientList = named('ClientList', z.array(ClientSummary));
+
+export const ClientInfo = named(
+  'ClientInfo',
+  z
+    .object({
+      name: z.string(),
+      status: ClientStatus,
+      me: z.object({ id: z.string(), pushname: z.string() }).strict().nullable(),
+      engine: z.string(),
+      since: isoTime,
+      queue: z.object({ pending: z.number().int(), running: z.number().int() }).strict(),
+      lastDisconnect: z
+        .object({ reason: z.enum(DISCONNECT_REASONS), at: isoTime })
+        .strict()
+        .nullable(),
+    })
+    .strict(),
+);
+
+export const LogoutResult = named(
+  'LogoutResult',
+  z.object({ name: z.string(), status: z.literal('STOPPED') }).strict(),
+);
+
+export const QrFormat = z.enum(['base64', 'png', 'svg', 'text']);
+export const QrQuery = z.object({ format: QrFormat.optional() }).strict();
+export const QrBase64 = named(
+  'QrBase64',
+  z
+    .object({
+      format: z.literal('base64'),
+      mimetype: z.literal('image/png'),
+      data: z.string().describe('base64 PNG'),
+    })
+    .strict(),
+);
+
+export const PairingCodeRequest = named(
+  'PairingCodeRequest',
+  z
+    .object({ phoneNumber: z.string().regex(/^\+?[\d\s-]{6,20}$/, 'must be a phone number') })
+    .strict(),
+);
+export const PairingCode = named('PairingCode', z.object({ code: z.string() }).strict());
+
+export const TextOptions = named(
+  'TextOptions',
+  z
+    .object({
+      linkPreview: z.boolean().optional(),
+      sendSeen: z.boolean().optional(),
+      mentions: z.array(z.string().max(64)).max(256).optional(),
+      quotedMessageId: z.string().min(1).max(256).optional(),
+    })
+    .strict(),
+);
+
+export const MediaContent = named(
+  'MediaContent',
+  z
+    .object({
+      type: z.enum(MEDIA_KINDS),
+      url: z
+        .string()
+        .max(4096)
+        .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http(s) URL')
+        .optional(),
+      data: z.base64().min(1).optional(),
+      mimetype: z
+        .string()
+        .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type like image/png')
+        .optional(),
+      caption: z.string().max(4096).optional(),
+      filename: z.string().min(1).max(255).optional(),
+    })
+    .strict()
+    .superRefine((media, ctx) => {
+      if ((media.url === undefined) === (media.data === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'exactly one of url or data is required' });
+      }
+      if (media.data !== undefined && media.mimetype === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mimetype'],
+          message: 'mimetype is required with data',
+        });
+      }
+      if (media.type === 'document' && media.filename === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['filename'],
+          message: 'filename is required for documents',
+        });
+      }
+      if (media.type !== 'document' && media.filename !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['filename'],
+          message: 'filename is only for documents',
+        });
+      }
+      if ((media.type === 'audio' || media.type === 'sticker') && media.caption !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['caption'],
+          message: `${media.type} takes no caption`,
+        });
+      }
+    }),
+  'Media by http(s) `url` (fetched by the server) or base64 `data` (with `mimetype`).',
+);
+
+export const SendMessageRequest = named(
+  'SendMessageRequest',
+  z
+    .object({
+      chatId: z.string().min(1).max(128),
+      content: z.union([z.string().min(1).max(65_536), MediaContent]),
+      options: TextOptions.optional(),
+      client: clientNameParam.optional(),
+    })
+    .strict(),
+);
+
+export const TRACKING_STATUSES = [
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'read',
+  'played',
+  'failed',
+] as const;
+
+export const MessageAccepted = named(
+  'MessageAccepted',
+  z
+    .object({
+      id: z.string(),
+      status: z.literal('queued'),
+      client: z.string(),
+      chatId: z.string(),
+    })
+    .strict(),
+);
+
+export const MessageSent = named(
+  'MessageSent',
+  z
+    .object({
+      id: z.string(),
+      status: z.enum(['sent', 'delivered', 'read', 'played']),
+      messageId: z.string(),
+      ack: z.number().int(),
+      client: z.string(),
+      chatId: z.string(),
+    })
+    .strict(),
+);
+
+export const MessageStatus = named(
+  'MessageStatus',
+  z
+    .object({
+      id: z.string(),
+      client: z.string(),
+      chatId: z.string(),
+      kind: z.string(),
+      status: z.enum(TRACKING_STATUSES),
+      messageId: z.string().optional(),
+      ack: z.number().int().optional(),
+      error: z.object({ code: z.string(), message: z.string() }).strict().optional(),
+      createdAt: isoTime,
+      sentAt: isoTime.optional(),
+      updatedAt: isoTime,
+    })
+    .strict(),
+);
+
+export const MessageIdParam = z.string().min(1).max(128);
+
+export const Problem = named(
+  'Problem',
+  z
+    .object({
+      type: z.string(),
+      title: z.string(),
+      status: z.number().int(),
+      detail: z.string(),
+      code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES]),
+      errors: z.array(z.object({ path: z.string(), message: z.string() }).strict()).optional(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+  'RFC 9457 problem details (application/problem+json).',
+);
+
+export const Health = named('Health', z.object({ status: z.literal('ok') }).strict());
+export const Readiness = named(
+  'Readiness',
+  z
+    .object({
+      status: z.enum(['ready', 'not_ready']),
+      reasons: z.array(z.string()),
+    })
+    .strict(),
+);
+
+const csv = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .max(1024)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(values)));
+
+export const EventsQuery = z
+  .object({
+    client: z
+      .string()
+      .max(4096)
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(clientNameParam))
+      .optional(),
+    types: csv(EVENT_TYPES).optional(),
+  })
+  .strict();
+
+export const ClientEvent = named(
+  'ClientEvent',
+  z
+    .object({
+      id: z.string(),
+      event: z.enum(EVENT_TYPES),
+      client: z.string(),
+      at: isoTime,
+      data: z.unknown(),
+    })
+    .strict(),
+  'The `data:` of an SSE event and the body of a webhook delivery.',
+);
+
+export const SimSendRequest = named(
+  'SimulatorSendRequest',
+  z
+    .object({
+      text: z.string().min(1).max(65_536),
+      /** Chat to write to; the client's own number when absent. */
+      to: z.string().min(1).max(128).optional(),
+      client: clientNameParam.optional(),
+    })
+    .strict(),
+);
+export const SimSent = named('SimulatorSent', z.object({ id: z.string() }).strict());
+export const SimInboxMessage = named(
+  'SimulatorInboxMessage',
+  z
+    .object({
+      id: z.string(),
+      chatId: z.string(),
+      author: z.string(),
+      type: z.string(),
+      body: z.string(),
+      timestamp: z.number(),
+      ack: z.number(),
+      isGroup: z.boolean(),
+      media: z
+        .object({ mimetype: z.string(), filename: z.string().optional(), size: z.number() })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+);
+export const SimInbox = named('SimulatorInbox', z.array(SimInboxMessage));
+export const PhoneParam = z.string().regex(/^\d{6,15}$/, 'must be 6-15 digits');

@@ -1,0 +1,294 @@
+/**
+ * The REST server: Koa + @koa/router + @koa/bodyparser, the routes of SPEC-REST.md, SSE, webhooks,
+ * metrics and the dashboard. `createRestServer` builds it; `listen()` and `close()` run it (the
+ * plugin calls them from `sdk.start()` and `sdk.stop()`).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Koa, { type Context, type Next } from 'koa';
+import { Router } from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Logger } from 'pino';
+import { WakitError, type Sdk } from '../../src/index.js';
+import { TokenAuth, type Principal } from './auth.js';
+import type { RestContext } from './context.js';
+import { dashboardRoutes } from './dashboard.js';
+import { EventHub } from './event-hub.js';
+import { eventRoutes } from './events.js';
+import { RestMetrics } from './metrics.js';
+import { buildOpenApi } from './openapi.js';
+import { restOptionsSchema, type RestOptions, type RestOptionsInput } from './options.js';
+import { sendProblem, toProblem } from './problem.js';
+import { mountRoutes, type AnyRoute } from './route.js';
+import { clientRoutes } from './routes/clients.js';
+import { messageRoutes } from './routes/messages.js';
+import { simulatorRoutes } from './routes/simulator.js';
+import { systemRoutes } from './routes/system.js';
+import { WebhookDispatcher } from './webhooks.js';
+
+export interface RestServerOptions {
+  sdk: Sdk;
+  /** Raw or parsed plugin options (validated here). */
+  options: RestOptionsInput | RestOptions;
+  logger: Logger;
+  /** Extra routes mounted like the built-in ones (plugin routes, tests). */
+  routes?: AnyRoute[];
+}
+
+export interface RestServer {
+  readonly app: Koa;
+  readonly options: RestOptions;
+  readonly metrics: RestMetrics | undefined;
+  readonly hub: EventHub;
+  readonly routes: readonly AnyRoute[];
+  /** `http://host:port` once listening. */
+  readonly url: string;
+  readonly port: number;
+  /** The OpenAPI 3.1 document of the mounted routes. */
+  openapi(): Record<string, unknown>;
+  listen(): Promise<void>;
+  /** Stops taking requests, ends SSE streams, lets in-flight requests finish (closeTimeoutMs). */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+function checkSecurity(options: RestOptions): void {
+  if (options.tokens.length > 0) return;
+  if (!options.insecure) {
+    throw new WakitError(
+      'CONFIG_INVALID',
+      'plugins.rest.tokens is empty: add a token (e.g. "${WAKIT_REST_TOKEN}") or set insecure: true on a loopback host',
+      { issues: [{ path: 'plugins.rest.tokens', message: 'at least one token is required' }] },
+    );
+  }
+  if (!isLoopbackHost(options.host)) {
+    throw new WakitError(
+      'CONFIG_INVALID',
+      `insecure: true is only allowed on a loopback host, not ${options.host}`,
+      {
+        issues: [{ path: 'plugins.rest.host', message: 'must be loopback when insecure' }],
+      },
+    );
+  }
+}
+
+function hasBody(ctx: Context): boolean {
+  return ctx.get('transfer-encoding') !== '' || (ctx.request.length ?? 0) > 0;
+}
+
+export async function createRestServer(init: RestServerOptions): Promise<RestServer> {
+  const options = restOptionsSchema.parse(init.options);
+  checkSecurity(options);
+  const { sdk } = init;
+  const log = init.logger;
+  const auth = new TokenAuth(options.tokens, options.insecure);
+  const metrics = options.metrics ? new RestMetrics(sdk) : undefined;
+  const hub = new EventHub(sdk, {
+    bufferSize: options.sse.bufferSize,
+    onListenerError: (error) => log.error({ err: error }, 'an event listener threw'),
+  });
+  const webhooks = new WebhookDispatcher({ hooks: options.webhooks, metrics, log });
+  const status = { listening: false, closing: false };
+  const rc: RestContext = { sdk, options, log, hub, metrics, streams: new Set(), status };
+  const detachMetrics: (() => void)[] = [];
+  if (metrics)
+    detachMetrics.push(sdk.onClient((client) => detachMetrics.push(metrics.watch(client))));
+  hub.subscribe((event) => {
+    metrics?.event(event.event);
+    webhooks.handle(event);
+  });
+
+  const routes: AnyRoute[] = [];
+  let document: Record<string, unknown> | undefined;
+  const openapi = (): Record<string, unknown> =>
+    (document ??= buildOpenApi(routes, {
+      title: 'wakit REST API',
+      version: '1.0.0',
+      description:
+        'Send and receive WhatsApp messages through wakit clients. See docs/rest-api.md.',
+    }));
+  routes.push(
+    ...systemRoutes(rc, openapi),
+    ...clientRoutes(rc),
+    ...messageRoutes(rc),
+    ...eventRoutes(rc),
+    ...simulatorRoutes(rc, sdk),
+    ...(options.dashboard ? await dashboardRoutes() : []),
+    ...(init.routes ?? []),
+  );
+
+  const parser = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: options.bodyLimit,
+    jsonStrict: true,
+    encoding: 'utf-8',
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  });
+  const anonymous: Principal = { tokenIndex: -1, clients: '*' };
+  const router = new Router();
+  mountRoutes(router, routes, {
+    anonymous,
+    authenticate: (ctx) => auth.authenticate(ctx.get('authorization') || undefined),
+    async readBody(ctx) {
+      if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody(ctx)) return undefined;
+      if (!ctx.is('application/json')) {
+        throw new WakitError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json');
+      }
+      await parser(ctx, () => Promise.resolve());
+      return ctx.request.body;
+    },
+  });
+
+  const app = new Koa({ proxy: false });
+  app.on('error', (error: unknown) => log.debug({ err: error }, 'koa stream error'));
+  app.use(async (ctx: Context, next: Next) => {
+    const start = performance.now();
+    try {
+      if (status.closing) {
+        ctx.set('Connection', 'close');
+        throw new WakitError('SHUTTING_DOWN', 'The server is shutting down');
+      }
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new WakitError('NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem.status >= 500)
+        log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+      sendProblem(ctx, problem);
+    }
+    const ms = performance.now() - start;
+    const route = (ctx.state.route as string | undefined) ?? '(unmatched)';
+    metrics?.http(ctx.method, route, ctx.status, ms / 1000);
+    log.info(
+      {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(ms * 10) / 10,
+        client: ctx.state.client as string | undefined,
+      },
+      'http %s %s %d',
+      ctx.method,
+      ctx.path,
+      ctx.status,
+    );
+  });
+  app.use(async (ctx: Context, next: Next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Cache-Control', 'no-store');
+    const origin = ctx.get('origin');
+    if (options.cors && origin) {
+      if (options.cors.some((allowed) => new URL(allowed).origin === origin)) {
+        ctx.vary('Origin');
+        ctx.set('Access-Control-Allow-Origin', origin);
+        ctx.set('Access-Control-Expose-Headers', 'Location, Preference-Applied, WWW-Authenticate');
+        if (ctx.method === 'OPTIONS') {
+          ctx.set('Access-Control-Allow-Methods', 'GET, POST');
+          ctx.set(
+            'Access-Control-Allow-Headers',
+            'Authorization, Content-Type, Last-Event-ID, Prefer',
+          );
+          ctx.set('Access-Control-Max-Age', '600');
+          ctx.status = 204;
+          return;
+        }
+      } else if (ctx.method === 'OPTIONS') {
+        throw new WakitError('FORBIDDEN', 'Origin not allowed');
+      }
+    }
+    await next();
+  });
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () =>
+        new WakitError('METHOD_NOT_ALLOWED', 'This route does not take this method'),
+      notImplemented: () => new WakitError('METHOD_NOT_ALLOWED', 'This method is not supported'),
+    }),
+  );
+
+  let server: Server | undefined;
+  let url = '';
+  let port = 0;
+  let closed: Promise<void> | undefined;
+
+  return {
+    app,
+    options,
+    metrics,
+    hub,
+    routes,
+    openapi,
+    get url() {
+      return url;
+    },
+    get port() {
+      return port;
+    },
+    async listen() {
+      if (server) return;
+      const srv = createServer(app.callback());
+      server = srv;
+      srv.headersTimeout = 20_000;
+      srv.requestTimeout = 60_000;
+      await new Promise<void>((resolve, reject) => {
+        srv.once('error', reject);
+        srv.listen(options.port, options.host, () => {
+          srv.off('error', reject);
+          resolve();
+        });
+      });
+      port = (srv.address() as AddressInfo).port;
+      const host =
+        options.host.includes(':') && !options.host.startsWith('[')
+          ? `[${options.host}]`
+          : options.host;
+      url = `http://${host}:${port}`;
+      status.listening = true;
+      log.info(
+        { url, dashboard: options.dashboard, tokens: options.tokens.length },
+        'REST API listening on %s',
+        url,
+      );
+    },
+    close() {
+      closed ??= (async () => {
+        status.closing = true;
+        for (const stream of [...rc.streams]) stream.end();
+        hub.close();
+        for (const detach of detachMetrics.splice(0)) detach();
+        await webhooks.close();
+        const srv = server;
+        if (!srv) return;
+        const done = new Promise<void>((resolve) => srv.close(() => resolve()));
+        srv.closeIdleConnections();
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), options.closeTimeoutMs);
+        });
+        if ((await Promise.race([done, deadline])) === 'timeout') {
+          log.warn(
+            'REST server: requests still running after %d ms, closing connections',
+            options.closeTimeoutMs,
+          );
+          srv.closeAllConnections();
+          await done;
+        }
+        clearTimeout(timer);
+        status.listening = false;
+        log.info('REST API closed');
+      })();
+      return closed;
+    },
+  };
+}
