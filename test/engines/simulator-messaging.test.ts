@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import {
   SimulatorNetwork,
   SIM_INBOX_LIMIT,
+  SIM_REGISTRY_LIMIT,
   type SimulatorEngineConfig,
 } from '../../src/engines/simulator/index.js';
 import type { AckUpdate, MessageData } from '../../src/client/types.js';
@@ -258,6 +259,19 @@ describe('simulator engine: messaging', () => {
       'TIMEOUT',
     );
     await expectCode(alice.send('19990000000@c.us', 'x'), 'CHAT_NOT_FOUND');
+  });
+
+  it('forgets the oldest messages beyond SIM_REGISTRY_LIMIT (forward / download look-ups)', async () => {
+    network = new SimulatorNetwork({ logger: silentLogger });
+    const alice = network.phone(ALICE);
+    const bot = await linkedBot();
+    const first = await alice.send(BOT_ID, { data: Buffer.from('x'), mimetype: 'image/png' });
+    expect((await bot.downloadMedia(first.id)).mimetype).to.equal('image/png');
+    for (let i = 0; i < SIM_REGISTRY_LIMIT - 1; i++) await alice.send(BOT_ID, 'filler');
+    expect((await bot.downloadMedia(first.id)).mimetype).to.equal('image/png');
+    await alice.send(BOT_ID, 'one too many');
+    await expectCode(bot.downloadMedia(first.id), 'MEDIA_NOT_FOUND');
+    await expectCode(bot.forward(first.id, alice.id), 'MESSAGE_NOT_FOUND');
   });
 
   it('a throwing listener does not break sends or other listeners', async () => {

@@ -61,6 +61,10 @@ export class SimulatorNetwork {
   private readonly accounts = new Map<string, SimAccount>();
   private readonly groups = new Map<string, SimGroupImpl>();
   private readonly registry = new Map<string, SimRecord>();
+  private readonly registryRing: Array<string | undefined> = new Array<string | undefined>(
+    SIM_REGISTRY_LIMIT,
+  );
+  private registryPos = 0;
   private readonly engines = new Map<string, SimulatorEngine>();
   private readonly stanzas: StanzaIds;
   /** @internal QR string currently shown → the engine showing it. */
@@ -200,7 +204,7 @@ export class SimulatorNetwork {
       }
       return { id: chatId, group };
     }
-    const number = toNumber(chatId);
+    const number = chatId.endsWith('@c.us') ? chatId.slice(0, -5) : toNumber(chatId);
     const account = number ? this.accounts.get(number) : undefined;
     if (!account) {
       throw new WakitError('CHAT_NOT_FOUND', `${chatId} is not on WhatsApp`, {
@@ -240,10 +244,12 @@ export class SimulatorNetwork {
       timestamp: Math.floor(Date.now() / 1000),
       ack: 1,
     };
+    // A ring of keys evicts the oldest in O(1) (deleting a Map's first key is not: V8 scans holes).
+    const evicted = this.registryRing[this.registryPos];
+    if (evicted !== undefined) this.registry.delete(evicted);
+    this.registryRing[this.registryPos] = stanza;
+    this.registryPos = (this.registryPos + 1) % SIM_REGISTRY_LIMIT;
     this.registry.set(stanza, record);
-    if (this.registry.size > SIM_REGISTRY_LIMIT) {
-      this.registry.delete(this.registry.keys().next().value as string);
-    }
     if (!deliver) return record;
     if (target.account) {
       this.deliverTo(target.account, record, sender, from);
