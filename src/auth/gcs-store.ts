@@ -264,6 +264,11 @@ export class GcsSessionStore implements SessionStore {
         pointer?.generation ?? 0,
       );
     } catch (error) {
+      if (gcsStatus(error) === 412 && (await this.pointsTo(client, object))) {
+        // The automatic retry of a pointer write that did succeed (its response was lost).
+        await this.prune(client, backups);
+        return;
+      }
       await this.discard(client, object);
       if (gcsStatus(error) === 412) {
         throw new WakitError(
@@ -288,6 +293,14 @@ export class GcsSessionStore implements SessionStore {
       await Promise.all(stale.map((f) => deleteObject(this.bucket, f.name)));
     } catch (error) {
       this.logger.warn({ client, reason: describe(error) }, 'pruning old session backups failed');
+    }
+  }
+
+  private async pointsTo(client: string, object: string): Promise<boolean> {
+    try {
+      return (await this.pointer(client))?.value.backups[0]?.object === object;
+    } catch {
+      return false;
     }
   }
 

@@ -187,6 +187,7 @@ export class GcsLease implements SessionLease {
     } catch (error) {
       if (this.stopped) return;
       const status = gcsStatus(error);
+      if (status === 412 && (await this.adoptOwnWrite(record))) return;
       if (status === 412 || status === 404) {
         this.markLost(
           status === 412 ? 'taken over by another holder' : 'lease object was deleted',
@@ -200,6 +201,30 @@ export class GcsLease implements SessionLease {
           'session lease renewal failed; will retry',
         );
       }
+    }
+  }
+
+  /**
+   * A 412 can answer the automatic retry of a write that did succeed (its response was lost):
+   * if the lease holds exactly what we wrote, it is still ours.
+   */
+  private async adoptOwnWrite(record: LeaseRecord): Promise<boolean> {
+    try {
+      const current = await readRecord<LeaseRecord>(this.options.bucket, this.options.object);
+      if (!current || this.stopped) return false;
+      const { holder, acquiredAt, expiresAt } = current.value;
+      if (
+        holder !== record.holder ||
+        acquiredAt !== record.acquiredAt ||
+        expiresAt !== record.expiresAt
+      ) {
+        return false;
+      }
+      this.generation = current.generation;
+      this.expiresAtMs = Date.parse(expiresAt);
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -148,6 +148,14 @@ describe('GcsSessionStore (against the fake GCS server)', () => {
     }
   }
 
+  it('a pointer write that succeeded but answered 412 (retried after a lost response) is kept', async () => {
+    await store.write('alice', Buffer.from('first'));
+    fake.fault({ op: 'upload', match: 'current.json', kind: 'commit-then-fail' });
+    await store.write('alice', Buffer.from('second'));
+    expect((await store.read('alice'))!.toString()).to.equal('second');
+    expect(backups()).to.have.members(pointer().backups.map((r) => r.object));
+  });
+
   it('falls back to the previous backup when the current one is corrupt at rest', async () => {
     await store.write('alice', Buffer.from('older session'));
     await store.write('alice', Buffer.from('newest session'));

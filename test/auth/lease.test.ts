@@ -1,14 +1,9 @@
 import { expect } from 'chai';
 import { GcsSessionStore } from '../../src/auth/gcs-store.js';
-import type {
-  GcsLease} from '../../src/auth/lease.js';
-import {
-  acquireWithRetry,
-  defaultHolderId,
-  type LeaseRecord,
-} from '../../src/auth/lease.js';
+import type { GcsLease } from '../../src/auth/lease.js';
+import { acquireWithRetry, defaultHolderId, type LeaseRecord } from '../../src/auth/lease.js';
 import { LocalSessionStore } from '../../src/auth/local-store.js';
-import type { WakitError} from '../../src/errors/index.js';
+import type { WakitError } from '../../src/errors/index.js';
 import { isWakitError } from '../../src/errors/index.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
 import { BUCKET, captureLogger, remoteConfig, tempDir } from './helpers.js';
@@ -172,6 +167,19 @@ describe('GCS session leases', () => {
     expect(lines.some((l) => l.includes('session lease lost'))).to.equal(true);
     await lease.release();
     expect(fake.get(BUCKET, LEASE)).to.not.equal(undefined); // not ours to delete
+  });
+
+  it('a renewal that succeeded but answered 412 (retried after a lost response) keeps the lease', async () => {
+    const { store } = server('server-a', { ttlMs: 2_000, renewMs: 150 });
+    const lost: Error[] = [];
+    const lease = await take(store, (e) => lost.push(e));
+    fake.fault({ op: 'upload', match: 'lease.json', kind: 'commit-then-fail' });
+    await waitFor(
+      () => fake.requests.filter((r) => r.query.name === LEASE && r.status === 200).length >= 3,
+    );
+    expect(fake.requests.some((r) => r.query.name === LEASE && r.status === 412)).to.equal(true);
+    expect(lost).to.have.length(0);
+    expect(lease.lost).to.equal(false);
   });
 
   it('keeps the lease through a transient renewal failure', async () => {

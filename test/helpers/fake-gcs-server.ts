@@ -39,9 +39,11 @@ export interface Fault {
    * `fail`: answer `status` (default 503) with a GCS error body. `corrupt`: uploads store flipped
    * bytes (hashes describe what was stored, like a server that faithfully stored damaged data);
    * downloads send flipped bytes with the true hashes. `truncate`: like corrupt, half the bytes.
-   * `delay`: wait `delayMs` and then serve normally.
+   * `delay`: wait `delayMs` and then serve normally. `commit-then-fail` (uploads): store the object,
+   * then answer `status` (default 412) as if the response was lost and an automatic retry hit the
+   * precondition.
    */
-  kind: 'fail' | 'corrupt' | 'truncate' | 'delay';
+  kind: 'fail' | 'corrupt' | 'truncate' | 'delay' | 'commit-then-fail';
   status?: number;
   delayMs?: number;
   /** How many matching requests it applies to (default 1). */
@@ -362,6 +364,14 @@ export class FakeGcsServer {
     if (fault?.kind === 'truncate') data = data.subarray(0, Math.floor(data.length / 2));
     this.checkPreconditions(bucket, name, params);
     const object = this.store(bucket, name, data, contentType, metadata);
+    if (fault?.kind === 'commit-then-fail') {
+      const status = fault.status ?? 412;
+      throw new HttpError(
+        status,
+        'injected failure after commit',
+        status === 412 ? 'conditionNotMet' : 'backendError',
+      );
+    }
     sendJson(res, 200, this.resource(object));
   }
 
