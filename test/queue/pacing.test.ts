@@ -47,7 +47,9 @@ describe('OutboundQueue pacing', () => {
 
   it('adds a uniform jitter in [0, jitterMs] drawn from the injected random source', async () => {
     const draws = [0, 0.5, 0.9999999];
-    const queue = makeQueue({ minGapMs: 1_000, jitterMs: 1_500, perChatGapMs: 0 }, () => draws.shift()!);
+    const queue = makeQueue({ minGapMs: 1_000, jitterMs: 1_500, perChatGapMs: 0 }, () =>
+      draws.shift()!,
+    );
     const rec = new Recorder();
     for (const chat of ['a', 'b', 'c', 'd']) queue.enqueue(rec.job(`${chat}@c.us`));
     await clock.tickAsync(10_000);
@@ -104,8 +106,15 @@ describe('OutboundQueue pacing', () => {
   it('uses no timer at all when pacing is disabled', async () => {
     const queue = makeQueue(NO_PACING);
     const rec = new Recorder();
-    const results = ['a', 'a', 'b', 'a'].map((chat) => queue.enqueue(rec.job(`${chat}@c.us`)).result);
-    expect(await Promise.all(results)).to.deep.equal([{ id: 'm1' }, { id: 'm2' }, { id: 'm3' }, { id: 'm4' }]);
+    const results = ['a', 'a', 'b', 'a'].map(
+      (chat) => queue.enqueue(rec.job(`${chat}@c.us`)).result,
+    );
+    expect(await Promise.all(results)).to.deep.equal([
+      { id: 'm1' },
+      { id: 'm2' },
+      { id: 'm3' },
+      { id: 'm4' },
+    ]);
     expect(clock.countTimers()).to.equal(0);
     expect(rec.times).to.deep.equal([0, 0, 0, 0]);
   });

@@ -77,7 +77,9 @@ describe('OutboundQueue priorities, bounds and pause', () => {
     queue.enqueue(rec.hanging('a'));
     await flush();
     expect(queue.stats()).to.deep.equal({ pending: 0, running: 1 });
-    expect(() => queue.enqueue(rec.job('b'))).to.throw().with.property('code', 'QUEUE_FULL');
+    expect(() => queue.enqueue(rec.job('b')))
+      .to.throw()
+      .with.property('code', 'QUEUE_FULL');
     queue.close();
   });
 
@@ -121,6 +123,8 @@ describe('OutboundQueue priorities, bounds and pause', () => {
   it('rejects an unknown priority', () => {
     const queue = makeQueue(NO_PACING);
     const job = { ...new Recorder().job('a'), priority: 'urgent' as never };
-    expect(() => queue.enqueue(job)).to.throw().with.property('code', 'VALIDATION_FAILED');
+    expect(() => queue.enqueue(job))
+      .to.throw()
+      .with.property('code', 'VALIDATION_FAILED');
   });
 });

@@ -15,12 +15,22 @@ describe('OutboundQueue retries and timeouts', () => {
     const rec = new Recorder();
     const statuses: string[] = [];
     queue.on('update', (r) => statuses.push(r.status));
-    const { trackingId, result } = queue.enqueue(rec.failing('a', ['ENGINE_ERROR', 'SEND_TIMEOUT']));
+    const { trackingId, result } = queue.enqueue(
+      rec.failing('a', ['ENGINE_ERROR', 'SEND_TIMEOUT']),
+    );
     await clock.tickAsync(10_000);
     expect(rec.times).to.deep.equal([0, 2_000, 6_000]);
     expect(await result).to.deep.equal({ id: 'm3' });
     expect(queue.get(trackingId)).to.include({ status: 'sent', attempts: 3, messageId: 'm3' });
-    expect(statuses).to.deep.equal(['queued', 'sending', 'queued', 'sending', 'queued', 'sending', 'sent']);
+    expect(statuses).to.deep.equal([
+      'queued',
+      'sending',
+      'queued',
+      'sending',
+      'queued',
+      'sending',
+      'sent',
+    ]);
   });
 
   it('treats errors that are not WakitErrors as ENGINE_ERROR (transient)', async () => {
@@ -51,7 +61,9 @@ describe('OutboundQueue retries and timeouts', () => {
   it('gives up after `retries` extra attempts', async () => {
     const queue = makeQueue({ ...NO_PACING, retries: 1, retryBackoffMs: 1_000 });
     const rec = new Recorder();
-    const { result } = queue.enqueue(rec.failing('a', ['ENGINE_ERROR', 'ENGINE_ERROR', 'ENGINE_ERROR']));
+    const { result } = queue.enqueue(
+      rec.failing('a', ['ENGINE_ERROR', 'ENGINE_ERROR', 'ENGINE_ERROR']),
+    );
     await clock.tickAsync(60_000);
     expect((await rejection(result)).code).to.equal('ENGINE_ERROR');
     expect(rec.times).to.deep.equal([0, 1_000]);
@@ -90,7 +102,12 @@ describe('OutboundQueue retries and timeouts', () => {
   });
 
   it('retries a timed-out send when retries allow it', async () => {
-    const queue = makeQueue({ ...NO_PACING, sendTimeoutMs: 1_000, retries: 1, retryBackoffMs: 500 });
+    const queue = makeQueue({
+      ...NO_PACING,
+      sendTimeoutMs: 1_000,
+      retries: 1,
+      retryBackoffMs: 500,
+    });
     let calls = 0;
     const { result } = queue.enqueue({
       chatId: 'a',
@@ -104,7 +121,11 @@ describe('OutboundQueue retries and timeouts', () => {
 
   it('fails with ENGINE_ERROR when the engine returns no message id, and on a synchronous throw', async () => {
     const queue = makeQueue({ ...NO_PACING, retries: 0 });
-    const empty = queue.enqueue({ chatId: 'a', kind: 'text', run: () => Promise.resolve({} as { id: string }) });
+    const empty = queue.enqueue({
+      chatId: 'a',
+      kind: 'text',
+      run: () => Promise.resolve({} as { id: string }),
+    });
     const sync = queue.enqueue({
       chatId: 'b',
       kind: 'text',
