@@ -58,8 +58,8 @@ describe('OutboundQueue drain and close', () => {
       expect((await rejection(handle.result)).code).to.equal('SHUTTING_DOWN');
       expect(queue.get(handle.trackingId)).to.include({ status: 'failed' });
     }
-    expect(rec.sends[0]!.signal.aborted).to.equal(true);
-    expect(isWakitError(rec.sends[0]!.signal.reason, 'SHUTTING_DOWN')).to.equal(true);
+    expect(rec.sends[0].signal.aborted).to.equal(true);
+    expect(isWakitError(rec.sends[0].signal.reason, 'SHUTTING_DOWN')).to.equal(true);
     await flush();
     expect(drained).to.deep.equal({ drained: true, remaining: 0 });
     expect(queue.stats()).to.deep.equal({ pending: 0, running: 0 });

@@ -41,7 +41,7 @@ describe('OutboundQueue pacing', () => {
     await clock.tickAsync(1_499);
     expect(times).to.have.length(1);
     await clock.tickAsync(1);
-    expect(times.map((t) => t - times[0]!)).to.deep.equal([0, 1_500]);
+    expect(times.map((t) => t - times[0])).to.deep.equal([0, 1_500]);
     queue.close();
   });
 
@@ -53,7 +53,7 @@ describe('OutboundQueue pacing', () => {
     const rec = new Recorder();
     for (const chat of ['a', 'b', 'c', 'd']) queue.enqueue(rec.job(`${chat}@c.us`));
     await clock.tickAsync(10_000);
-    const gaps = rec.times.slice(1).map((t, i) => t - rec.times[i]!);
+    const gaps = rec.times.slice(1).map((t, i) => t - rec.times[i]);
     expect(gaps).to.deep.equal([1_000, 1_000 + 750, 1_000 + 1_500]);
     queue.close();
   });
@@ -64,7 +64,7 @@ describe('OutboundQueue pacing', () => {
     const rec = new Recorder();
     for (const chat of ['a', 'b', 'c', 'd']) queue.enqueue(rec.job(`${chat}@c.us`));
     await clock.tickAsync(1_000);
-    const gaps = rec.times.slice(1).map((t, i) => t - rec.times[i]!);
+    const gaps = rec.times.slice(1).map((t, i) => t - rec.times[i]);
     expect(gaps).to.deep.equal([150, 100, 150]);
     queue.close();
   });

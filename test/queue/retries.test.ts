@@ -90,13 +90,13 @@ describe('OutboundQueue retries and timeouts', () => {
     const { trackingId, result } = queue.enqueue(rec.hanging('a'));
     const next = queue.enqueue(rec.job('b')).result;
     await clock.tickAsync(4_999);
-    expect(rec.sends[0]!.signal.aborted).to.equal(false);
+    expect(rec.sends[0].signal.aborted).to.equal(false);
     expect(queue.get(trackingId)?.status).to.equal('sending');
     await clock.tickAsync(1);
     const error = await rejection(result);
     expect(error.code).to.equal('SEND_TIMEOUT');
-    expect(rec.sends[0]!.signal.aborted).to.equal(true);
-    expect(isWakitError(rec.sends[0]!.signal.reason, 'SEND_TIMEOUT')).to.equal(true);
+    expect(rec.sends[0].signal.aborted).to.equal(true);
+    expect(isWakitError(rec.sends[0].signal.reason, 'SEND_TIMEOUT')).to.equal(true);
     expect(await next).to.deep.equal({ id: 'm2' });
     expect(queue.get(trackingId)?.error?.code).to.equal('SEND_TIMEOUT');
   });

@@ -91,14 +91,14 @@ describe('OutboundQueue tracking', () => {
     const rec = new Recorder();
     const done = [1, 2, 3].map((n) => queue.enqueue(rec.job(`c${n}`)));
     await Promise.all(done.map((h) => h.result));
-    expect(queue.get(done[0]!.trackingId)).to.equal(undefined);
-    expect(queue.get(done[1]!.trackingId)?.status).to.equal('sent');
-    expect(queue.get(done[2]!.trackingId)?.status).to.equal('sent');
+    expect(queue.get(done[0].trackingId)).to.equal(undefined);
+    expect(queue.get(done[1].trackingId)?.status).to.equal('sent');
+    expect(queue.get(done[2].trackingId)?.status).to.equal('sent');
     queue.ackUpdate('m1', 3); // evicted: ignored, no throw
     queue.pause();
     const waiting = [4, 5, 6].map((n) => queue.enqueue(rec.job(`c${n}`)));
     for (const h of waiting) expect(queue.get(h.trackingId)?.status).to.equal('queued');
-    expect(queue.get(done[2]!.trackingId)?.status).to.equal('sent');
+    expect(queue.get(done[2].trackingId)?.status).to.equal('sent');
     queue.close();
   });
 
