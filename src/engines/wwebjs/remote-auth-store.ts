@@ -16,6 +16,8 @@ export interface RemoteAuthStoreOptions {
    * (logout, session_expired).
    */
   mayDelete: () => boolean;
+  /** Whether a backup may be written now (false once the session was logged out or expired). */
+  mayWrite?: () => boolean;
   /** Working directory bare session names are resolved against (defaults to process.cwd()). */
   cwd?: string;
 }
@@ -36,6 +38,8 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 export class RemoteAuthStoreAdapter implements RemoteAuthStore {
   private readonly dataPath: string;
   private readonly cwd: string;
+  /** Saves and deletes run one at a time, so a late backup can never resurrect a deleted session. */
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: RemoteAuthStoreOptions) {
     this.cwd = options.cwd ?? process.cwd();
@@ -75,8 +79,23 @@ export class RemoteAuthStoreAdapter implements RemoteAuthStore {
     return this.options.store.exists(this.options.clientName);
   }
 
-  async save({ session }: { session: string }): Promise<void> {
+  /** Resolves once no save or delete is in flight. */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  private serial(task: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(task, task);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  save({ session }: { session: string }): Promise<void> {
     this.checkSession(session);
+    return this.serial(() => this.backup(session));
+  }
+
+  private async backup(session: string): Promise<void> {
     try {
       const zipPath = await this.findZip(session);
       if (!zipPath) {
@@ -92,6 +111,10 @@ export class RemoteAuthStoreAdapter implements RemoteAuthStore {
           { bytes: data.length },
           'RemoteAuth session zip is empty or broken; backup skipped',
         );
+        return;
+      }
+      if (this.options.mayWrite && !this.options.mayWrite()) {
+        this.log.info('session is logged out; backup skipped');
         return;
       }
       await this.options.store.write(this.options.clientName, data);
@@ -110,13 +133,15 @@ export class RemoteAuthStoreAdapter implements RemoteAuthStore {
     await writeFile(file, data, { mode: 0o600 });
   }
 
-  async delete({ session }: { session: string }): Promise<void> {
+  delete({ session }: { session: string }): Promise<void> {
     this.checkSession(session);
-    if (!this.options.mayDelete()) {
-      this.log.info('RemoteAuth asked to delete the session on a transient disconnect; kept');
-      return;
-    }
-    await this.options.store.delete(this.options.clientName);
+    return this.serial(async () => {
+      if (!this.options.mayDelete()) {
+        this.log.info('RemoteAuth asked to delete the session on a transient disconnect; kept');
+        return;
+      }
+      await this.options.store.delete(this.options.clientName);
+    });
   }
 
   private async findZip(session: string): Promise<string | undefined> {

@@ -30,6 +30,7 @@ import {
   sendContent,
 } from './operations.js';
 import { RestartPolicy } from './restart-policy.js';
+import type { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { ClientLike, MessageLike, WwebjsBindings, WwebjsEngineConfig } from './types.js';
 import { Attempt } from './attempt.js';
 
@@ -73,6 +74,7 @@ export class WwebjsEngine extends EventEmitter implements Engine {
   private bindings: WwebjsBindings | null = null;
   /** Set on logout / session_expired: RemoteAuth may then delete the remote backup. */
   private sessionGone = false;
+  private remoteAdapter: RemoteAuthStoreAdapter | null = null;
   private lastWaState: string | undefined;
   private stopping: Promise<void> | null = null;
   private readonly cleanups = new Set<Promise<void>>();
@@ -144,7 +146,9 @@ export class WwebjsEngine extends EventEmitter implements Engine {
     const auth = await createAuthStrategy(bindings, this.context, {
       backupSyncIntervalMs: this.deps.backupSyncIntervalMs ?? 300_000,
       mayDeleteRemote: () => this.sessionGone || SESSION_GONE_STATES.has(this.lastWaState ?? ''),
+      mayWriteRemote: () => !this.sessionGone,
     });
+    this.remoteAdapter = auth.remote ?? null;
     if (this.phase !== 'running') return;
     const { options: puppeteer, ignored } = buildLaunchOptions(
       this.config,
@@ -219,6 +223,11 @@ export class WwebjsEngine extends EventEmitter implements Engine {
     this.phase = 'stopped';
   }
 
+  /**
+   * `client.logout()` (unlinks the device; LocalAuth/RemoteAuth delete their copy), then stop, then
+   * delete the session through the store as well, so that it is gone even when WhatsApp could not
+   * be told (not linked, no network).
+   */
   async logout(): Promise<void> {
     this.sessionGone = true;
     const attempt = this.attempt;
@@ -236,6 +245,8 @@ export class WwebjsEngine extends EventEmitter implements Engine {
       }
     }
     await this.stop();
+    await this.remoteAdapter?.idle();
+    await this.context.store.delete(this.context.clientName);
   }
 
   // ---------------------------------------------------------------- attempts
@@ -515,7 +526,16 @@ export class WwebjsEngine extends EventEmitter implements Engine {
 
   async downloadMedia(messageId: string): Promise<MediaFile> {
     const { client } = this.readyClient();
-    const message = await findMessage(client, this.messages.get(messageId), messageId);
+    let message: MessageLike;
+    try {
+      message = await findMessage(client, this.messages.get(messageId), messageId);
+    } catch (error) {
+      if (!isWakitError(error, 'MESSAGE_NOT_FOUND')) throw error;
+      throw new WakitError('MEDIA_NOT_FOUND', `Message ${messageId} not found`, {
+        details: { messageId },
+        cause: error,
+      });
+    }
     return downloadMessageMedia(message);
   }
 
