@@ -44,9 +44,21 @@ export class StanzaIds {
     this.prefix = `3EB0${hex.toUpperCase()}`;
   }
 
+  /** The sequence number of the id `next()` returns next time. */
+  get nextSeq(): number {
+    return this.counter + 1;
+  }
+
   next(): string {
     this.counter += 1;
     return this.prefix + this.counter.toString(16).toUpperCase().padStart(10, '0');
+  }
+
+  /** The sequence number of a stanza id made here, or -1 for ids this network did not make. */
+  seqOf(stanza: string): number {
+    if (stanza.length !== this.prefix.length + 10 || !stanza.startsWith(this.prefix)) return -1;
+    const seq = Number.parseInt(stanza.slice(this.prefix.length), 16);
+    return Number.isSafeInteger(seq) ? seq : -1;
   }
 }
 

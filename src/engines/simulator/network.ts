@@ -60,11 +60,10 @@ export class SimulatorNetwork {
   readonly random: () => number;
   private readonly accounts = new Map<string, SimAccount>();
   private readonly groups = new Map<string, SimGroupImpl>();
-  private readonly registry = new Map<string, SimRecord>();
-  private readonly registryRing: Array<string | undefined> = new Array<string | undefined>(
+  /** Message registry: a ring indexed by stanza sequence number (no hashing, O(1) eviction). */
+  private readonly registry: Array<SimRecord | undefined> = new Array<SimRecord | undefined>(
     SIM_REGISTRY_LIMIT,
   );
-  private registryPos = 0;
   private readonly engines = new Map<string, SimulatorEngine>();
   private readonly stanzas: StanzaIds;
   /** @internal QR string currently shown → the engine showing it. */
@@ -181,7 +180,11 @@ export class SimulatorNetwork {
 
   /** @internal A stored message by any serialized id (or bare stanza id). */
   findMessage(messageId: string): SimRecord | undefined {
-    return this.registry.get(stanzaOf(messageId));
+    const stanza = stanzaOf(messageId);
+    const seq = this.stanzas.seqOf(stanza);
+    if (seq < 0) return undefined;
+    const record = this.registry[seq % SIM_REGISTRY_LIMIT];
+    return record?.stanza === stanza ? record : undefined;
   }
 
   /** @internal Where `sender` may post `chatId`: CHAT_NOT_FOUND / PERMISSION_DENIED otherwise. */
@@ -225,6 +228,7 @@ export class SimulatorNetwork {
     deliver = true,
     from?: LinkedDevice,
   ): SimRecord {
+    const seq = this.stanzas.nextSeq;
     const stanza = this.stanzas.next();
     const isGroup = target.group !== undefined;
     const record: SimRecord = {
@@ -244,12 +248,7 @@ export class SimulatorNetwork {
       timestamp: Math.floor(Date.now() / 1000),
       ack: 1,
     };
-    // A ring of keys evicts the oldest in O(1) (deleting a Map's first key is not: V8 scans holes).
-    const evicted = this.registryRing[this.registryPos];
-    if (evicted !== undefined) this.registry.delete(evicted);
-    this.registryRing[this.registryPos] = stanza;
-    this.registryPos = (this.registryPos + 1) % SIM_REGISTRY_LIMIT;
-    this.registry.set(stanza, record);
+    this.registry[seq % SIM_REGISTRY_LIMIT] = record;
     if (!deliver) return record;
     if (target.account) {
       this.deliverTo(target.account, record, sender, from);
