@@ -60,12 +60,40 @@ const imageSource = z
     }
   });
 
+/**
+ * Other kinds take a `url`, or a `buffer` with its `mimetype` (what REST's base64 `data` becomes).
+ * Additive to the spec's table, which shows only `url` for these kinds.
+ */
+function urlOrBuffer<S extends z.ZodRawShape>(extra: S) {
+  return z
+    .object({
+      url: httpUrl.optional(),
+      buffer: z.instanceof(Uint8Array).optional(),
+      mimetype: mimetype.optional(),
+      ...extra,
+    })
+    .strict()
+    .superRefine((value, ctx) => {
+      const media = value as { url?: string; buffer?: Uint8Array; mimetype?: string };
+      if ((media.url === undefined) === (media.buffer === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'exactly one of url or buffer is required' });
+      }
+      if ((media.buffer === undefined) !== (media.mimetype === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mimetype'],
+          message: 'mimetype goes with buffer, and only with it',
+        });
+      }
+    });
+}
+
 const MEDIA_SCHEMAS = {
   image: imageSource,
-  video: z.object({ url: httpUrl, caption }).strict(),
-  audio: z.object({ url: httpUrl }).strict(),
-  document: z.object({ url: httpUrl, filename: z.string().min(1).max(255), caption }).strict(),
-  sticker: z.object({ url: httpUrl }).strict(),
+  video: urlOrBuffer({ caption }),
+  audio: urlOrBuffer({}),
+  document: urlOrBuffer({ filename: z.string().min(1).max(255), caption }),
+  sticker: urlOrBuffer({}),
 } satisfies Record<MediaKind, z.ZodType>;
 
 function requireObject(input: unknown, what: string): Record<string, unknown> {
