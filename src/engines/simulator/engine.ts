@@ -5,12 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { WakitError } from '../../errors/index.js';
-import type {
-  DisconnectReason,
-  EngineContent,
-  MediaFile,
-  MessageData,
-} from '../../client/types.js';
+import type { DisconnectReason, EngineContent, MediaFile } from '../../client/types.js';
 import type {
   Engine,
   EngineContext,
@@ -20,6 +15,7 @@ import type {
 } from '../engine.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
+import { incomingMessage, ownMessage, payloadOf } from './messages.js';
 import {
   decodeSession,
   derivePhone,
@@ -27,31 +23,11 @@ import {
   makePairingCode,
   makeQr,
   newToken,
-  serializeId,
   toNumber,
 } from './ids.js';
 import type { SimSession } from './ids.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
-
-function payloadOf(content: EngineContent): SimPayload {
-  if (content.kind === 'text') {
-    return {
-      type: 'chat',
-      body: content.text,
-      isForwarded: false,
-      quotedMessageId: content.options.quotedMessageId,
-      mentions: content.options.mentions,
-    };
-  }
-  return {
-    type: content.kind,
-    body: content.caption ?? '',
-    caption: content.caption,
-    media: content.media,
-    isForwarded: false,
-  };
-}
 
 export class SimulatorEngine extends EventEmitter implements Engine {
   readonly type = 'simulator';
@@ -335,26 +311,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
     const failed = this.network.deliveryFails(target.id);
     const record = this.network.post(account, target, payload, !failed, this);
     if (failed) record.ack = -1;
-    const me = account.id;
-    const message: MessageData = {
-      id: record.id,
-      body: record.body,
-      from: me,
-      to: target.id,
-      chatId: target.id,
-      timestamp: record.timestamp,
-      hasMedia: record.media !== undefined,
-      isGroup: record.isGroup,
-      broadcast: false,
-      hasQuotedMsg: record.quotedMessageId !== undefined,
-      fromMe: true,
-      type: record.type,
-      ack: 0,
-      author: record.isGroup ? me : undefined,
-      quotedMessageId: record.quotedMessageId,
-      isForwarded: record.isForwarded,
-      media: record.media && this.mediaInfo(record.media),
-    };
+    const message = ownMessage(record, account.id);
     this.emitSafe('message_create', message);
     this.progressAcks(record, failed);
     return { id: record.id };
@@ -382,34 +339,9 @@ export class SimulatorEngine extends EventEmitter implements Engine {
 
   /** @internal A message reached our account: the lean inbound path. */
   receiveInbound(record: SimRecord, senderPushname: string): void {
-    const me = this.account?.id ?? '';
-    const from = record.chatId;
-    const message: MessageData = {
-      id: serializeId(false, from, record.stanza, record.isGroup ? record.author : undefined),
-      body: record.body,
-      from,
-      to: me,
-      chatId: from,
-      timestamp: record.timestamp,
-      hasMedia: record.media !== undefined,
-      isGroup: record.isGroup,
-      broadcast: false,
-      hasQuotedMsg: record.quotedMessageId !== undefined,
-      fromMe: false,
-      type: record.type,
-      ack: 1,
-      author: record.isGroup ? record.author : undefined,
-      quotedMessageId: record.quotedMessageId,
-      isForwarded: record.isForwarded,
-      notifyName: senderPushname,
-      media: record.media && this.mediaInfo(record.media),
-    };
+    const message = incomingMessage(record, this.account?.id ?? '', senderPushname);
     this.emitSafe('message', message);
     this.emitSafe('message_create', message);
-  }
-
-  private mediaInfo(media: MediaFile): NonNullable<MessageData['media']> {
-    return { mimetype: media.mimetype, filename: media.filename, size: media.data.length };
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────
