@@ -13,7 +13,6 @@ import { pino } from 'pino';
 import { LocalSessionStore } from '../../src/auth/local-store.js';
 import { engineSchema } from '../../src/config/schema.js';
 import type { DisconnectReason } from '../../src/client/types.js';
-import type { WakitError } from '../../src/errors/index.js';
 import { defaultBindings } from '../../src/engines/wwebjs/default-bindings.js';
 import { DEFAULT_BROWSER_PATHS, isExecutableFile } from '../../src/engines/wwebjs/browser.js';
 import type { ClientLike, WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
