@@ -10,7 +10,8 @@ import Koa, { type Context, type Next } from 'koa';
 import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Logger } from 'pino';
-import { WakitError, type Sdk } from '../../src/index.js';
+import { WakitError, type PluginRouteRegistry, type Sdk } from '../../src/index.js';
+import { pluginRoutesMiddleware } from './plugin-routes.js';
 import { TokenAuth, type Principal } from './auth.js';
 import type { RestContext } from './context.js';
 import { dashboardRoutes } from './dashboard.js';
@@ -32,8 +33,10 @@ export interface RestServerOptions {
   /** Raw or parsed plugin options (validated here). */
   options: RestOptionsInput | RestOptions;
   logger: Logger;
-  /** Extra routes mounted like the built-in ones (plugin routes, tests). */
+  /** Extra routes mounted like the built-in ones. */
   routes?: AnyRoute[];
+  /** Routes of other plugins (`ctx.http`), served under `/api/v1/plugins/<plugin>`. */
+  pluginRoutes?: PluginRouteRegistry;
 }
 
 export interface RestServer {
@@ -132,10 +135,10 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   });
   const anonymous: Principal = { tokenIndex: -1, clients: '*' };
   const router = new Router();
-  mountRoutes(router, routes, {
+  const deps = {
     anonymous,
-    authenticate: (ctx) => auth.authenticate(ctx.get('authorization') || undefined),
-    async readBody(ctx) {
+    authenticate: (ctx: Context) => auth.authenticate(ctx.get('authorization') || undefined),
+    async readBody(ctx: Context): Promise<unknown> {
       if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody(ctx)) return undefined;
       if (!ctx.is('application/json')) {
         throw new WakitError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json');
@@ -143,7 +146,8 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
       await parser(ctx, () => Promise.resolve());
       return ctx.request.body;
     },
-  });
+  };
+  mountRoutes(router, routes, deps);
 
   const app = new Koa({ proxy: false });
   app.on('error', (error: unknown) => log.debug({ err: error }, 'koa stream error'));
@@ -164,6 +168,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
         log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
       sendProblem(ctx, problem);
     }
+    if (status.closing) ctx.set('Connection', 'close');
     const ms = performance.now() - start;
     const route = (ctx.state.route as string | undefined) ?? '(unmatched)';
     metrics?.http(ctx.method, route, ctx.status, ms / 1000);
@@ -207,6 +212,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     }
     await next();
   });
+  if (init.pluginRoutes) app.use(pluginRoutesMiddleware(rc, init.pluginRoutes, deps));
   app.use(router.routes());
   app.use(
     router.allowedMethods({
@@ -271,7 +277,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
         const srv = server;
         if (!srv) return;
         const done = new Promise<void>((resolve) => srv.close(() => resolve()));
-        srv.closeIdleConnections();
+        // Connections that finish their last request while we wait become idle: close them too.
+        const sweeper = setInterval(() => srv.closeIdleConnections(), 25);
+        void done.finally(() => clearInterval(sweeper));
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<'timeout'>((resolve) => {
           timer = setTimeout(() => resolve('timeout'), options.closeTimeoutMs);
@@ -285,6 +293,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
           await done;
         }
         clearTimeout(timer);
+        clearInterval(sweeper);
         status.listening = false;
         log.info('REST API closed');
       })();

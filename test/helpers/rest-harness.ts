@@ -65,6 +65,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
     { logger },
   );
   for (const name of sdk.config.clients) sdk.createClient({ name });
+  sdk.simulator.phone(CONTACT, { pushname: 'Alice' });
   const server = await createRestServer({
     sdk,
     logger,

@@ -1,0 +1,38 @@
+/**
+ * The built-in `rest` plugin: the REST API of SPEC-REST.md on Koa, with SSE, webhooks, OpenAPI,
+ * Prometheus metrics and the dashboard. Enable it with `plugins: { rest: { tokens: [...] } }`.
+ */
+import { definePlugin } from '../../src/index.js';
+import { restOptionsSchema } from './options.js';
+import { createRestServer } from './server.js';
+
+export {
+  restOptionsSchema,
+  EVENT_TYPES,
+  type RestOptions,
+  type RestOptionsInput,
+  type WebhookOptions,
+} from './options.js';
+export {
+  createRestServer,
+  isLoopbackHost,
+  type RestServer,
+  type RestServerOptions,
+} from './server.js';
+export { signBody } from './webhooks.js';
+
+export default definePlugin({
+  name: 'rest',
+  version: '1.0.0',
+  options: restOptionsSchema,
+  async setup(ctx) {
+    const server = await createRestServer({
+      sdk: ctx.sdk,
+      options: ctx.options,
+      logger: ctx.log,
+      pluginRoutes: ctx.http,
+    });
+    await server.listen();
+    ctx.onClose(() => server.close());
+  },
+});
