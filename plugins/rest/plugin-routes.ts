@@ -45,7 +45,10 @@ export function pluginRoutesMiddleware(
 ): (ctx: Context, next: Next) => Promise<void> {
   const prefix = `${registry.prefix}/`;
   return async (ctx, next) => {
-    if (!ctx.path.startsWith(prefix)) return next();
+    if (!ctx.path.startsWith(prefix)) {
+      await next();
+      return;
+    }
     const match = registry.match(ctx.method, ctx.path);
     if (!match.found) {
       if (match.allow.length > 0) {
