@@ -98,7 +98,15 @@ export type {
   RouteMatch,
   SendContent,
 } from './plugins/types.js';
-export { PluginHost, type LoadedPluginInfo, type PluginHostOptions } from './plugins/plugin-host.js';
+export {
+  PluginHost,
+  type LoadedPluginInfo,
+  type PluginHostOptions,
+} from './plugins/plugin-host.js';
 export { parseArgs, parseCommand, type ParsedCommand } from './plugins/parse-args.js';
 export { PLUGIN_ROUTE_PREFIX } from './plugins/routes.js';
 export { BUILT_IN_PLUGINS } from './plugins/loader.js';
+
+// zod, re-exported so plugins describe their options with the same instance wakit validates with
+export { z } from 'zod';
+export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
+import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Sdk } from '../sdk.js';
 import { CommandRegistry } from './commands.js';
@@ -148,6 +149,18 @@ export class PluginHost {
   /** Routes plugins added with `ctx.http.route` (the REST plugin mounts them). */
   get http(): PluginRouteRegistry {
     return this.#routes;
+  }
+
+  /**
+   * Runs one event through the pipeline as if `client` had emitted it (tests, replays). Resolves
+   * when every handler finished; never rejects (failures are reported like any other).
+   */
+  dispatch<E extends ClientEventName>(
+    client: BotClient,
+    event: E,
+    ...args: ClientEvents[E]
+  ): Promise<void> {
+    return this.#pipeline.dispatch(client, event, args);
   }
 
   /** Listens to handler, command and close-hook failures. */

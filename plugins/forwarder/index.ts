@@ -1,0 +1,153 @@
+/**
+ * forwarder: routes incoming messages to other chats. `forward` uses WhatsApp's native forward;
+ * `copy` re-sends the text (or image) as a new message with an optional prefix naming the sender.
+ * Messages of the bot's own accounts are never routed (no loops), and a failing target does not
+ * stop the others.
+ */
+import {
+  chatIdSchema,
+  definePlugin,
+  regexSourceSchema,
+  z,
+  type BotClient,
+  type Message,
+  type PluginContext,
+} from '../../src/index.js';
+
+const routeSchema = z
+  .object({
+    /** A chat id, or `*` for every chat. */
+    from: z.union([z.literal('*'), chatIdSchema]),
+    to: z.array(chatIdSchema).min(1),
+    /** Only messages whose text (or caption) matches this regular expression (case-insensitive). */
+    match: regexSourceSchema.optional(),
+    /** Only these message types (`chat`, `image`, `video`, `audio`, `ptt`, `document`, `sticker`, ...). */
+    types: z.array(z.string().min(1)).optional(),
+    mode: z.enum(['forward', 'copy']).default('forward'),
+    /** Copy mode: text put before the copy; `{{name}}`, `{{from}}` and `{{chat}}` are replaced. */
+    prefix: z.string().max(1024).optional(),
+  })
+  .strict();
+
+export const forwarderOptions = z
+  .object({
+    routes: z.array(routeSchema).default([]),
+    /** Only on these clients (names); all when absent. */
+    clients: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export type ForwarderOptions = z.input<typeof forwarderOptions>;
+type Route = z.output<typeof routeSchema>;
+
+interface CompiledRoute {
+  route: Route;
+  match: RegExp | undefined;
+  types: ReadonlySet<string> | undefined;
+}
+
+function renderPrefix(template: string, message: Message): string {
+  const number = message.sender.split('@')[0] ?? message.sender;
+  const values: Record<string, string> = {
+    name: message.notifyName || number,
+    from: number,
+    chat: message.chatId,
+  };
+  return template.replace(/\{\{\s*(name|from|chat)\s*\}\}/g, (_, key: string) => values[key] ?? '');
+}
+
+/** Ids of the bot's own accounts (any client): their messages are never routed. */
+function ownAccounts(clients: readonly BotClient[]): Set<string> {
+  const ids = new Set<string>();
+  for (const client of clients) {
+    const me = client.info().me;
+    if (me) ids.add(me.id);
+  }
+  return ids;
+}
+
+async function deliver(
+  ctx: PluginContext<unknown>,
+  client: BotClient,
+  message: Message,
+  route: Route,
+  target: string,
+): Promise<void> {
+  if (route.mode === 'forward') {
+    await message.forward(target);
+    return;
+  }
+  const prefix = route.prefix ? renderPrefix(route.prefix, message) : '';
+  if (!message.hasMedia) {
+    await ctx.send(client.name, target, `${prefix}${message.body}`);
+    return;
+  }
+  if (message.type === 'image') {
+    const media = await message.downloadMedia();
+    const caption = `${prefix}${message.body}`;
+    await ctx.send(client.name, target, {
+      type: 'image',
+      buffer: Buffer.from(media.data, 'base64'),
+      mimetype: media.mimetype,
+      ...(caption ? { caption } : {}),
+    });
+    return;
+  }
+  // other media can only be sent from a URL: name the sender, then forward the original
+  if (prefix.trim()) await ctx.send(client.name, target, prefix.trim());
+  await message.forward(target);
+}
+
+export default definePlugin({
+  name: 'forwarder',
+  version: '1.0.0',
+  options: forwarderOptions,
+  setup(ctx) {
+    const routes: CompiledRoute[] = ctx.options.routes.map((route) => ({
+      route,
+      match: route.match !== undefined ? new RegExp(route.match, 'i') : undefined,
+      types: route.types ? new Set(route.types) : undefined,
+    }));
+
+    ctx.on(
+      'message',
+      async (event, next) => {
+        const { message, client } = event;
+        if (routes.length === 0 || message.fromMe || message.broadcast) return next();
+        const matching = routes.filter(
+          ({ route, match, types }) =>
+            (route.from === '*' || route.from === message.chatId) &&
+            (!types || types.has(message.type)) &&
+            (!match || match.test(message.body)),
+        );
+        if (matching.length === 0) return next();
+        await next();
+        const own = ownAccounts(ctx.clients);
+        if (own.has(message.sender)) return;
+        const jobs: Promise<void>[] = [];
+        const sent = new Set<string>();
+        for (const { route } of matching) {
+          for (const target of route.to) {
+            // never back into the chat it came from, never twice to one chat
+            if (target === message.chatId || sent.has(target)) continue;
+            sent.add(target);
+            jobs.push(
+              deliver(ctx, client, message, route, target).catch((error: unknown) => {
+                ctx.log.warn(
+                  { err: error, target, messageId: message.id, client: client.name },
+                  'forwarder: could not %s message %s to %s: %s',
+                  route.mode,
+                  message.id,
+                  target,
+                  error instanceof Error ? error.message : String(error),
+                );
+              }),
+            );
+          }
+        }
+        await Promise.all(jobs);
+      },
+      ctx.options.clients ? { clients: ctx.options.clients } : {},
+    );
+  },
+});

@@ -1,0 +1,171 @@
+/**
+ * media-saver: saves received media under `dir` with a JSON sidecar (sender, chat, timestamp,
+ * caption, mimetype, size, sha256). Paths are built only from sanitised parts, writes are atomic
+ * (temp file, then rename), a message is never saved twice, oversized media is skipped.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chatIdSchema, definePlugin, extensionFor, z, type Message } from '../../src/index.js';
+import { buildSafePath, templateProblem, type PathValues } from './safe-path.js';
+
+export const mediaSaverOptions = z
+  .object({
+    /** Directory media is saved in (relative to the config file). */
+    dir: z.string().min(1),
+    /** Only media from these chats. */
+    chats: z.array(chatIdSchema).optional(),
+    /** Only these message types (`image`, `video`, `audio`, `ptt`, `document`, `sticker`). */
+    types: z.array(z.string().min(1)).optional(),
+    /** Larger media is skipped (default: `media.maxBytes` of the config). */
+    maxBytes: z.number().int().min(1).optional(),
+    /** File path inside `dir`; placeholders {date} {time} {chat} {sender} {id} {ext} {type} {filename} {client}. */
+    path: z
+      .string()
+      .min(1)
+      .default('{date}/{chat}/{id}.{ext}')
+      .superRefine((template, ctx) => {
+        const problem = templateProblem(template);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    /** Only on these clients (names); all when absent. */
+    clients: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export type MediaSaverOptions = z.input<typeof mediaSaverOptions>;
+
+const DONE_LIMIT = 10_000;
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Writes `data` to `file` atomically: a temp file beside it, then rename. */
+async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, data, { mode: 0o600, flag: 'wx' });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+export function pathValues(message: Message): PathValues {
+  const iso = new Date(message.timestamp * 1000).toISOString();
+  const filename = message.media?.filename ?? '';
+  const mimetype = message.media?.mimetype ?? '';
+  const fromName = path.extname(filename).slice(1);
+  const ext = mimetype ? extensionFor(mimetype) : 'bin';
+  return {
+    date: iso.slice(0, 10),
+    time: iso.slice(11, 19).replaceAll(':', '-'),
+    chat: message.chatId,
+    sender: message.sender,
+    id: message.id,
+    ext: ext === 'bin' && fromName ? fromName : ext,
+    type: message.type,
+    filename: filename ? path.parse(filename.replaceAll('\\', '/')).name : message.id,
+    client: message.client,
+  };
+}
+
+export default definePlugin({
+  name: 'media-saver',
+  version: '1.0.0',
+  options: mediaSaverOptions,
+  setup(ctx) {
+    const { options } = ctx;
+    const dir = path.resolve(ctx.baseDir, options.dir);
+    const maxBytes = options.maxBytes ?? ctx.config.media.maxBytes;
+    const chats = options.chats ? new Set(options.chats) : undefined;
+    const types = options.types ? new Set(options.types) : undefined;
+    const inFlight = new Set<string>();
+    const done = new Set<string>();
+    const remember = (key: string) => {
+      done.add(key);
+      if (done.size > DONE_LIMIT) done.delete(done.values().next().value as string);
+    };
+
+    async function save(message: Message): Promise<void> {
+      const key = `${message.client}|${message.id}`;
+      if (done.has(key) || inFlight.has(key)) return;
+      inFlight.add(key);
+      try {
+        const file = buildSafePath(dir, options.path, pathValues(message));
+        if (await exists(file)) {
+          remember(key);
+          return;
+        }
+        const announced = message.media?.size;
+        if (announced !== undefined && announced > maxBytes) {
+          ctx.log.info(
+            { messageId: message.id, size: announced, maxBytes },
+            'media-saver: skipped message %s: %d bytes is over maxBytes %d',
+            message.id,
+            announced,
+            maxBytes,
+          );
+          remember(key);
+          return;
+        }
+        const media = await message.downloadMedia();
+        const data = Buffer.from(media.data, 'base64');
+        if (data.length > maxBytes) {
+          ctx.log.info(
+            { messageId: message.id, size: data.length, maxBytes },
+            'media-saver: skipped message %s: %d bytes is over maxBytes %d',
+            message.id,
+            data.length,
+            maxBytes,
+          );
+          remember(key);
+          return;
+        }
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        const sidecar = {
+          id: message.id,
+          client: message.client,
+          chat: message.chatId,
+          sender: message.sender,
+          senderName: message.notifyName ?? null,
+          timestamp: message.timestamp,
+          type: message.type,
+          caption: message.body || null,
+          mimetype: media.mimetype,
+          filename: media.filename || null,
+          size: data.length,
+          sha256: createHash('sha256').update(data).digest('hex'),
+          file: path.relative(dir, file).split(path.sep).join('/'),
+          savedAt: new Date().toISOString(),
+        };
+        await writeAtomic(file, data);
+        await writeAtomic(`${file}.json`, `${JSON.stringify(sidecar, null, 2)}\n`);
+        remember(key);
+        ctx.log.debug({ messageId: message.id, file }, 'media-saver: saved %s', file);
+      } finally {
+        inFlight.delete(key);
+      }
+    }
+
+    ctx.on(
+      'message',
+      async (event, next) => {
+        const { message } = event;
+        const wanted =
+          message.hasMedia &&
+          !message.fromMe &&
+          (!chats || chats.has(message.chatId)) &&
+          (!types || types.has(message.type));
+        await next();
+        if (wanted) await save(message);
+      },
+      options.clients ? { clients: options.clients } : {},
+    );
+  },
+});

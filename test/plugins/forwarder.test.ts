@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import forwarder from '../../plugins/forwarder/index.js';
+import { linkedClient } from '../helpers/sdk-fixtures.js';
+import {
+  ALICE,
+  ALICE_ID,
+  BOB,
+  BOB_ID,
+  BOT_ID,
+  GROUP_ID,
+  eventually,
+  pluginFixture,
+  settle,
+  type PluginFixture,
+} from './helpers.js';
+
+const PNG = Buffer.from('89504e470d0a1a0a-forwarded-png');
+const BOT2 = '15550000009';
+const BOT2_ID = `${BOT2}@c.us`;
+
+describe('forwarder plugin', () => {
+  let fx: PluginFixture;
+  afterEach(() => fx.cleanup());
+
+  async function start(options: unknown) {
+    fx = await pluginFixture();
+    fx.sdk.use(forwarder, options);
+    await fx.start();
+  }
+  const fromBot = (phone: string) =>
+    fx.sdk.simulator.phone(phone).inbox.filter((m) => m.author === BOT_ID);
+
+  it('forwards natively to every target of a matching route', async () => {
+    await start({ routes: [{ from: `+${ALICE}`, to: [BOB_ID, GROUP_ID], mode: 'forward' }] });
+    await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'news');
+    const atBob = await fx.sdk.simulator
+      .phone(BOB)
+      .waitForMessage((m) => m.body === 'news' && m.chatId === BOT_ID);
+    expect(atBob.isForwarded).to.equal(true);
+    await fx.sdk.simulator
+      .phone(BOB)
+      .waitForMessage((m) => m.body === 'news' && m.chatId === GROUP_ID);
+  });
+
+  it('copies text and images with a prefix naming the sender', async () => {
+    await start({
+      routes: [
+        {
+          from: '*',
+          to: [BOB_ID],
+          mode: 'copy',
+          prefix: '[{{name}} {{from}}] ',
+          types: ['chat', 'image'],
+        },
+      ],
+    });
+    const alice = fx.sdk.simulator.phone(ALICE);
+    await alice.send(BOT_ID, 'hello');
+    const text = await fx.sdk.simulator
+      .phone(BOB)
+      .waitForMessage((m) => m.type === 'chat' && m.author === BOT_ID);
+    expect(text.body).to.equal(`[Alice ${ALICE}] hello`);
+    expect(text.isForwarded).to.equal(false);
+    await alice.send(BOT_ID, { data: PNG, mimetype: 'image/png', caption: 'look' });
+    const image = await fx.sdk.simulator.phone(BOB).waitForMessage((m) => m.type === 'image');
+    expect(image.caption).to.equal(`[Alice ${ALICE}] look`);
+    expect(image.media?.data.equals(PNG)).to.equal(true);
+    // types filter: a document is not routed
+    await alice.send(BOT_ID, {
+      data: Buffer.from('%PDF'),
+      mimetype: 'application/pdf',
+      filename: 'a.pdf',
+    });
+    await settle(80);
+    expect(fromBot(BOB).map((m) => m.type)).to.deep.equal(['chat', 'image']);
+  });
+
+  it('routes only chats and texts that match', async () => {
+    await start({ routes: [{ from: GROUP_ID, to: [BOB_ID], match: '^urgent', mode: 'copy' }] });
+    await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'urgent but private');
+    await fx.sdk.simulator.phone(ALICE).send(GROUP_ID, 'not now');
+    await fx.sdk.simulator.phone(ALICE).send(GROUP_ID, 'URGENT: fire');
+    await fx.sdk.simulator
+      .phone(BOB)
+      .waitForMessage((m) => m.body === 'URGENT: fire' && m.chatId === BOT_ID);
+    await settle(80);
+    expect(
+      fromBot(BOB)
+        .filter((m) => m.chatId === BOT_ID)
+        .map((m) => m.body),
+    ).to.deep.equal(['URGENT: fire']);
+  });
+
+  it('a failing target does not stop the others', async () => {
+    const unknown = '19990009999@c.us';
+    await start({ routes: [{ from: ALICE_ID, to: [unknown, BOB_ID], mode: 'copy' }] });
+    await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'still delivered');
+    await fx.sdk.simulator.phone(BOB).waitForMessage((m) => m.body === 'still delivered');
+    expect(fx.errors).to.deep.equal([]);
+  });
+
+  it('never routes messages of its own accounts: no loops between two bots', async () => {
+    fx = await pluginFixture();
+    // bot forwards Alice to bot2; bot2 forwards bot back to Alice, and bot2 to bot: a loop without the guard
+    fx.sdk.use(forwarder, {
+      routes: [
+        { from: ALICE_ID, to: [BOT2_ID], mode: 'copy' },
+        { from: BOT_ID, to: [ALICE_ID, BOB_ID], mode: 'forward' },
+        { from: BOT2_ID, to: [BOT_ID], mode: 'copy' },
+      ],
+    });
+    await fx.start();
+    await linkedClient(fx.sdk, 'bot2', BOT2);
+    await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'once');
+    await eventually(() => fx.sdk.simulator.phone(BOT2).inbox.some((m) => m.body === 'once'));
+    await settle(150);
+    expect(fx.sdk.simulator.phone(BOT2).inbox.map((m) => m.body)).to.deep.equal(['once']);
+    expect(fx.sdk.simulator.phone(ALICE).inbox).to.have.length(0);
+    expect(fx.sdk.simulator.phone(BOB).inbox).to.have.length(0);
+  });
+});
