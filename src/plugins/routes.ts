@@ -34,7 +34,7 @@ export class RouteRegistry implements PluginRouteRegistry {
       throw new WakitError('VALIDATION_FAILED', `Plugin ${plugin}: route path must start with /`);
     }
     const segments = path.split('/').filter(Boolean);
-    if (!segments.every((s) => SEGMENT.test(s))) {
+    if (!segments.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..')) {
       throw new WakitError(
         'VALIDATION_FAILED',
         `Plugin ${plugin}: route path ${path} has an invalid segment`,

@@ -130,9 +130,10 @@ describe('media-saver plugin', () => {
       '15550001111_c.us/evil_name.png.json',
     ]);
     expect(await readFile(path.join(dir, files[0]))).to.deep.equal(PNG);
-    const sidecar = JSON.parse(
-      await readFile(path.join(dir, files[1]), 'utf8'),
-    ) as Record<string, unknown>;
+    const sidecar = JSON.parse(await readFile(path.join(dir, files[1]), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(sidecar).to.include({
       chat: ALICE_ID,
       sender: ALICE_ID,
