@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import Koa, { type Context, type Next } from 'koa';
 import { Router } from '@koa/router';
@@ -20,7 +21,7 @@ import { eventRoutes } from './events.js';
 import { RestMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { restOptionsSchema, type RestOptions, type RestOptionsInput } from './options.js';
-import { sendProblem, toProblem } from './problem.js';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE, sendProblem, toProblem } from './problem.js';
 import { mountRoutes, type AnyRoute } from './route.js';
 import { clientRoutes } from './routes/clients.js';
 import { messageRoutes } from './routes/messages.js';
@@ -85,6 +86,28 @@ function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || (ctx.request.length ?? 0) > 0;
 }
 
+/** Requests Node's HTTP parser refuses never reach Koa: answer them as problem+json too. */
+function rejectMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    type: `${PROBLEM_TYPE_BASE}validation-failed`,
+    title: tooLarge ? 'Request headers are too large' : 'Malformed HTTP request',
+    status,
+    detail: tooLarge ? 'Request headers are too large' : 'The HTTP request could not be parsed',
+    code: 'VALIDATION_FAILED',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function createRestServer(init: RestServerOptions): Promise<RestServer> {
   const options = restOptionsSchema.parse(init.options);
   checkSecurity(options);
@@ -143,7 +166,14 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
       if (!ctx.is('application/json')) {
         throw new WakitError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json');
       }
-      await parser(ctx, () => Promise.resolve());
+      try {
+        await parser(ctx, () => Promise.resolve());
+      } catch (error) {
+        // Anything reading the body throws is the body's fault (bad gzip, aborted upload...).
+        const problem = toProblem(error);
+        if (problem.status < 500) throw error;
+        throw new WakitError('VALIDATION_FAILED', 'The request body could not be read');
+      }
       return ctx.request.body;
     },
   };
@@ -243,8 +273,12 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     },
     async listen() {
       if (server) return;
-      const srv = createServer(app.callback());
+      // Requests without Host reach Koa (and get a problem+json answer) instead of Node's bare 400.
+      const srv = createServer({ requireHostHeader: false }, app.callback());
       server = srv;
+      srv.on('clientError', (error: NodeJS.ErrnoException, socket) =>
+        rejectMalformed(error, socket),
+      );
       srv.headersTimeout = 20_000;
       srv.requestTimeout = 60_000;
       await new Promise<void>((resolve, reject) => {

@@ -211,7 +211,7 @@ describe('REST: the plugin', () => {
     const stream = readEvents(`${url}/api/v1/events`, { token: ADMIN_TOKEN }, () => false, 10_000);
     const slow = fetch(`${url}/slow`).then(async (r) => ({
       status: r.status,
-      body: (await r.json()),
+      body: await r.json(),
     }));
     await inside;
     const closed = server.close();

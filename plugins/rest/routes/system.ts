@@ -86,7 +86,10 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         responses: {
           200: { description: 'Metrics', raw: { 'text/plain': 'Prometheus text format 0.0.4' } },
         },
-        async handler(ctx) {
+        async handler(ctx, { principal }) {
+          if (principal.clients !== '*') {
+            throw new WakitError('FORBIDDEN', 'Metrics need a token for all clients');
+          }
           const text = await metrics.text().catch((error: unknown) => {
             throw new WakitError('INTERNAL', 'metrics collection failed', { cause: error });
           });
