@@ -1,0 +1,57 @@
+// Runs the bot's own config and plugins on the simulator engine: no phone, no network.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createSdk, loadConfigFile, type Sdk } from 'wakit';
+
+const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BOT = '15550000001';
+const ALICE = '15550001111';
+let sdk: Sdk;
+let sessions: string;
+
+before(async () => {
+  const { config, baseDir } = await loadConfigFile(path.join(projectDir, 'bot.config.json'));
+  sessions = await mkdtemp(path.join(os.tmpdir(), 'bot-test-'));
+  sdk = createSdk(
+    {
+      ...config,
+      engine: { type: 'simulator', autoScanMs: 0, autoScanPhone: BOT },
+      auth: { type: 'local', dataPath: sessions },
+      queue: { ...config.queue, minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
+      log: { level: 'silent' },
+    },
+    { baseDir },
+  );
+  await sdk.start();
+  await sdk.client('bot').waitUntilReady({ timeoutMs: 5_000 });
+});
+
+after(async () => {
+  await sdk.stop();
+  await rm(sessions, { recursive: true, force: true });
+});
+
+test('!hello answers with the configured greeting', async () => {
+  const alice = sdk.simulator.phone(ALICE, { pushname: 'Alice' });
+  await alice.send(`${BOT}@c.us`, '!hello Ada');
+  const answer = await alice.waitForMessage((m) => m.body.startsWith('Hello'));
+  assert.equal(answer.body, 'Hello, Ada!');
+});
+
+test('!HI (an alias, any case) uses the sender name', async () => {
+  const alice = sdk.simulator.phone(ALICE);
+  await alice.send(`${BOT}@c.us`, '!HI');
+  const answer = await alice.waitForMessage((m) => m.body === 'Hello, Alice!');
+  assert.ok(answer.quotedMessageId);
+});
+
+test('ping gets pong', async () => {
+  const alice = sdk.simulator.phone(ALICE);
+  await alice.send(`${BOT}@c.us`, 'ping');
+  const answer = await alice.waitForMessage((m) => m.body === 'pong');
+  assert.equal(answer.chatId, `${BOT}@c.us`);
+});
