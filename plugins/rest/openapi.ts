@@ -60,10 +60,9 @@ function response(spec: ResponseSpec): Json {
   if (spec.schema && !spec.raw?.['text/event-stream'])
     content['application/json'] = { schema: schemaRef(spec.schema) };
   for (const [type, description] of Object.entries(spec.raw ?? {})) {
-    content[type] =
-      type === 'text/event-stream' || type.startsWith('text/')
-        ? { schema: { type: 'string', description } }
-        : { schema: { type: 'string', format: 'binary', description } };
+    if (type.endsWith('json')) content[type] = { schema: { type: 'object', description } };
+    else if (type.startsWith('text/')) content[type] = { schema: { type: 'string', description } };
+    else content[type] = { schema: { type: 'string', format: 'binary', description } };
   }
   const out: Json = { description: spec.description };
   if (Object.keys(content).length > 0) out.content = content;
