@@ -57,12 +57,12 @@ describe('REST: OpenAPI document', () => {
   /** Validates a real response against the document's schema for its route and status. */
   function conforms(method: string, template: string, res: TestResponse): void {
     const op = doc.paths[template]?.[method];
-    expect(op, `${method} ${template} documented`).to.exist;
+    expect(op, `${method} ${template} documented`).to.not.equal(undefined);
     const response = op.responses[String(res.status)];
-    expect(response, `${method} ${template} documents status ${res.status}`).to.exist;
+    expect(response, `${method} ${template} documents status ${res.status}`).to.not.equal(undefined);
     const type = (res.headers.get('content-type') ?? '').split(';')[0];
     const media = response.content?.[type];
-    expect(media, `${method} ${template} ${res.status} documents ${type}`).to.exist;
+    expect(media, `${method} ${template} ${res.status} documents ${type}`).to.not.equal(undefined);
     if (type.endsWith('json')) {
       const errors = validateJson(
         media!.schema as Record<string, unknown>,
@@ -90,7 +90,7 @@ describe('REST: OpenAPI document', () => {
   it('is OpenAPI 3.1 and contains every route of SPEC-REST.md', () => {
     expect(doc.openapi).to.equal('3.1.0');
     for (const [method, path] of SPEC_ROUTES) {
-      expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).to.exist;
+      expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).to.not.equal(undefined);
     }
     expect(doc.paths['/healthz'].get.security).to.deep.equal([]);
     expect(doc.paths['/api/v1/messages'].post.security).to.equal(undefined);
