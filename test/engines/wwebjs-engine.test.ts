@@ -423,8 +423,10 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
       const events = recordEvents(engine);
       await engine.start();
       const settle = () => clock!.tickAsync(0);
+      // launches do real file IO (the work directory): let the event loop run, real time
       const waitForClients = async (n: number) => {
-        for (let i = 0; i < 50 && network.created.length < n; i++) {
+        const deadline = performance.now() + 3_000;
+        while (network.created.length < n && performance.now() < deadline) {
           await settle();
           await new Promise((r) => setImmediate(r));
         }
@@ -441,7 +443,8 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
         await clock.tickAsync(1);
         await waitForClients(total);
       }
-      for (let i = 0; i < 20 && !events.some((e) => e.event === 'auth_failure'); i++) {
+      const deadline = performance.now() + 3_000;
+      while (!events.some((e) => e.event === 'auth_failure') && performance.now() < deadline) {
         await settle();
         await new Promise((r) => setImmediate(r));
       }
@@ -483,7 +486,10 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
         restartBackoffMs: { initial: 1_000, max: 1_000 },
       });
       await engine.start();
-      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      const deadline = performance.now() + 3_000;
+      while (network.created.length < 1 && performance.now() < deadline) {
+        await new Promise((r) => setImmediate(r));
+      }
       expect(network.created).to.have.length(1);
       await engine.stop();
       await clock.tickAsync(10_000);

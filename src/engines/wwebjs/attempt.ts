@@ -101,10 +101,6 @@ export class Attempt {
     }
   }
 
-  cancelWait(waiter: CreatedWaiter): void {
-    waiter.resolve(null);
-  }
-
   /** The attempt ended: pending waits resolve with null. */
   rejectWaiters(): void {
     for (const waiter of [...this.waiters]) waiter.resolve(null);

@@ -4,6 +4,7 @@
  */
 import type { EngineContent, MediaFile } from '../../client/types.js';
 import { WakitError } from '../../errors/index.js';
+import type { CreatedWaiter } from './attempt.js';
 import { mapSendError } from './map-errors.js';
 import type {
   ChatLike,
@@ -173,4 +174,45 @@ export async function isGroupAdmin(
   if (!chat?.isGroup || !Array.isArray(chat.participants)) return false;
   const member = chat.participants.find((p) => p.id._serialized === memberId);
   return Boolean(member && (member.isAdmin || member.isSuperAdmin));
+}
+
+/**
+ * `Message#forward` resolves to nothing; the id of the copy is taken from its `message_create`
+ * (`created`), else from the chat's last own message. Empty when neither is seen.
+ */
+export async function forwardMessage(
+  client: ClientLike,
+  message: MessageLike,
+  target: string,
+  created: CreatedWaiter,
+): Promise<string> {
+  try {
+    await message.forward(target);
+  } catch (error) {
+    created.resolve(null);
+    throw new WakitError('ENGINE_ERROR', `Forwarding ${message.id._serialized} failed`, {
+      cause: error,
+      details: { chatId: target },
+    });
+  }
+  const forwarded = await created.promise;
+  if (forwarded) return forwarded.id._serialized;
+  const chat = await client.getChatById(target).catch(() => undefined);
+  const last = chat?.lastMessage;
+  return last?.fromMe ? last.id._serialized : '';
+}
+
+/** Digits of a phone number in international format (`+`, spaces, dashes, brackets dropped). */
+export function pairingDigits(phoneNumber: string): string {
+  const digits = phoneNumber.replace(/[\s+\-()]/g, '');
+  if (!/^\d{6,15}$/.test(digits)) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      'Phone numbers are 6-15 digits in international format',
+      {
+        details: { phoneNumber },
+      },
+    );
+  }
+  return digits;
 }

@@ -12,8 +12,8 @@ import type {
   EngineIdentity,
 } from '../engine.js';
 import { createAuthStrategy } from './auth-strategy.js';
+import { buildClientOptions } from './client-options.js';
 import {
-  buildLaunchOptions,
   resolveExecutablePath,
   systemBrowserEnvironment,
   type BrowserEnvironment,
@@ -26,6 +26,8 @@ import {
   downloadMessageMedia,
   findMessage,
   isGroupAdmin,
+  pairingDigits,
+  forwardMessage,
   resolveTarget,
   sendContent,
 } from './operations.js';
@@ -150,34 +152,18 @@ export class WwebjsEngine extends EventEmitter implements Engine {
     });
     this.remoteAdapter = auth.remote ?? null;
     if (this.phase !== 'running') return;
-    const { options: puppeteer, ignored } = buildLaunchOptions(
-      this.config,
-      executablePath,
-      environment.isRoot,
+    const client = bindings.createClient(
+      buildClientOptions(
+        this.config,
+        {
+          authStrategy: auth.strategy,
+          workDir: auth.workDir,
+          executablePath,
+          isRoot: environment.isRoot,
+        },
+        this.log,
+      ),
     );
-    if (ignored.length > 0)
-      this.log.warn(
-        { ignored },
-        'engine.puppeteer options owned by the auth strategy were ignored',
-      );
-    const client = bindings.createClient({
-      authStrategy: auth.strategy,
-      puppeteer,
-      authTimeoutMs: this.config.authTimeoutMs,
-      qrMaxRetries: this.config.qrMaxRetries,
-      takeoverOnConflict: false,
-      userAgent: this.config.userAgent,
-      ...(this.config.webVersion
-        ? {
-            webVersion: this.config.webVersion,
-            webVersionCache: {
-              type: 'remote',
-              remotePath:
-                'https://raw.githubusercontent.com/wppconnect-team/wa-version/main/html/{version}.html',
-            },
-          }
-        : { webVersionCache: { type: 'local', path: `${auth.workDir}/web-cache` } }),
-    });
     const attempt = new Attempt(++this.attemptSeq, client);
     this.attempt = attempt;
     this.attachClient(attempt);
@@ -506,22 +492,9 @@ export class WwebjsEngine extends EventEmitter implements Engine {
       this.deps.forwardIdTimeoutMs ?? 10_000,
       this.clock,
     );
-    try {
-      await message.forward(target);
-    } catch (error) {
-      attempt.cancelWait(created);
-      throw new WakitError('ENGINE_ERROR', `Forwarding ${messageId} failed`, {
-        cause: error,
-        details: { chatId },
-      });
-    }
-    const forwarded = await created.promise;
-    if (forwarded) return { id: forwarded.id._serialized };
-    const chat = await client.getChatById(target).catch(() => undefined);
-    const last = chat?.lastMessage;
-    if (last?.fromMe) return { id: last.id._serialized };
-    this.log.warn({ messageId, chatId }, 'forwarded, but its id was not seen');
-    return { id: '' };
+    const id = await forwardMessage(client, message, target, created);
+    if (!id) this.log.warn({ messageId, chatId }, 'forwarded, but its id was not seen');
+    return { id };
   }
 
   async downloadMedia(messageId: string): Promise<MediaFile> {
@@ -544,16 +517,7 @@ export class WwebjsEngine extends EventEmitter implements Engine {
   }
 
   async requestPairingCode(phoneNumber: string): Promise<string> {
-    const digits = phoneNumber.replace(/[\s+\-()]/g, '');
-    if (!/^\d{6,15}$/.test(digits)) {
-      throw new WakitError(
-        'VALIDATION_FAILED',
-        'Phone numbers are 6-15 digits in international format',
-        {
-          details: { phoneNumber },
-        },
-      );
-    }
+    const digits = pairingDigits(phoneNumber);
     const attempt = this.attempt;
     if (!attempt || attempt.retired || !attempt.client.pupPage || attempt.authenticated) {
       throw new WakitError(
