@@ -126,7 +126,10 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // keep the process alive while the bot runs (the simulator holds no handles of its own)
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   void done.then(() => {
+    clearInterval(keepAlive);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   });
