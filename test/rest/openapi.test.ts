@@ -59,16 +59,14 @@ describe('REST: OpenAPI document', () => {
     const op = doc.paths[template]?.[method];
     expect(op, `${method} ${template} documented`).to.not.equal(undefined);
     const response = op.responses[String(res.status)];
-    expect(response, `${method} ${template} documents status ${res.status}`).to.not.equal(undefined);
+    expect(response, `${method} ${template} documents status ${res.status}`).to.not.equal(
+      undefined,
+    );
     const type = (res.headers.get('content-type') ?? '').split(';')[0];
     const media = response.content?.[type];
     expect(media, `${method} ${template} ${res.status} documents ${type}`).to.not.equal(undefined);
     if (type.endsWith('json')) {
-      const errors = validateJson(
-        media!.schema as Record<string, unknown>,
-        res.json,
-        doc,
-      );
+      const errors = validateJson(media!.schema as Record<string, unknown>, res.json, doc);
       expect(
         errors,
         `${method} ${template} ${res.status}: ${JSON.stringify(res.json)?.slice(0, 300)}`,
@@ -242,9 +240,7 @@ describe('REST: OpenAPI document', () => {
     );
     const eventSchema = { $ref: '#/components/schemas/ClientEvent' };
     for (const event of events) {
-      expect(
-        validateJson(eventSchema, event.data, doc),
-      ).to.deep.equal([]);
+      expect(validateJson(eventSchema, event.data, doc)).to.deep.equal([]);
     }
 
     conforms(

@@ -1,0 +1,380 @@
+/* The wakit dashboard: plain browser JavaScript, no build step, no CDN. */
+/* global document, sessionStorage, fetch, TextDecoder, setTimeout, setInterval, AbortController, console */
+
+const TOKEN_KEY = 'wakit.token';
+const $ = (selector, root = document) => root.querySelector(selector);
+
+const state = {
+  token: sessionStorage.getItem(TOKEN_KEY),
+  clients: new Map(),
+  lastEventId: undefined,
+  stream: undefined,
+  simulator: false,
+  /** What the simulated phone sent from this page: { phone, text, at }. */
+  simSent: [],
+};
+
+class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = problem?.code;
+  }
+}
+
+async function api(method, path, body) {
+  const headers = { authorization: `Bearer ${state.token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: 'no-store',
+  });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : undefined;
+  if (response.status === 401) signOut('The token was refused.');
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign in
+
+function showLogin(message) {
+  $('#login').hidden = false;
+  $('#app').hidden = true;
+  $('#forget-token').hidden = true;
+  const error = $('#login-error');
+  error.hidden = !message;
+  error.textContent = message ?? '';
+  $('#token-input').focus();
+}
+
+function signOut(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  state.token = null;
+  state.stream?.abort();
+  setConnection('off', 'not connected');
+  showLogin(message);
+}
+
+$('#token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  state.token = $('#token-input').value.trim();
+  sessionStorage.setItem(TOKEN_KEY, state.token);
+  $('#token-input').value = '';
+  void start();
+});
+$('#forget-token').addEventListener('click', () => signOut());
+
+// ---------------------------------------------------------------------------------------------
+// Clients
+
+function clientCard(name) {
+  let entry = state.clients.get(name);
+  if (entry) return entry;
+  const node = $('#client-template').content.firstElementChild.cloneNode(true);
+  node.dataset.name = name;
+  $('.name', node).textContent = name;
+  $('.initialize', node).addEventListener('click', () => act(name, 'initialize'));
+  $('.logout', node).addEventListener('click', () => act(name, 'logout'));
+  $('#clients').append(node);
+  entry = { node, status: undefined, qrTimer: undefined };
+  state.clients.set(name, entry);
+  for (const select of [$('#send-client'), $('#sim-client')]) {
+    const option = document.createElement('option');
+    option.value = name;
+    option.textContent = name;
+    select.append(option);
+  }
+  return entry;
+}
+
+function setStatus(name, status, info) {
+  const entry = clientCard(name);
+  entry.status = status;
+  const badge = $('.status', entry.node);
+  badge.textContent = status;
+  badge.dataset.status = status;
+  entry.node.dataset.status = status;
+  if (info)
+    $('.me', entry.node).textContent = info.me
+      ? `${info.me.pushname || 'linked'} · ${info.me.id}`
+      : 'not linked';
+  $('.initialize', entry.node).disabled = [
+    'STARTING',
+    'SCAN_QR',
+    'AUTHENTICATED',
+    'READY',
+  ].includes(status);
+  $('.logout', entry.node).disabled = status === 'STOPPED';
+  if (status === 'SCAN_QR') void loadQr(name);
+  else $('.qr-box', entry.node).hidden = true;
+}
+
+async function loadQr(name) {
+  const entry = clientCard(name);
+  try {
+    const qr = await api('GET', `/api/v1/clients/${encodeURIComponent(name)}/qr?format=base64`);
+    $('.qr', entry.node).src = `data:${qr.mimetype};base64,${qr.data}`;
+    $('.qr-box', entry.node).hidden = false;
+  } catch (error) {
+    if (error.code !== 'QR_NOT_AVAILABLE') showError(name, error);
+  }
+}
+
+function showError(name, error) {
+  const node = $('.error', clientCard(name).node);
+  node.hidden = !error;
+  node.textContent = error ? error.message : '';
+}
+
+async function act(name, action) {
+  showError(name);
+  try {
+    const result = await api('POST', `/api/v1/clients/${encodeURIComponent(name)}/${action}`);
+    setStatus(name, result.status);
+  } catch (error) {
+    showError(name, error);
+  }
+}
+
+async function refreshClient(name) {
+  const info = await api('GET', `/api/v1/clients/${encodeURIComponent(name)}/info`);
+  setStatus(name, info.status, info);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live events: SSE read with fetch (EventSource cannot send the Authorization header)
+
+function setConnection(kind, text) {
+  $('#connection').dataset.state = kind;
+  $('#connection-text').textContent = text;
+}
+
+function logEvent(event) {
+  const list = $('#events');
+  const item = document.createElement('li');
+  const time = new Date(event.at).toLocaleTimeString();
+  const detail =
+    event.event === 'state'
+      ? `${event.data.from} → ${event.data.to}`
+      : event.event === 'message' || event.event === 'message.create'
+        ? `${event.data.fromMe ? '→' : '←'} ${event.data.fromMe ? event.data.to : event.data.from}: ${event.data.body}`
+        : event.event === 'message.ack'
+          ? `ack ${event.data.ack}`
+          : event.event === 'qr'
+            ? 'new QR code'
+            : '';
+  item.innerHTML = '<time></time> <b></b> <span class="who"></span> <span class="what"></span>';
+  $('time', item).textContent = time;
+  $('b', item).textContent = event.event;
+  $('.who', item).textContent = event.client;
+  $('.what', item).textContent = detail;
+  list.prepend(item);
+  while (list.children.length > 100) list.lastElementChild.remove();
+}
+
+function onEvent(event) {
+  logEvent(event);
+  if (event.event === 'state') {
+    setStatus(event.client, event.data.to);
+    if (event.data.to === 'READY' || event.data.to === 'STOPPED') void refreshClient(event.client);
+  } else if (event.event === 'qr') {
+    void loadQr(event.client);
+  } else if (event.event === 'message' && state.simulator) {
+    void loadInbox();
+  }
+}
+
+async function stream() {
+  const controller = new AbortController();
+  state.stream = controller;
+  let delay = 1000;
+  while (!controller.signal.aborted && state.token) {
+    try {
+      const headers = { authorization: `Bearer ${state.token}` };
+      if (state.lastEventId) headers['last-event-id'] = state.lastEventId;
+      const response = await fetch('/api/v1/events', {
+        headers,
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+      if (response.status === 401) return signOut('The token was refused.');
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      setConnection('on', 'live');
+      delay = 1000;
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let index;
+        while ((index = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, index);
+          buffer = buffer.slice(index + 2);
+          let data = '';
+          for (const line of block.split('\n')) {
+            if (line.startsWith('id: ')) state.lastEventId = line.slice(4);
+            else if (line.startsWith('data: ')) data += line.slice(6);
+          }
+          if (data) onEvent(JSON.parse(data));
+        }
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      console.warn('event stream:', error);
+    }
+    setConnection('retry', 'reconnecting…');
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 15000);
+    for (const name of state.clients.keys()) void refreshClient(name).catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send form
+
+$('#send-kind').addEventListener('change', () => {
+  const image = $('#send-kind').value === 'image';
+  $('#send-text-label').hidden = image;
+  $('#send-url-label').hidden = !image;
+  $('#send-caption-label').hidden = !image;
+});
+
+$('#send-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const result = $('#send-result');
+  const image = $('#send-kind').value === 'image';
+  const caption = $('#send-caption').value.trim();
+  const body = {
+    client: $('#send-client').value,
+    chatId: $('#send-chat').value.trim(),
+    content: image
+      ? { type: 'image', url: $('#send-url').value.trim(), ...(caption ? { caption } : {}) }
+      : $('#send-text').value,
+  };
+  result.className = 'result';
+  result.textContent = 'Sending…';
+  try {
+    const sent = await api('POST', '/api/v1/messages', body);
+    result.classList.add('ok');
+    result.textContent = `Queued (${sent.id.slice(0, 8)}…) to ${sent.chatId}`;
+    void followSend(sent.id);
+  } catch (error) {
+    result.classList.add('bad');
+    result.textContent = `${error.code ?? 'Error'}: ${error.message}`;
+  }
+});
+
+async function followSend(id) {
+  const result = $('#send-result');
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const record = await api('GET', `/api/v1/messages/${encodeURIComponent(id)}`).catch(
+      () => undefined,
+    );
+    if (!record) return;
+    result.textContent = `Message ${record.status}${record.error ? `: ${record.error.code} ${record.error.message}` : ''}`;
+    result.className = `result ${record.status === 'failed' ? 'bad' : 'ok'}`;
+    if (record.status === 'failed' || record.status === 'read' || record.status === 'played')
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Simulator chat panel
+
+function simPhone() {
+  return $('#sim-phone').value.replace(/\D/g, '');
+}
+
+async function loadInbox() {
+  const phone = simPhone();
+  if (!/^\d{6,15}$/.test(phone)) return;
+  try {
+    const inbox = await api('GET', `/api/v1/simulator/phones/${phone}/inbox`);
+    const list = $('#sim-inbox');
+    const received = inbox
+      .slice(-50)
+      .map((m) => ({
+        out: false,
+        at: m.timestamp * 1000,
+        author: m.author,
+        text: m.media ? `[${m.type}] ${m.body}` : m.body,
+      }));
+    const sent = state.simSent
+      .filter((m) => m.phone === phone)
+      .map((m) => ({ out: true, at: m.at, author: 'you', text: m.text }));
+    list.replaceChildren(
+      ...[...received, ...sent]
+        .sort((a, b) => a.at - b.at)
+        .map((message) => {
+          const item = document.createElement('li');
+          item.className = message.out ? 'out' : 'in';
+          const who = document.createElement('small');
+          who.textContent = `${message.author} · ${new Date(message.at).toLocaleTimeString()}`;
+          const text = document.createElement('span');
+          text.textContent = message.text;
+          item.append(who, text);
+          return item;
+        }),
+    );
+    list.scrollTop = list.scrollHeight;
+  } catch (error) {
+    $('#sim-result').textContent = error.message;
+  }
+}
+
+$('#sim-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const text = $('#sim-text').value;
+  try {
+    await api('POST', `/api/v1/simulator/phones/${simPhone()}/messages`, {
+      text,
+      client: $('#sim-client').value,
+    });
+    $('#sim-text').value = '';
+    $('#sim-result').textContent = `Sent as ${simPhone()}`;
+    state.simSent.push({ phone: simPhone(), text, at: Date.now() });
+    if (state.simSent.length > 200) state.simSent.shift();
+    void loadInbox();
+  } catch (error) {
+    $('#sim-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
+  }
+});
+$('#sim-phone').addEventListener('change', () => void loadInbox());
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+async function start() {
+  if (!state.token) return showLogin();
+  try {
+    const clients = await api('GET', '/api/v1/clients');
+    if (!state.token) return;
+    $('#login').hidden = true;
+    $('#app').hidden = false;
+    $('#forget-token').hidden = false;
+    for (const client of clients) {
+      setStatus(client.name, client.status);
+      void refreshClient(client.name);
+    }
+    const doc = await fetch('/api/v1/openapi.json').then((r) => r.json());
+    state.simulator = Boolean(doc.paths['/api/v1/simulator/phones/{number}/inbox']);
+    $('#sim-panel').hidden = !state.simulator;
+    if (state.simulator) {
+      void loadInbox();
+      setInterval(() => void loadInbox(), 3000);
+    }
+    void stream();
+  } catch (error) {
+    if (state.token) showLogin(error.message);
+  }
+}
+
+// A module script runs once the document is parsed.
+void start();
