@@ -298,14 +298,12 @@ async function loadInbox() {
   try {
     const inbox = await api('GET', `/api/v1/simulator/phones/${phone}/inbox`);
     const list = $('#sim-inbox');
-    const received = inbox
-      .slice(-50)
-      .map((m) => ({
-        out: false,
-        at: m.timestamp * 1000,
-        author: m.author,
-        text: m.media ? `[${m.type}] ${m.body}` : m.body,
-      }));
+    const received = inbox.slice(-50).map((m) => ({
+      out: false,
+      at: m.timestamp * 1000,
+      author: m.author,
+      text: m.media ? `[${m.type}] ${m.body}` : m.body,
+    }));
     const sent = state.simSent
       .filter((m) => m.phone === phone)
       .map((m) => ({ out: true, at: m.at, author: 'you', text: m.text }));
