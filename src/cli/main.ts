@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { isWakitError } from '../errors/index.js';
 import { checkConfig, printSchema } from './config-commands.js';
