@@ -19,6 +19,12 @@ export interface SdkOptions {
   baseDir?: string;
   /** Use this pino logger instead of one built from `config.log`. */
   logger?: Logger;
+  /**
+   * Advanced / testing seam: creates the engines of every client instead of the built-in factory
+   * of `config.engine.type` (e.g. the whatsapp-web.js engine on a fake Client). With it,
+   * `sdk.simulator` is not available.
+   */
+  engineFactory?: EngineFactory;
 }
 
 export interface StopOptions {
@@ -45,7 +51,9 @@ export class Sdk {
     this.baseDir = options.baseDir ?? process.cwd();
     this.logger = options.logger ?? createLogger(config.log);
     let engineFactory: EngineFactory;
-    if (config.engine.type === 'simulator') {
+    if (options.engineFactory) {
+      engineFactory = options.engineFactory;
+    } else if (config.engine.type === 'simulator') {
       this.#simulator = new SimulatorNetwork({
         config: config.engine,
         logger: this.logger.child({ engine: 'simulator' }),
@@ -53,10 +61,14 @@ export class Sdk {
       engineFactory = this.#simulator.engineFactory();
     } else {
       const engineConfig = config.engine;
+      const auth = config.auth;
       let loaded: Promise<EngineFactory> | undefined;
       engineFactory = async (context) => {
         loaded ??= import('./engines/wwebjs/index.js').then((m) =>
-          m.createWwebjsEngineFactory(engineConfig),
+          m.createWwebjsEngineFactory(
+            engineConfig,
+            auth.type === 'remote' ? { backupSyncIntervalMs: auth.backupIntervalMs } : {},
+          ),
         );
         return (await loaded)(context);
       };

@@ -20,7 +20,6 @@ import {
 } from '../../src/engines/wwebjs/map-errors.js';
 import { toAck, toMessageData } from '../../src/engines/wwebjs/map-message.js';
 import { LruMap } from '../../src/engines/wwebjs/message-cache.js';
-import { RestartPolicy } from '../../src/engines/wwebjs/restart-policy.js';
 import { RemoteAuthStoreAdapter } from '../../src/engines/wwebjs/remote-auth-store.js';
 import type { MessageLike } from '../../src/engines/wwebjs/types.js';
 
@@ -226,21 +225,6 @@ describe('wwebjs helpers', () => {
     expect(lru.get('b')).to.equal(undefined);
     expect(lru.get('a')).to.equal(1);
     expect(lru.size).to.equal(2);
-  });
-
-  it('RestartPolicy doubles the delay up to the cap, gives up after maxRestarts, resets on success', () => {
-    const policy = new RestartPolicy({ maxRestarts: 4, initialMs: 100, maxMs: 500 });
-    const delays = [1, 2, 3, 4].map(() => {
-      const d = policy.fail();
-      return d.retry ? d.delayMs : -1;
-    });
-    expect(delays).to.deep.equal([100, 200, 400, 500]);
-    expect(policy.fail()).to.deep.equal({ retry: false, failures: 5 });
-    policy.succeed();
-    expect(policy.fail()).to.deep.equal({ retry: true, delayMs: 100, attempt: 1 });
-    expect(new RestartPolicy({ maxRestarts: 0, initialMs: 1, maxMs: 1 }).fail().retry).to.equal(
-      false,
-    );
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../../kernel/clock.js';
+import type { EngineIdentity } from '../engine.js';
 import type { BrowserLike, ClientLike, MessageLike, PageLike } from './types.js';
 
 export interface CreatedWaiter {
@@ -8,20 +9,24 @@ export interface CreatedWaiter {
   timer?: NodeJS.Timeout;
 }
 
-/** One launch of a whatsapp-web.js Client and what the engine knows about it. */
+/**
+ * One launch of a whatsapp-web.js Client and what the engine knows about it. An engine runs one
+ * attempt per `start()`; when it fails the engine reports it once (`disconnected`) and the client's
+ * ConnectionSupervisor decides whether to start a fresh engine.
+ */
 export class Attempt {
   sawQr = false;
   authenticated = false;
   ready = false;
-  /** READY, but WhatsApp Web reported TIMEOUT and is reconnecting by itself. */
-  suspended = false;
+  /** The linked account, known once READY. */
+  identity: EngineIdentity | null = null;
   /** No longer current: its events are ignored. */
   retired = false;
   /** Events are ignored for a while (e.g. during logout) without retiring. */
   muted = false;
   disposed = false;
+  /** Fails the attempt when WhatsApp Web does not load within `authTimeoutMs`. */
   watchdog: NodeJS.Timeout | undefined;
-  suspendTimer: NodeJS.Timeout | undefined;
   /** Settles (never rejects) once `initialize()` has settled and been handled. */
   initialized: Promise<void> = Promise.resolve();
 

@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import type { DisconnectReason } from '../../client/types.js';
+import { WakitError } from '../../errors/index.js';
+import type { EngineEventName, EngineEvents } from '../engine.js';
+import type { Attempt } from './attempt.js';
+import { mapDisconnectReason } from './map-errors.js';
+import { toAckUpdate, toMessageData } from './map-message.js';
+import type { MessageLike } from './types.js';
+
+/** What the event wiring of one attempt needs from its engine. */
+export interface AttemptHost {
+  readonly log: Logger;
+  /** True while `attempt` is the engine's current attempt and its events count. */
+  isLive(attempt: Attempt): boolean;
+  /** Emits an engine event (listener errors are logged, never thrown). */
+  fire<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void;
+  /** The attempt is over: clean it up and report `disconnected(reason)` once. */
+  end(attempt: Attempt, reason: DisconnectReason): void;
+  /** WhatsApp refused the session: clean up and report `auth_failure`. */
+  authFailed(attempt: Attempt, error: WakitError): void;
+  /** WhatsApp Web loaded (QR shown or linked): the start watchdog is done. */
+  loaded(attempt: Attempt): void;
+  /** Keeps a whatsapp-web.js message for `forward`/`downloadMedia`. */
+  remember(message: MessageLike): void;
+  /** Own chat id once READY. */
+  ownId(): string | undefined;
+  /** Latest WhatsApp Web state (`change_state`), for RemoteAuth's delete guard. */
+  setWaState(state: string): void;
+}
+
+/**
+ * Subscribes to a whatsapp-web.js Client and turns its events into engine events. Events of an
+ * attempt that is no longer live are ignored, so an attempt ends at most once.
+ *
+ * `change_state` TIMEOUT while READY: WhatsApp Web would try to reconnect by itself, but the
+ * engine does not wait for that; it ends the attempt with `connection_lost` and the client's
+ * supervisor restarts from the saved session (one place decides about reconnecting).
+ */
+export function wireClient(attempt: Attempt, host: AttemptHost): void {
+  const { client } = attempt;
+  const live =
+    <A extends unknown[]>(handler: (...args: A) => void) =>
+    (...args: A): void => {
+      if (!host.isLive(attempt)) return;
+      try {
+        handler(...args);
+      } catch (error) {
+        host.log.error({ err: error }, 'handling a whatsapp-web.js event failed');
+      }
+    };
+  client.on(
+    'qr',
+    live((qr: string) => {
+      attempt.sawQr = true;
+      host.loaded(attempt);
+      host.fire('qr', qr);
+    }),
+  );
+  client.on(
+    'authenticated',
+    live(() => {
+      attempt.authenticated = true;
+      host.loaded(attempt);
+      host.fire('authenticated', { restored: !attempt.sawQr });
+    }),
+  );
+  client.on(
+    'auth_failure',
+    live((message: unknown) => {
+      host.log.error({ message: String(message) }, 'whatsapp-web.js authentication failed');
+      host.authFailed(
+        attempt,
+        new WakitError('AUTH_FAILED', `Authentication failed: ${String(message)}`),
+      );
+    }),
+  );
+  client.on(
+    'ready',
+    live(() => {
+      attempt.ready = true;
+      host.loaded(attempt);
+      const info = client.info;
+      if (info) attempt.identity = { id: info.wid._serialized, pushname: info.pushname ?? '' };
+      host.fire('ready');
+    }),
+  );
+  client.on(
+    'message',
+    live((message: MessageLike) => {
+      host.remember(message);
+      host.fire('message', toMessageData(message, host.ownId()));
+    }),
+  );
+  client.on(
+    'message_create',
+    live((message: MessageLike) => {
+      host.remember(message);
+      attempt.notifyCreated(message);
+      host.fire('message_create', toMessageData(message, host.ownId()));
+    }),
+  );
+  client.on(
+    'message_ack',
+    live((message: MessageLike, ack: number) => {
+      host.fire('message_ack', toAckUpdate(message, ack));
+    }),
+  );
+  client.on(
+    'change_state',
+    live((state: string) => {
+      host.setWaState(state);
+      if (state === 'TIMEOUT' && attempt.ready) {
+        host.log.warn('WhatsApp Web lost its connection (TIMEOUT)');
+        host.end(attempt, 'connection_lost');
+      }
+    }),
+  );
+  client.on(
+    'disconnected',
+    live((reason: unknown) => {
+      const mapped = mapDisconnectReason(reason);
+      host.log.warn({ reason: String(reason), mapped }, 'whatsapp-web.js disconnected');
+      host.end(attempt, mapped);
+    }),
+  );
+}
+
+/** Puppeteer browser `disconnected`, page `error`/`close` that we did not cause end the attempt. */
+export function watchBrowser(attempt: Attempt, host: AttemptHost): void {
+  attempt.watchBrowser(() => {
+    if (!host.isLive(attempt)) return;
+    host.log.error('Chromium went away');
+    host.end(attempt, 'browser_crashed');
+  });
+}
