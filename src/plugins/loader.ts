@@ -53,7 +53,8 @@ async function importFile(file: string): Promise<Record<string, unknown>> {
       register();
     });
     await tsxRegistered;
-    return (await import(url)) as Record<string, unknown>;
+    // the failed load of this URL is cached: import it again under another one
+    return (await import(`${url}?tsx`)) as Record<string, unknown>;
   }
 }
 
