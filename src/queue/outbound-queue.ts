@@ -218,14 +218,31 @@ export class OutboundQueue {
     });
   }
 
+  /**
+   * Runs on the executor: sends the best eligible entry, and keeps going while the next one may go
+   * at once (no gap, not paused), which saves one executor round trip per send when pacing is off.
+   */
   async #dispatchNext(): Promise<void> {
-    const next = this.#intake === 'closed' ? Infinity : this.#pending.take(this.#clock.now());
-    if (typeof next === 'number') {
+    let sent = false;
+    try {
+      for (;;) {
+        const next = this.#intake === 'closed' ? Infinity : this.#pending.take(this.#clock.now());
+        if (typeof next === 'number') {
+          // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
+          if (next !== Infinity) this.#wakeIn(next);
+          return;
+        }
+        sent = true;
+        await this.#send(next);
+        if (this.#executor.isPaused || this.#clock.now() < this.#nextSendAt) return;
+      }
+    } finally {
       this.#slotTaken = false;
-      if (next !== Infinity) this.#wakeIn(next);
-      return;
+      if (sent) this.#pump();
     }
-    const entry = next;
+  }
+
+  async #send(entry: SendEntry): Promise<void> {
     try {
       this.#running = entry;
       entry.status = 'sending';
@@ -244,14 +261,13 @@ export class OutboundQueue {
       const end = this.#clock.now();
       if (outcome.ok) this.#succeed(entry, outcome.id, end);
       else this.#failOrRetry(entry, outcome.error, end);
-      if (this.#config.perChatGapMs > 0)
+      if (this.#config.perChatGapMs > 0) {
         this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
+      }
       this.#nextSendAt = end + this.#gap();
     } finally {
       this.#running = undefined;
       this.#attempt = undefined;
-      this.#slotTaken = false;
-      this.#pump();
       this.#checkIdle();
     }
   }
