@@ -10,7 +10,7 @@ import { engineSchema } from '../../src/config/schema.js';
 import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineDeps, WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
-import { expectCode, nextEvent, recordEvents } from './engine-contract.js';
+import { expectCode, nextEvent, recordEvents, sleep } from './engine-contract.js';
 import {
   BOT,
   CONTACT,
@@ -22,6 +22,14 @@ import {
 } from '../helpers/fake-wwebjs-client.js';
 
 const logger = pino({ level: 'silent' });
+
+async function waitUntil(probe: () => boolean, what: string, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
 
 function config(overrides: Record<string, unknown> = {}): WwebjsEngineConfig {
   return engineSchema.parse({ type: 'whatsapp-web.js', ...overrides }) as WwebjsEngineConfig;
@@ -128,6 +136,8 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
       const failure = nextEvent(engine, 'auth_failure');
       network.last.emit('auth_failure', 'restore failed');
       expect((await failure)[0].code).to.equal('AUTH_FAILED');
+      await waitUntil(() => network.last.calls.some((c) => c.method === 'destroy'), 'destroy()');
+      expect(network.last.calls.map((c) => c.method)).not.to.include('logout');
     });
   });
 
@@ -157,59 +167,62 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
       expect((await ack)[0]).to.deep.equal({ messageId: id, chatId: CONTACT, ack: 3 });
     });
 
-    const drops: Array<[string, (c: FakeClient) => unknown, DisconnectReason, boolean]> = [
-      ['UNPAIRED', (c) => c.changeState('UNPAIRED'), 'session_expired', false],
-      ['UNPAIRED_IDLE', (c) => c.changeState('UNPAIRED_IDLE'), 'session_expired', false],
-      ['LOGOUT', (c) => c.loggedOutFromPhone(), 'logout', false],
-      ['TOS_BLOCK', (c) => c.changeState('TOS_BLOCK'), 'banned', false],
-      ['SMB_TOS_BLOCK', (c) => c.changeState('SMB_TOS_BLOCK'), 'banned', false],
-      ['CONFLICT', (c) => c.changeState('CONFLICT'), 'conflict', true],
-      ['PROXYBLOCK', (c) => c.changeState('PROXYBLOCK'), 'connection_lost', true],
-      ['browser crash', (c) => c.pupBrowser?.crash(), 'browser_crashed', true],
-      ['page crash', (c) => c.pupPage?.crash(), 'browser_crashed', true],
+    const drops: Array<[string, (c: FakeClient) => unknown, DisconnectReason]> = [
+      ['UNPAIRED', (c) => c.changeState('UNPAIRED'), 'session_expired'],
+      ['UNPAIRED_IDLE', (c) => c.changeState('UNPAIRED_IDLE'), 'session_expired'],
+      ['LOGOUT', (c) => c.loggedOutFromPhone(), 'logout'],
+      ['TOS_BLOCK', (c) => c.changeState('TOS_BLOCK'), 'banned'],
+      ['SMB_TOS_BLOCK', (c) => c.changeState('SMB_TOS_BLOCK'), 'banned'],
+      ['CONFLICT', (c) => c.changeState('CONFLICT'), 'conflict'],
+      ['PROXYBLOCK', (c) => c.changeState('PROXYBLOCK'), 'connection_lost'],
+      ['TIMEOUT while READY', (c) => c.changeState('TIMEOUT'), 'connection_lost'],
+      ['browser crash', (c) => c.pupBrowser?.crash(), 'browser_crashed'],
+      ['page crash', (c) => c.pupPage?.crash(), 'browser_crashed'],
     ];
-    for (const [what, drop, reason, restarts] of drops) {
-      it(`${what} → disconnected(${reason})${restarts ? ', then a restart from the saved session' : ', no restart'}`, async () => {
+    for (const [what, drop, reason] of drops) {
+      it(`${what} → one disconnected(${reason}), the browser is destroyed, no restart by the engine`, async () => {
         const engine = makeEngine({ restartBackoffMs: { initial: 5, max: 5 } });
         const first = await linked(engine);
         const events = recordEvents(engine);
-        const ready = nextEvent(engine, 'ready', () => true, restarts ? 2_000 : 300);
         void drop(first);
-        if (restarts) {
-          await ready;
-          expect(events.map((e) => e.event)).to.deep.equal([
-            'disconnected',
-            'authenticated',
-            'ready',
-          ]);
-          expect(events[0].args[0]).to.equal(reason);
-          expect(events[1].args[0]).to.deep.equal({ restored: true });
-          expect(network.created).to.have.length(2);
-          expect(first.pupBrowser?.isConnected()).to.equal(false);
-        } else {
-          await ready.catch(() => {});
-          expect(events.map((e) => e.event)).to.deep.equal(['disconnected']);
-          expect(events[0].args[0]).to.equal(reason);
-          expect(network.created).to.have.length(1);
-        }
+        await waitUntil(() => first.calls.some((c) => c.method === 'destroy'), 'destroy()');
+        await sleep(100);
+        expect(events.map((e) => e.event)).to.deep.equal(['disconnected']);
+        expect(events[0].args[0]).to.equal(reason);
+        expect(first.pupBrowser?.isConnected()).to.equal(false);
+        expect(first.calls.map((c) => c.method)).not.to.include('logout');
+        expect(network.created).to.have.length(1);
+        expect(engine.me()).to.equal(null);
+        await expectCode(
+          engine.send(CONTACT, { kind: 'text', text: 'x', options: {} }),
+          'CLIENT_NOT_READY',
+        );
       });
     }
 
-    it('change_state TIMEOUT while READY pauses (connection_lost) and CONNECTED resumes', async () => {
+    it('WhatsApp Web recovering by itself (CONNECTED after TIMEOUT) is ignored: the attempt is over', async () => {
       const engine = makeEngine();
       const client = await linked(engine);
       const events = recordEvents(engine);
       await client.changeState('TIMEOUT');
+      await client.changeState('CONNECTED');
+      client.emit('ready');
       expect(events.map((e) => e.event)).to.deep.equal(['disconnected']);
       expect(events[0].args[0]).to.equal('connection_lost');
       await expectCode(
         engine.send(CONTACT, { kind: 'text', text: 'x', options: {} }),
         'CLIENT_NOT_READY',
       );
-      await client.changeState('CONNECTED');
-      expect(events.map((e) => e.event)).to.deep.equal(['disconnected', 'authenticated', 'ready']);
-      await engine.send(CONTACT, { kind: 'text', text: 'back', options: {} });
-      expect(network.created).to.have.length(1);
+    });
+
+    it('change_state TIMEOUT before READY is left to the start watchdog', async () => {
+      const engine = makeEngine();
+      const qr = nextEvent(engine, 'qr');
+      await engine.start();
+      await qr;
+      const events = recordEvents(engine);
+      await network.last.changeState('TIMEOUT');
+      expect(events).to.deep.equal([]);
     });
   });
 
@@ -412,88 +425,66 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
     });
   });
 
-  describe('restart policy (fake timers)', () => {
-    it('start failures retry with capped exponential backoff, then give up after maxRestarts', async () => {
+  describe('one attempt per start (the client supervisor restarts)', () => {
+    it('WhatsApp Web unreachable → one disconnected(connection_lost), the browser destroyed, nothing more', async () => {
       network.offline = true;
-      clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-      const engine = makeEngine({
-        maxRestarts: 3,
-        restartBackoffMs: { initial: 1_000, max: 3_000 },
-      });
+      const engine = makeEngine({ maxRestarts: 3, restartBackoffMs: { initial: 1, max: 1 } });
       const events = recordEvents(engine);
       await engine.start();
-      const settle = () => clock!.tickAsync(0);
-      // launches do real file IO (the work directory): let the event loop run, real time
-      const waitForClients = async (n: number) => {
-        const deadline = performance.now() + 3_000;
-        while (network.created.length < n && performance.now() < deadline) {
-          await settle();
-          await new Promise((r) => setImmediate(r));
-        }
-        expect(network.created).to.have.length(n);
-      };
-      await waitForClients(1);
-      for (const [delay, total] of [
-        [1_000, 2],
-        [2_000, 3],
-        [3_000, 4],
-      ] as const) {
-        await clock.tickAsync(delay - 1);
-        expect(network.created).to.have.length(total - 1);
-        await clock.tickAsync(1);
-        await waitForClients(total);
-      }
-      const deadline = performance.now() + 3_000;
-      while (!events.some((e) => e.event === 'auth_failure') && performance.now() < deadline) {
-        await settle();
-        await new Promise((r) => setImmediate(r));
-      }
-      expect(events.map((e) => e.event)).to.deep.equal([
-        'disconnected',
-        'disconnected',
-        'disconnected',
-        'disconnected',
-        'auth_failure',
+      await waitUntil(() => events.length > 0, 'an event');
+      await waitUntil(() => network.last.calls.some((c) => c.method === 'destroy'), 'destroy()');
+      await sleep(100);
+      expect(events.map((e) => [e.event, e.args[0]])).to.deep.equal([
+        ['disconnected', 'connection_lost'],
       ]);
-      expect(events.slice(0, 4).map((e) => e.args[0])).to.deep.equal(
-        Array(4).fill('connection_lost'),
-      );
-      const failure = events[4].args[0] as Error & { code: string };
-      expect(failure.code).to.equal('ENGINE_ERROR');
-      expect(failure.message).to.include('gave up after 3 restarts');
-      await clock.tickAsync(60_000);
-      expect(network.created).to.have.length(4);
+      expect(network.created).to.have.length(1);
+      expect(network.last.pupBrowser?.isConnected()).to.equal(false);
     });
 
-    it('a launch that never loads is failed by the authTimeoutMs watchdog', async () => {
+    it('Chromium failing to launch → one disconnected(browser_crashed)', async () => {
+      network.launchError = 'Failed to launch the browser process!';
+      const engine = makeEngine();
+      const disconnected = nextEvent(engine, 'disconnected');
+      await engine.start();
+      expect((await disconnected)[0]).to.equal('browser_crashed');
+      await sleep(50);
+      expect(network.created).to.have.length(1);
+    });
+
+    it('a launch that never loads is ended by the authTimeoutMs watchdog (fake timers)', async () => {
       network.hangOnLoad = true;
-      clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-      const engine = makeEngine({ maxRestarts: 0, authTimeoutMs: 5_000 });
+      clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const engine = makeEngine({ authTimeoutMs: 5_000 });
       const events = recordEvents(engine);
       await engine.start();
+      const deadline = performance.now() + 3_000;
+      while (!network.created[0]?.pupBrowser && performance.now() < deadline) {
+        await new Promise((r) => setImmediate(r));
+      }
       await clock.tickAsync(4_999);
       expect(events).to.deep.equal([]);
       await clock.tickAsync(1);
-      expect(events.map((e) => e.event)).to.deep.equal(['disconnected', 'auth_failure']);
-      expect(events[0].args[0]).to.equal('connection_lost');
+      expect(events.map((e) => [e.event, e.args[0]])).to.deep.equal([
+        ['disconnected', 'connection_lost'],
+      ]);
+      await clock.tickAsync(600_000);
+      expect(events).to.have.length(1);
+      expect(network.created).to.have.length(1);
+      clock.restore();
+      clock = undefined;
+      await engine.stop();
+      expect(network.last.calls.map((c) => c.method)).to.deep.equal(['initialize', 'destroy']);
     });
 
-    it('stop() cancels a pending restart', async () => {
-      network.offline = true;
-      clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-      const engine = makeEngine({
-        maxRestarts: 5,
-        restartBackoffMs: { initial: 1_000, max: 1_000 },
-      });
+    it('stop() right after start() launches nothing more and leaves no browser', async () => {
+      const engine = makeEngine();
+      const events = recordEvents(engine);
       await engine.start();
-      const deadline = performance.now() + 3_000;
-      while (network.created.length < 1 && performance.now() < deadline) {
-        await new Promise((r) => setImmediate(r));
-      }
-      expect(network.created).to.have.length(1);
       await engine.stop();
-      await clock.tickAsync(10_000);
-      expect(network.created).to.have.length(1);
+      await sleep(50);
+      expect(events).to.deep.equal([]);
+      for (const client of network.created)
+        expect(client.pupBrowser?.isConnected() ?? false).to.equal(false);
     });
   });
 });
