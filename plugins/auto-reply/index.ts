@@ -2,7 +2,15 @@
  * auto-reply: answers incoming messages by ordered rules. The first rule that matches answers
  * (through the outbound queue, `reply` priority); a per-rule, per-chat cooldown stops reply storms.
  */
-import { chatIdSchema, definePlugin, regexSourceSchema, z, type Message } from '../../src/index.js';
+import {
+  chatIdSchema,
+  definePlugin,
+  regexSourceSchema,
+  z,
+  type Message,
+  type Next,
+  type PluginEvent,
+} from '../../src/index.js';
 
 const ruleSchema = z
   .object({
@@ -46,29 +54,31 @@ type Rule = z.output<typeof ruleSchema>;
 interface CompiledRule {
   rule: Rule;
   index: number;
-  test: (body: string) => boolean;
+  /** `lower` is the body in lower case (computed once per message). */
+  test: (body: string, lower: string) => boolean;
   chats: ReadonlySet<string> | undefined;
   cooldownMs: number;
 }
 
 function compile(rule: Rule, index: number, defaultCooldown: number): CompiledRule {
-  const fold = (s: string) => (rule.caseSensitive ? s : s.toLowerCase());
-  const needle = fold(rule.match);
-  let test: (body: string) => boolean;
+  const sensitive = rule.caseSensitive;
+  const needle = sensitive ? rule.match : rule.match.toLowerCase();
+  const pick = (body: string, lower: string) => (sensitive ? body : lower);
+  let test: (body: string, lower: string) => boolean;
   switch (rule.type) {
     case 'exact':
-      test = (body) => fold(body.trim()) === needle;
+      test = (body, lower) => pick(body, lower).trim() === needle;
       break;
     case 'startsWith':
-      test = (body) => fold(body.trimStart()).startsWith(needle);
+      test = (body, lower) => pick(body, lower).trimStart().startsWith(needle);
       break;
     case 'regex': {
-      const regex = new RegExp(rule.match, rule.caseSensitive ? '' : 'i');
+      const regex = new RegExp(rule.match, sensitive ? '' : 'i');
       test = (body) => regex.test(body);
       break;
     }
     default:
-      test = (body) => fold(body).includes(needle);
+      test = (body, lower) => pick(body, lower).includes(needle);
   }
   return {
     rule,
@@ -109,18 +119,41 @@ export default definePlugin({
       }
     };
 
+    /** Answers, lets the rest of the chain run, then reports a failed send. */
+    const answer = async (rule: CompiledRule, event: PluginEvent<'message'>, next: Next) => {
+      const { message, client } = event;
+      const sending = ctx
+        .send(client.name, message.chatId, renderReply(rule.rule.reply, message), {
+          priority: 'reply',
+          ...(rule.rule.quote ? { text: { quotedMessageId: message.id } } : {}),
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        );
+      await next();
+      const error = await sending;
+      if (error) throw error;
+    };
+
     ctx.on(
       'message',
-      async (event, next) => {
+      (event, next) => {
         const { message, client } = event;
-        if (rules.length === 0 || message.fromMe || message.broadcast || !message.body)
-          return next();
-        const rule = rules.find(
-          (r) =>
-            (r.rule.scope === 'any' || (r.rule.scope === 'group') === message.isGroup) &&
-            (!r.chats || r.chats.has(message.chatId)) &&
-            r.test(message.body),
-        );
+        const body = message.body;
+        if (rules.length === 0 || message.fromMe || message.broadcast || !body) return next();
+        const lower = body.toLowerCase();
+        const isGroup = message.isGroup;
+        let rule: CompiledRule | undefined;
+        for (const r of rules) {
+          const scope = r.rule.scope;
+          if (scope !== 'any' && (scope === 'group') !== isGroup) continue;
+          if (r.chats && !r.chats.has(message.chatId)) continue;
+          if (r.test(body, lower)) {
+            rule = r;
+            break;
+          }
+        }
         if (!rule) return next();
         const key = `${rule.index}|${client.name}|${message.chatId}`;
         const now = Date.now();
@@ -137,19 +170,7 @@ export default definePlugin({
           cooldowns.set(key, now + rule.cooldownMs);
           if (cooldowns.size > COOLDOWN_LIMIT) prune(now);
         }
-        // enqueue now, let the rest of the chain run, then report a failed send
-        const sending = ctx
-          .send(client.name, message.chatId, renderReply(rule.rule.reply, message), {
-            priority: 'reply',
-            ...(rule.rule.quote ? { text: { quotedMessageId: message.id } } : {}),
-          })
-          .then(
-            () => undefined,
-            (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-          );
-        await next();
-        const error = await sending;
-        if (error) throw error;
+        return answer(rule, event, next);
       },
       ctx.options.clients ? { clients: ctx.options.clients } : {},
     );

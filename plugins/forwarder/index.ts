@@ -11,6 +11,7 @@ import {
   z,
   type BotClient,
   type Message,
+  type Next,
   type PluginContext,
 } from '../../src/index.js';
 
@@ -111,43 +112,55 @@ export default definePlugin({
 
     ctx.on(
       'message',
-      async (event, next) => {
-        const { message, client } = event;
+      (event, next) => {
+        const { message } = event;
         if (routes.length === 0 || message.fromMe || message.broadcast) return next();
-        const matching = routes.filter(
-          ({ route, match, types }) =>
-            (route.from === '*' || route.from === message.chatId) &&
-            (!types || types.has(message.type)) &&
-            (!match || match.test(message.body)),
-        );
-        if (matching.length === 0) return next();
-        await next();
-        const own = ownAccounts(ctx.clients);
-        if (own.has(message.sender)) return;
-        const jobs: Promise<void>[] = [];
-        const sent = new Set<string>();
-        for (const { route } of matching) {
-          for (const target of route.to) {
-            // never back into the chat it came from, never twice to one chat
-            if (target === message.chatId || sent.has(target)) continue;
-            sent.add(target);
-            jobs.push(
-              deliver(ctx, client, message, route, target).catch((error: unknown) => {
-                ctx.log.warn(
-                  { err: error, target, messageId: message.id, client: client.name },
-                  'forwarder: could not %s message %s to %s: %s',
-                  route.mode,
-                  message.id,
-                  target,
-                  error instanceof Error ? error.message : String(error),
-                );
-              }),
-            );
-          }
+        const chatId = message.chatId;
+        let matching: CompiledRoute[] | undefined;
+        for (const compiled of routes) {
+          const { route, match, types } = compiled;
+          if (route.from !== '*' && route.from !== chatId) continue;
+          if (types && !types.has(message.type)) continue;
+          if (match && !match.test(message.body)) continue;
+          (matching ??= []).push(compiled);
         }
-        await Promise.all(jobs);
+        if (!matching) return next();
+        return route(event.client, message, matching, next);
       },
       ctx.options.clients ? { clients: ctx.options.clients } : {},
     );
+
+    async function route(
+      client: BotClient,
+      message: Message,
+      matching: CompiledRoute[],
+      next: Next,
+    ): Promise<void> {
+      await next();
+      const own = ownAccounts(ctx.clients);
+      if (own.has(message.sender)) return;
+      const jobs: Promise<void>[] = [];
+      const sent = new Set<string>();
+      for (const { route } of matching) {
+        for (const target of route.to) {
+          // never back into the chat it came from, never twice to one chat
+          if (target === message.chatId || sent.has(target)) continue;
+          sent.add(target);
+          jobs.push(
+            deliver(ctx, client, message, route, target).catch((error: unknown) => {
+              ctx.log.warn(
+                { err: error, target, messageId: message.id, client: client.name },
+                'forwarder: could not %s message %s to %s: %s',
+                route.mode,
+                message.id,
+                target,
+                error instanceof Error ? error.message : String(error),
+              );
+            }),
+          );
+        }
+      }
+      await Promise.all(jobs);
+    }
   },
 });

@@ -155,15 +155,15 @@ export default definePlugin({
 
     ctx.on(
       'message',
-      async (event, next) => {
+      (event, next) => {
         const { message } = event;
         const wanted =
           message.hasMedia &&
           !message.fromMe &&
           (!chats || chats.has(message.chatId)) &&
           (!types || types.has(message.type));
-        await next();
-        if (wanted) await save(message);
+        if (!wanted) return next();
+        return next().then(() => save(message));
       },
       options.clients ? { clients: options.clients } : {},
     );

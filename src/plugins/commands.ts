@@ -2,7 +2,7 @@ import type { BotClient } from '../client/bot-client.js';
 import { normalizeChatId } from '../client/chat-id.js';
 import type { Message } from '../client/message.js';
 import { WakitError } from '../errors/index.js';
-import { parseCommand } from './parse-args.js';
+import { parseCommand, type ParsedCommand } from './parse-args.js';
 import type {
   CommandContext,
   CommandHandler,
@@ -148,23 +148,35 @@ export class CommandRegistry {
   }
 
   /** The middleware at the head of the `message` chain: known commands are handled and consumed. */
-  readonly middleware = async (
+  readonly middleware = (
     event: PluginEvent<'message'>,
     next: () => Promise<void>,
   ): Promise<void> => {
     const { message, client } = event;
-    if (message.fromMe || message.broadcast || typeof message.body !== 'string') return next();
-    const parsed = parseCommand(message.body, this.settings.prefix);
+    const body = message.body;
+    if (message.fromMe || message.broadcast || typeof body !== 'string') return next();
+    const prefix = this.settings.prefix;
+    // fast path: most messages are not commands
+    if (!body.startsWith(prefix) && !body.trimStart().startsWith(prefix)) return next();
+    const parsed = parseCommand(body, prefix);
     if (!parsed) return next();
     const command = this.#byName.get(parsed.name);
     if (!command || (command.clients && !command.clients.has(client.name))) {
       if (this.settings.unknownReply === undefined) return next();
-      await this.#reply(
+      return this.#reply(
         message,
         this.settings.unknownReply.replaceAll('{{command}}', parsed.invokedAs),
       );
-      return;
     }
+    return this.#run(command, parsed, message, client);
+  };
+
+  async #run(
+    command: Command,
+    parsed: ParsedCommand,
+    message: Message,
+    client: BotClient,
+  ): Promise<void> {
     const denied = await this.denial(command, message, client);
     if (denied) {
       await this.#reply(message, denied);
@@ -192,7 +204,7 @@ export class CommandRegistry {
       });
       await this.#reply(message, `Sorry, ${this.settings.prefix}${command.info.name} failed.`);
     }
-  };
+  }
 
   async #reply(message: Message, text: string): Promise<void> {
     try {

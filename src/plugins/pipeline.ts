@@ -90,49 +90,66 @@ export class EventPipeline {
     client.on(event, listener);
   }
 
-  /** Runs the chain of `event` for one emission. Never rejects. */
+  /**
+   * Runs the chain of `event` for one emission. Never rejects. Handlers that answer synchronously
+   * (the common "not for me: return next()" case) cost no promise of their own.
+   */
   dispatch<E extends ClientEventName>(
     client: BotClient,
     name: E,
     args: ClientEvents[E],
   ): Promise<void> {
     const chain = this.#chains.get(name);
-    if (!chain || chain.length === 0) return Promise.resolve();
+    if (!chain || chain.length === 0) return RESOLVED;
     const data = args[0];
-    const event = {
-      name,
-      client,
-      args,
-      data,
-      state: {},
-      ...(isMessageEvent(name) ? { message: data } : {}),
-    } as unknown as PluginEvent<E>;
-    const messageId = isMessageEvent(name) ? (data as Message).id : undefined;
-    const step = async (index: number): Promise<void> => {
+    const message = isMessageEvent(name);
+    const event = (message
+      ? { name, client, args, data, state: {}, message: data }
+      : { name, client, args, data, state: {} }) as unknown as PluginEvent<E>;
+    const clientName = client.name;
+    const fail = (entry: Entry, error: unknown): void => {
+      const messageId = message ? (data as Message).id : undefined;
+      this.onFailure({ plugin: entry.plugin, event: name, client: clientName, messageId, error });
+    };
+    const step = (index: number): Promise<void> => {
       let i = index;
       let entry = chain[i];
-      while (entry?.clients && !entry.clients.has(client.name)) entry = chain[++i];
-      if (!entry) return;
+      while (entry?.clients && !entry.clients.has(clientName)) entry = chain[++i];
+      if (!entry) return RESOLVED;
+      const current = entry;
       const nextIndex = i + 1;
       let called = false;
       const next = (): Promise<void> => {
-        if (called) return Promise.resolve();
+        if (called) return RESOLVED;
         called = true;
         return step(nextIndex);
       };
+      let result: unknown;
       try {
-        await (entry.handler as EventHandler<E>)(event, next);
+        result = (current.handler as EventHandler<E>)(event, next);
       } catch (error) {
-        this.onFailure({
-          plugin: entry.plugin,
-          event: name,
-          client: client.name,
-          messageId,
-          error,
-        });
-        if (!called) await next();
+        fail(current, error);
+        return next();
       }
+      if (result === RESOLVED || !isThenable(result)) return RESOLVED;
+      return Promise.resolve(result).then(
+        () => undefined,
+        (error: unknown) => {
+          fail(current, error);
+          return next();
+        },
+      );
     };
     return step(0);
   }
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
