@@ -1,7 +1,9 @@
 /**
- * The wwebjs engine with the real whatsapp-web.js and the real system Chromium. This machine has
- * no internet: WhatsApp Web cannot load, which must surface as coded events, and no Chromium of
- * ours may survive `stop()`. Needs Debian's `chromium` (`apt-get install -y chromium`).
+ * A whatsapp-web.js client driven through the SDK, with the real whatsapp-web.js and the real
+ * system Chromium. This machine has no internet: WhatsApp Web cannot load, which must surface as
+ * coded `disconnected` events and state changes (the client's supervisor reconnecting, then
+ * giving up), and no Chromium of ours may survive `stop()`. Needs Debian's `chromium`
+ * (`apt-get install -y chromium`).
  */
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -9,17 +11,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { pino } from 'pino';
-import { LocalSessionStore } from '../../src/auth/local-store.js';
+import { createSdk, type Sdk, type SdkOptions } from '../../src/index.js';
+import type { BotClient } from '../../src/client/bot-client.js';
+import type { ClientState, DisconnectReason } from '../../src/client/types.js';
 import { engineSchema } from '../../src/config/schema.js';
-import type { DisconnectReason } from '../../src/client/types.js';
 import { defaultBindings } from '../../src/engines/wwebjs/default-bindings.js';
 import { DEFAULT_BROWSER_PATHS, isExecutableFile } from '../../src/engines/wwebjs/browser.js';
+import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { ClientLike, WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
-import { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import { expectCode, nextEvent } from './engine-contract.js';
-
-const logger = pino({ level: 'silent' });
+import { expectCode } from './engine-contract.js';
 
 function installedChromium(): string {
   const env = process.env.PUPPETEER_EXECUTABLE_PATH;
@@ -83,14 +83,20 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, what: s
   }
 }
 
-function config(overrides: Record<string, unknown> = {}): WwebjsEngineConfig {
-  return engineSchema.parse({ type: 'whatsapp-web.js', ...overrides }) as WwebjsEngineConfig;
+function observe(client: BotClient) {
+  const seen = {
+    states: [] as ClientState[],
+    disconnects: [] as Array<{ reason: DisconnectReason }>,
+  };
+  client.on('state', ({ to }) => seen.states.push(to));
+  client.on('disconnected', (reason) => seen.disconnects.push({ reason }));
+  return seen;
 }
 
-describe('wwebjs engine on the real Chromium (no internet)', function () {
+describe('whatsapp-web.js client on the real Chromium (no internet)', function () {
   this.timeout(60_000);
   let dir: string;
-  let engine: WwebjsEngine | undefined;
+  let sdk: Sdk | undefined;
   let clients: ClientLike[];
 
   beforeEach(async () => {
@@ -99,8 +105,8 @@ describe('wwebjs engine on the real Chromium (no internet)', function () {
   });
 
   afterEach(async () => {
-    await engine?.stop().catch(() => {});
-    engine = undefined;
+    await sdk?.stop().catch(() => {});
+    sdk = undefined;
     for (const { pid } of processesMentioning(dir)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -111,66 +117,73 @@ describe('wwebjs engine on the real Chromium (no internet)', function () {
     await rm(dir, { recursive: true, force: true });
   });
 
-  function makeEngine(overrides: Record<string, unknown>): WwebjsEngine {
-    const store = new LocalSessionStore(dir);
-    engine = new WwebjsEngine(
-      config(overrides),
-      { clientName: 'real', store, logger },
-      {
-        bindings: {
-          ...defaultBindings,
-          createClient: (options) => {
-            const client = defaultBindings.createClient(options);
-            clients.push(client);
-            return client;
+  /**
+   * A client of an SDK on the whatsapp-web.js engine. `recordClients` builds the same engine
+   * through the `engineFactory` seam with the real bindings, remembering each whatsapp-web.js
+   * Client (to see its Chromium pid); otherwise the SDK's built-in factory is used.
+   */
+  function makeClient(engine: Record<string, unknown>, recordClients = false): BotClient {
+    const engineConfig = { type: 'whatsapp-web.js', ...engine };
+    const options: SdkOptions = {};
+    if (recordClients) {
+      options.engineFactory = createWwebjsEngineFactory(
+        engineSchema.parse(engineConfig) as WwebjsEngineConfig,
+        {
+          bindings: {
+            ...defaultBindings,
+            createClient: (clientOptions) => {
+              const client = defaultBindings.createClient(clientOptions);
+              clients.push(client);
+              return client;
+            },
           },
         },
-      },
+      );
+    }
+    sdk = createSdk(
+      { engine: engineConfig, auth: { type: 'local', dataPath: dir }, log: { level: 'silent' } },
+      options,
     );
-    return engine;
+    return sdk.createClient({ name: 'real' });
   }
 
-  it('launches Chromium, reports the unreachable WhatsApp Web as disconnected(connection_lost), leaves no browser after stop()', async () => {
+  it('launches Chromium; unreachable WhatsApp Web → disconnected(connection_lost) within 15 s, one reconnect, FAILED; no browser after stop()', async () => {
     const executablePath = installedChromium();
-    const e = makeEngine({ executablePath, maxRestarts: 0, authTimeoutMs: 10_000 });
-    const reasons: DisconnectReason[] = [];
-    e.on('disconnected', (reason) => reasons.push(reason));
-    const disconnected = nextEvent(e, 'disconnected', () => true, 15_000);
-    const gaveUp = nextEvent(e, 'auth_failure', () => true, 15_000);
+    const client = makeClient(
+      {
+        executablePath,
+        maxRestarts: 1,
+        authTimeoutMs: 10_000,
+        restartBackoffMs: { initial: 200, max: 400 },
+      },
+      true,
+    );
+    const seen = observe(client);
+    await client.initialize();
+    await waitFor(() => seen.disconnects[0], 15_000, 'the first disconnected event');
+    expect(seen.disconnects[0].reason).to.equal('connection_lost');
+    expect(seen.states.slice(0, 2)).to.deep.equal(['STARTING', 'DISCONNECTED']);
 
-    await e.start();
-    const [reason] = await disconnected;
-    expect(reason).to.equal('connection_lost');
-    const [failure] = await gaveUp;
-    expect(failure.code).to.equal('ENGINE_ERROR');
-    expect(failure.message).to.match(/gave up after 0 restarts/);
+    const error = await expectCode(client.waitUntilReady({ timeoutMs: 30_000 }), 'ENGINE_ERROR');
+    expect(error.message).to.include('Gave up after 1 reconnect attempts');
+    expect(seen.states).to.deep.equal([
+      'STARTING',
+      'DISCONNECTED',
+      'STARTING',
+      'DISCONNECTED',
+      'FAILED',
+    ]);
+    expect(seen.disconnects.map((d) => d.reason)).to.deep.equal([
+      'connection_lost',
+      'connection_lost',
+    ]);
 
-    // Chromium really ran: whatsapp-web.js got a browser with a process.
-    expect(clients).to.have.length(1);
-    const pid = clients[0].pupBrowser?.process()?.pid;
-    expect(pid, 'Chromium pid').to.be.a('number');
-
-    await e.stop();
-    expect(await noProcessesLeft(dir)).to.deep.equal([]);
-    expect(reasons).to.deep.equal(['connection_lost']);
-  });
-
-  it('restarts with backoff, then gives up after maxRestarts, without leaking browsers', async () => {
-    const executablePath = installedChromium();
-    const e = makeEngine({
-      executablePath,
-      maxRestarts: 1,
-      authTimeoutMs: 10_000,
-      restartBackoffMs: { initial: 200, max: 400 },
-    });
-    const reasons: DisconnectReason[] = [];
-    e.on('disconnected', (reason) => reasons.push(reason));
-    const gaveUp = nextEvent(e, 'auth_failure', () => true, 30_000);
-    await e.start();
-    await gaveUp;
-    expect(reasons).to.deep.equal(['connection_lost', 'connection_lost']);
+    // Chromium really ran, once per attempt: whatsapp-web.js got a browser with a process.
     expect(clients).to.have.length(2);
-    await e.stop();
+    for (const c of clients) expect(c.pupBrowser?.process()?.pid, 'Chromium pid').to.be.a('number');
+
+    await client.stop();
+    expect(client.state).to.equal('STOPPED');
     expect(await noProcessesLeft(dir)).to.deep.equal([]);
   });
 
@@ -187,14 +200,13 @@ describe('wwebjs engine on the real Chromium (no internet)', function () {
 
     it('stop() while Chromium is loading the page leaves no browser process', async () => {
       const executablePath = installedChromium();
-      const e = makeEngine({
+      const client = makeClient({
         executablePath,
         authTimeoutMs: 45_000,
         puppeteer: { args: hangingArgs() },
       });
-      const events: string[] = [];
-      e.on('disconnected', (reason) => events.push(reason));
-      await e.start();
+      const seen = observe(client);
+      await client.initialize();
       const running = await waitFor(
         () => {
           const found = processesMentioning(dir);
@@ -204,32 +216,44 @@ describe('wwebjs engine on the real Chromium (no internet)', function () {
         'Chromium to appear in the process table',
       );
       expect(running.some((p) => p.args.includes('--disable-dev-shm-usage'))).to.equal(true);
-      await e.stop();
+      await client.stop();
       expect(await noProcessesLeft(dir)).to.deep.equal([]);
-      expect(events).to.deep.equal([]);
+      expect(seen.disconnects.map((d) => d.reason)).to.deep.equal(['stopped']);
+      expect(seen.states).to.deep.equal(['STARTING', 'STOPPED']);
     });
 
-    it('the start watchdog (authTimeoutMs) reports connection_lost and cleans up', async () => {
+    it('the start watchdog (authTimeoutMs) → disconnected(connection_lost), FAILED with maxRestarts 0, browser cleaned up', async () => {
       const executablePath = installedChromium();
-      const e = makeEngine({
+      const client = makeClient({
         executablePath,
         maxRestarts: 0,
         authTimeoutMs: 4_000,
         puppeteer: { args: hangingArgs() },
       });
-      const disconnected = nextEvent(e, 'disconnected', () => true, 15_000);
-      await e.start();
-      expect((await disconnected)[0]).to.equal('connection_lost');
+      const seen = observe(client);
+      await client.initialize();
+      await waitFor(
+        () => (processesMentioning(dir).length > 0 ? true : undefined),
+        15_000,
+        'Chromium to appear in the process table',
+      );
+      await waitFor(() => seen.disconnects[0], 15_000, 'disconnected');
+      expect(seen.disconnects[0].reason).to.equal('connection_lost');
+      await waitFor(() => (client.state === 'FAILED' ? true : undefined), 5_000, 'FAILED');
+      expect(seen.states).to.deep.equal(['STARTING', 'DISCONNECTED', 'FAILED']);
       expect(await noProcessesLeft(dir)).to.deep.equal([]);
-      await e.stop();
+      await client.stop();
     });
   });
 
-  it('fails with BROWSER_NOT_FOUND (saying how to install one) when the executable is missing', async () => {
-    const e = makeEngine({ executablePath: path.join(dir, 'no-such-chromium') });
-    const error = await expectCode(e.start(), 'BROWSER_NOT_FOUND');
+  it('a missing executable: initialize() rejects with BROWSER_NOT_FOUND (saying how to install one), the client is FAILED', async () => {
+    // Through the seam: under mocha, the SDK's lazy import() of the engine loads a second copy of
+    // src/ (test files are require()d), whose WakitError is another class than the supervisor's.
+    const client = makeClient({ executablePath: path.join(dir, 'no-such-chromium') }, true);
+    const error = await expectCode(client.initialize(), 'BROWSER_NOT_FOUND');
     expect(error.message).to.include('apt-get install chromium');
-    expect(clients).to.have.length(0);
-    await e.stop();
+    expect(client.state).to.equal('FAILED');
+    expect(processesMentioning(dir)).to.deep.equal([]);
+    await client.stop();
   });
 });
