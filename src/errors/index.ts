@@ -1,2 +1,8 @@
 export { ERROR_CODES, isErrorCode, type ErrorCode } from './codes.js';
-export { WakitError, isWakitError, toWakitError, type ErrorIssue, type WakitErrorOptions } from './wakit-error.js';
+export {
+  WakitError,
+  isWakitError,
+  toWakitError,
+  type ErrorIssue,
+  type WakitErrorOptions,
+} from './wakit-error.js';

@@ -22,7 +22,10 @@ export class WakitError extends Error {
   readonly issues: ErrorIssue[] | undefined;
 
   constructor(code: ErrorCode, message?: string, options: WakitErrorOptions = {}) {
-    super(message ?? ERROR_CODES[code].title, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message ?? ERROR_CODES[code].title,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.details = options.details;

@@ -94,7 +94,7 @@ describe('configuration', () => {
     expect(loaded.baseDir).to.equal(dir);
     expect(loaded.config.auth).to.deep.include({ type: 'local', dataPath: './sessions' });
     await writeFile(file, '{ not json');
-    expect((await loadConfigFile(file).catch((e: unknown) => e))).to.have.property(
+    expect(await loadConfigFile(file).catch((e: unknown) => e)).to.have.property(
       'code',
       'CONFIG_INVALID',
     );
