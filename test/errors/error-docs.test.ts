@@ -5,7 +5,7 @@ import { ERROR_CODES, WakitError, toWakitError } from '../../src/errors/index.js
 describe('error codes', () => {
   it('docs/errors.md documents every code with its status, and nothing else', async () => {
     const doc = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [
+    const rows = [...doc.matchAll(/^\| `([A-Z_]+)`\s*\| (\d{3})\s*\|/gm)].map((m) => [
       m[1],
       Number(m[2]),
     ]);
