@@ -1,5 +1,7 @@
 /** The dashboard: one HTML page, its script and its stylesheet, served from files (no build, no CDN). */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { AnyRoute } from './route.js';
 import { defineRoute } from './route.js';
 
@@ -14,9 +16,26 @@ export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/**
+ * Where the page files are: beside this module in the sources; from the bundle (`dist/` chunks or
+ * `dist/plugins/rest/`) in the package's shipped `plugins/rest/dashboard/`.
+ */
+function dashboardDir(): URL {
+  const candidates = [
+    './dashboard/',
+    '../plugins/rest/dashboard/',
+    '../../../plugins/rest/dashboard/',
+  ];
+  for (const candidate of candidates) {
+    const url = new URL(candidate, import.meta.url);
+    if (existsSync(fileURLToPath(new URL('index.html', url)))) return url;
+  }
+  return new URL('./dashboard/', import.meta.url);
+}
+
 /** Loads the files once; the pages reveal nothing, so they need no token (the API calls do). */
 export async function dashboardRoutes(): Promise<AnyRoute[]> {
-  const dir = new URL('./dashboard/', import.meta.url);
+  const dir = dashboardDir();
   const loaded = await Promise.all(
     ASSETS.map(async (asset) => ({ ...asset, body: await readFile(new URL(asset.file, dir)) })),
   );
