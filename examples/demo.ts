@@ -1,8 +1,13 @@
 /**
- * `npm run demo`: a demo bot on the simulator engine — no phone, no internet.
- * It prints the QR in the terminal, a simulated phone scans it, a simulated contact writes, the bot
- * answers, and the log shows every step and every event. Ctrl-C stops it cleanly.
+ * `npm run demo`: a demo bot on the simulator engine — no phone, no internet — with the REST API
+ * and the dashboard on http://localhost:3000 (the token to use is printed).
+ *
+ * It prints the QR in the terminal (the dashboard shows it too), a simulated phone scans it after a
+ * few seconds, a simulated contact writes, the bot answers (auto-reply plugin), and the log shows
+ * every step and every event. Ctrl-C stops it cleanly. Environment: WAKIT_TOKEN (else a random
+ * one), PORT (3000), WAKIT_DEMO_DATA (keep sessions there; default: a fresh temp directory).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,52 +15,75 @@ import QRCode from 'qrcode';
 import { createSdk } from '../src/index.js';
 
 const BOT_PHONE = '15550000001';
-// A fresh session directory each run, so the QR flow always shows; set WAKIT_DEMO_DATA to keep one.
+const port = Number(process.env.PORT ?? 3000);
+const token = process.env.WAKIT_TOKEN ?? randomBytes(24).toString('base64url');
 const dataPath = path.resolve(
   process.env.WAKIT_DEMO_DATA ?? mkdtempSync(path.join(os.tmpdir(), 'wakit-demo-')),
 );
 
 const sdk = createSdk({
-  engine: { type: 'simulator', ackDelayMs: 400 },
+  // the simulated phone scans the QR by itself 8 s after it is shown (time to open the dashboard)
+  engine: { type: 'simulator', ackDelayMs: 400, autoScanMs: 8_000, autoScanPhone: BOT_PHONE },
   auth: { type: 'local', dataPath },
+  clients: ['demo'],
   queue: { minGapMs: 300, jitterMs: 300, perChatGapMs: 800 },
   log: { level: 'info', pretty: true },
+  plugins: {
+    rest: { port, host: '127.0.0.1', tokens: [{ token, clients: ['*'] }] },
+    'auto-reply': {
+      rules: [
+        {
+          match: 'hi',
+          type: 'startsWith',
+          reply: 'Hello {{name}}! You said: "{{body}}"',
+          quote: true,
+        },
+        {
+          match: '.*',
+          type: 'regex',
+          reply: 'I am a demo bot. Try the dashboard to answer yourself.',
+        },
+      ],
+    },
+  },
 });
 const log = sdk.logger.child({ demo: true });
 
-const bot = sdk.createClient({ name: 'demo' });
-for (const event of ['authenticated', 'ready', 'disconnected', 'message.ack', 'state'] as const) {
-  bot.on(event, (payload?: unknown) => log.info({ event, payload }, `event: ${event}`));
-}
-bot.on('qr', async (qr) => {
-  log.info({ event: 'qr' }, 'event: qr — scan this with the (simulated) phone:');
-  console.log(await QRCode.toString(qr, { type: 'terminal', small: true }));
-  setTimeout(() => {
-    log.info({ phone: BOT_PHONE }, 'step: the simulated phone scans the QR');
-    sdk.simulator.scan(qr, { phone: BOT_PHONE, pushname: 'Demo Bot' });
-  }, 1_500);
-});
-bot.on('message', async (message) => {
-  log.info({ event: 'message', from: message.from, body: message.body }, 'event: message');
-  if (message.fromMe) return;
-  log.info('step: the bot answers');
-  await message.reply(`Hello ${message.notifyName ?? 'there'}! You said: "${message.body}"`);
-});
-
-const alice = sdk.simulator.phone('15550001111', { pushname: 'Alice' });
-bot.on('ready', async () => {
-  log.info('step: Alice, a simulated contact, writes to the bot');
-  await alice.send(`${BOT_PHONE}@c.us`, 'Hi bot, are you there?');
-  const answer = await alice.waitForMessage((m) => m.author === `${BOT_PHONE}@c.us`, 10_000);
-  log.info({ body: answer.body }, 'step: Alice received the answer');
-  log.info('The demo bot keeps running; press Ctrl-C to stop it.');
+sdk.onClient((bot) => {
+  for (const event of ['authenticated', 'ready', 'disconnected', 'message.ack', 'state'] as const) {
+    bot.on(event, (payload?: unknown) => log.info({ event, payload }, `event: ${event}`));
+  }
+  bot.on('message', (m) =>
+    log.info({ event: 'message', from: m.from, body: m.body }, 'event: message'),
+  );
+  bot.on('message.create', (m) => {
+    if (m.fromMe)
+      log.info(
+        { event: 'message.create', to: m.to, body: m.body },
+        'event: message.create (fromMe)',
+      );
+  });
+  bot.on('qr', async (qr) => {
+    log.info(
+      { event: 'qr' },
+      'event: qr — the simulated phone scans it in 8 s (or see it in the dashboard):',
+    );
+    console.log(await QRCode.toString(qr, { type: 'terminal', small: true }));
+  });
+  bot.on('ready', async () => {
+    const alice = sdk.simulator.phone('15550001111', { pushname: 'Alice' });
+    log.info('step: Alice, a simulated contact, writes to the bot');
+    await alice.send(`${BOT_PHONE}@c.us`, 'hi bot, are you there?');
+    const answer = await alice.waitForMessage((m) => m.author === `${BOT_PHONE}@c.us`, 15_000);
+    log.info({ body: answer.body }, 'step: Alice received the answer');
+  });
 });
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log.info({ signal }, 'stopping (the session is kept: the next run needs no QR)');
+  log.info({ signal }, 'stopping: queue drained, REST closed, session kept');
   await sdk.stop();
   process.exit(0);
 }
@@ -64,4 +92,12 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 log.info({ dataPath }, 'step: starting the demo bot on the simulator engine');
 await sdk.start();
-await bot.initialize();
+const url = `http://localhost:${port}`;
+console.log(`
+  Dashboard:  ${url}/   (token below)
+  Token:      ${token}
+  Try:        curl -s -H "Authorization: Bearer ${token}" ${url}/api/v1/client/info
+              curl -s -X POST -H "Authorization: Bearer ${token}" -H 'Content-Type: application/json' \\
+                -d '{"chatId":"15550001111@c.us","content":"Hello from curl"}' ${url}/api/v1/messages
+  Ctrl-C stops the bot.
+`);
