@@ -4,11 +4,15 @@
  * `npm run bench -- inbound queue` runs a subset.
  */
 import { benchInbound } from './inbound.js';
+import { benchPipeline } from './pipeline.js';
 import { benchQueue } from './queue.js';
+import { benchRest } from './rest.js';
 
 const benches: Record<string, () => Promise<Record<string, number | string>>> = {
   inbound: benchInbound,
   queue: benchQueue,
+  pipeline: benchPipeline,
+  rest: benchRest,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
