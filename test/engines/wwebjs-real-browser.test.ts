@@ -123,7 +123,7 @@ describe('whatsapp-web.js client on the real Chromium (no internet)', function (
    * Client (to see its Chromium pid); otherwise the SDK's built-in factory is used.
    */
   function makeClient(engine: Record<string, unknown>, recordClients = false): BotClient {
-    const engineConfig = { type: 'whatsapp-web.js', ...engine };
+    const engineConfig = { type: 'whatsapp-web.js' as const, ...engine };
     const options: SdkOptions = {};
     if (recordClients) {
       options.engineFactory = createWwebjsEngineFactory(
