@@ -4,7 +4,8 @@
  */
 import type { EngineFactory } from '../engine.js';
 import type { WwebjsEngineConfig } from './types.js';
-import { WwebjsEngine, type WwebjsEngineDeps } from './wwebjs-engine.js';
+import type { WwebjsEngineDeps } from './engine-deps.js';
+import { WwebjsEngine } from './wwebjs-engine.js';
 
 export function createWwebjsEngineFactory(
   config: WwebjsEngineConfig,
@@ -13,7 +14,8 @@ export function createWwebjsEngineFactory(
   return (context) => new WwebjsEngine(config, context, deps);
 }
 
-export { WwebjsEngine, type WwebjsEngineDeps } from './wwebjs-engine.js';
+export { WwebjsEngine } from './wwebjs-engine.js';
+export type { WwebjsEngineDeps } from './engine-deps.js';
 export type { WwebjsEngineConfig, WwebjsBindings, ClientLike, MessageLike } from './types.js';
 export { resolveExecutablePath, buildLaunchOptions, DEFAULT_BROWSER_PATHS } from './browser.js';
 export { RemoteAuthStoreAdapter } from './remote-auth-store.js';

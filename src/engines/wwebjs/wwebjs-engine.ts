@@ -11,8 +11,9 @@ import type {
   EngineIdentity,
 } from '../engine.js';
 import { Attempt } from './attempt.js';
-import { systemBrowserEnvironment, type BrowserEnvironment } from './browser.js';
-import { disposeClient, isProcessAlive, killProcessTree, type ProcessKiller } from './dispose.js';
+import { systemBrowserEnvironment } from './browser.js';
+import { disposeClient, isProcessAlive, killProcessTree } from './dispose.js';
+import type { WwebjsEngineDeps } from './engine-deps.js';
 import { prepareClient } from './launch.js';
 import { classifyStartFailure } from './map-errors.js';
 import { LruMap } from './message-cache.js';
@@ -20,23 +21,6 @@ import { EngineOperations } from './engine-operations.js';
 import type { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { MessageLike, WwebjsBindings, WwebjsEngineConfig } from './types.js';
 import { watchBrowser, wireClient, type AttemptHost } from './wire-client.js';
-
-export interface WwebjsEngineDeps {
-  /** whatsapp-web.js bindings or a loader of them; the real library (loaded on first start) by default. */
-  bindings?: WwebjsBindings | (() => Promise<WwebjsBindings>);
-  browserEnvironment?: BrowserEnvironment;
-  clock?: Clock;
-  /** RemoteAuth backup period (`auth.backupIntervalMs`); at least 60 s. */
-  backupSyncIntervalMs?: number;
-  /** Recent whatsapp-web.js messages kept for forward/downloadMedia (default 1000). */
-  messageCacheSize?: number;
-  /** Time allowed to `destroy()` (and to a launching browser) before the process is killed. */
-  destroyTimeoutMs?: number;
-  /** Time to wait for the `message_create` of a forwarded message, to learn its id. */
-  forwardIdTimeoutMs?: number;
-  killProcess?: ProcessKiller;
-  isProcessAlive?: (pid: number) => boolean;
-}
 
 type Phase = 'idle' | 'running' | 'ended' | 'stopping' | 'stopped';
 const SESSION_GONE_STATES = new Set(['UNPAIRED', 'UNPAIRED_IDLE']);
