@@ -61,6 +61,15 @@ export {
 // Outbound queue
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
 
+// Engines (advanced: a custom engine through SdkOptions.engineFactory)
+export type {
+  Engine,
+  EngineContext,
+  EngineEvents,
+  EngineFactory,
+  EngineIdentity,
+} from './engines/engine.js';
+
 // Simulator
 export { SimulatorNetwork } from './engines/simulator/index.js';
 

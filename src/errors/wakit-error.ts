@@ -13,8 +13,18 @@ export interface WakitErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Brand shared by every copy of this module: `isWakitError` must recognise a WakitError even when
+ * two copies of wakit are loaded (a plugin with its own install, test runners mixing loaders).
+ */
+const BRAND = Symbol.for('wakit.error');
+
 /** The single error type of wakit: a stable `code`, its HTTP `status`, a message, optional details. */
 export class WakitError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && BRAND in value;
+  }
+  readonly [BRAND] = true;
   override readonly name = 'WakitError';
   readonly code: ErrorCode;
   readonly status: number;

@@ -35,3 +35,17 @@ describe('error codes', () => {
     expect(toWakitError(error)).to.equal(error);
   });
 });
+
+describe('WakitError across module copies', () => {
+  it('is recognised by its brand, not by the class identity', async () => {
+    // a second copy of the module, as when two installs of wakit are loaded
+    const copy = (await import(
+      `../../src/errors/wakit-error.js?copy=${Date.now()}`
+    )) as typeof import('../../src/errors/wakit-error.js');
+    const foreign = new copy.WakitError('BROWSER_NOT_FOUND', 'no chromium');
+    expect(foreign).to.be.instanceOf(WakitError);
+    expect(toWakitError(foreign)).to.equal(foreign);
+    expect(toWakitError(foreign).transient).to.equal(false);
+    expect(new Error('x')).to.not.be.instanceOf(WakitError);
+  });
+});

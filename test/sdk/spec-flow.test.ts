@@ -124,7 +124,8 @@ describe('the spec flow on the simulator', () => {
         .to.be.a('string')
         .and.match(/^true_/);
 
-    const inbox = alice.inbox;
+    const inbox = alice.inbox.filter((m) => !m.isGroup);
+    expect(alice.inbox.filter((m) => m.isGroup).map((m) => m.body)).to.deep.equal(['hi group']);
     expect(inbox.map((m) => m.type)).to.deep.equal([
       'chat',
       'image',
