@@ -39,9 +39,9 @@ describe('error codes', () => {
 describe('WakitError across module copies', () => {
   it('is recognised by its brand, not by the class identity', async () => {
     // a second copy of the module, as when two installs of wakit are loaded
-    const copy = (await import(
-      `../../src/errors/wakit-error.js?copy=${Date.now()}`
-    )) as typeof import('../../src/errors/wakit-error.js');
+    const copy = (await import(`../../src/errors/wakit-error.js?copy=${Date.now()}`)) as {
+      WakitError: typeof WakitError;
+    };
     const foreign = new copy.WakitError('BROWSER_NOT_FOUND', 'no chromium');
     expect(foreign).to.be.instanceOf(WakitError);
     expect(toWakitError(foreign)).to.equal(foreign);
