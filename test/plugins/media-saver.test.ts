@@ -24,7 +24,9 @@ const PNG = Buffer.from('89504e470d0a1a0a-saved-png');
 
 async function waitForFiles(dir: string, count: number): Promise<string[]> {
   let files: string[] = [];
-  for (let i = 0; i < 300 && files.length < count; i += 1) {
+  // complete: `count` files and no temporary file of a write still in progress
+  const complete = (): boolean => files.length >= count && !files.some((f) => f.endsWith('.tmp'));
+  for (let i = 0; i < 300 && !complete(); i += 1) {
     files = await listFiles(dir);
     await settle(10);
   }

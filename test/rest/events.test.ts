@@ -24,7 +24,12 @@ describe('REST: events over SSE', () => {
     const otherInit = fx.request('POST', '/api/v1/clients/other/initialize');
     await fx.request('POST', '/api/v1/client/initialize');
     await otherInit;
-    const qr = await fx.request('GET', '/api/v1/client/qr?format=text');
+    // initialize answers 202 at once: the QR exists once the client reached SCAN_QR
+    let qr = await fx.request('GET', '/api/v1/client/qr?format=text');
+    for (let i = 0; qr.status !== 200 && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      qr = await fx.request('GET', '/api/v1/client/qr?format=text');
+    }
     fx.sdk.simulator.scan(qr.text, { phone: BOT_PHONE });
     const { events, status } = await stream;
     expect(status).to.equal(200);

@@ -3,16 +3,10 @@
  * idle/stopped → starting → qr (showing codes) | restoring → linking → ready. Every asynchronous
  * step checks `generation`, so nothing happens after stop(); every timer is tracked and cleared.
  */
-import { EventEmitter } from 'node:events';
+import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
 import type { DisconnectReason, EngineContent, MediaFile } from '../../client/types.js';
-import type {
-  Engine,
-  EngineContext,
-  EngineEvents,
-  EngineEventName,
-  EngineIdentity,
-} from '../engine.js';
+import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
 import { incomingMessage, ownMessage, payloadOf } from './messages.js';
@@ -29,7 +23,7 @@ import type { SimSession } from './ids.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
-export class SimulatorEngine extends EventEmitter implements Engine {
+export class SimulatorEngine extends EngineEmitter implements Engine {
   readonly type = 'simulator';
   private phase: Phase = 'idle';
   private generation = 0;
@@ -44,7 +38,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
     private readonly network: SimulatorNetwork,
     private readonly context: EngineContext,
   ) {
-    super();
+    super(context.logger.child({ engine: 'simulator', client: context.clientName }));
   }
 
   private get name(): string {
@@ -113,7 +107,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
       const why = session
         ? 'the phone refused the saved session'
         : 'the saved session is not a simulator session';
-      this.emitSafe(
+      this.fire(
         'auth_failure',
         new WakitError('AUTH_FAILED', `authentication of "${this.name}" failed: ${why}`),
       );
@@ -148,7 +142,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
     this.qr = null;
     if (this.qrShown >= this.config.qrMaxRetries) {
       this.halt('stopped');
-      this.emitSafe('disconnected', 'qr_timeout');
+      this.fire('disconnected', 'qr_timeout');
       return;
     }
     this.qrShown += 1;
@@ -156,7 +150,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
     this.qr = qr;
     this.network.qrs.set(qr, this);
     this.after(this.config.qrRefreshMs, () => this.nextQr());
-    this.emitSafe('qr', qr);
+    this.fire('qr', qr);
   }
 
   /** @internal The network saw our QR scanned (or auto-scan fired). */
@@ -179,7 +173,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
   private async link(session: SimSession, restored: boolean, gen: number): Promise<void> {
     if (this.network.banned.has(session.number)) {
       this.halt('stopped');
-      this.emitSafe('disconnected', 'banned');
+      this.fire('disconnected', 'banned');
       return;
     }
     this.phase = 'linking';
@@ -199,8 +193,8 @@ export class SimulatorEngine extends EventEmitter implements Engine {
     this.identity = { id: this.account.id, pushname: session.pushname };
     this.phase = 'ready';
     this.account.devices.add(this);
-    this.emitSafe('authenticated', { restored });
-    if (gen === this.generation) this.emitSafe('ready');
+    this.fire('authenticated', { restored });
+    if (gen === this.generation) this.fire('ready');
   }
 
   async requestPairingCode(phoneNumber: string): Promise<string> {
@@ -239,18 +233,18 @@ export class SimulatorEngine extends EventEmitter implements Engine {
       this.network.revoked.add(session.token);
       this.session = null;
       this.context.store.delete(this.name).then(
-        () => this.emitSafe('disconnected', reason),
+        () => this.fire('disconnected', reason),
         (error: unknown) => {
           this.context.logger.error(
             { err: error, client: this.name },
             'could not delete the expired session',
           );
-          this.emitSafe('disconnected', reason);
+          this.fire('disconnected', reason);
         },
       );
       return;
     }
-    this.emitSafe('disconnected', reason);
+    this.fire('disconnected', reason);
   }
 
   // ── messages ─────────────────────────────────────────────────────────────────────────────────
@@ -312,7 +306,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
     const record = this.network.post(account, target, payload, !failed, this);
     if (failed) record.ack = -1;
     const message = ownMessage(record, account.id);
-    this.emitSafe('message_create', message);
+    this.fire('message_create', message);
     this.progressAcks(record, failed);
     return { id: record.id };
   }
@@ -320,7 +314,7 @@ export class SimulatorEngine extends EventEmitter implements Engine {
   private progressAcks(record: SimRecord, failed: boolean): void {
     const update = (ack: -1 | 1 | 2 | 3) => {
       record.ack = ack;
-      this.emitSafe('message_ack', { messageId: record.id, chatId: record.target, ack });
+      this.fire('message_ack', { messageId: record.id, chatId: record.target, ack });
     };
     if (failed) {
       this.after(this.config.ackDelayMs, () => update(-1));
@@ -340,8 +334,8 @@ export class SimulatorEngine extends EventEmitter implements Engine {
   /** @internal A message reached our account: the lean inbound path. */
   receiveInbound(record: SimRecord, senderPushname: string): void {
     const message = incomingMessage(record, this.account?.id ?? '', senderPushname);
-    this.emitSafe('message', message);
-    this.emitSafe('message_create', message);
+    this.fire('message', message);
+    this.fire('message_create', message);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────
@@ -360,37 +354,5 @@ export class SimulatorEngine extends EventEmitter implements Engine {
         reject(new WakitError('CLIENT_NOT_READY', `"${this.name}" stopped while sending`)),
       );
     });
-  }
-
-  private emitSafe<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void {
-    try {
-      this.emit(event, ...args);
-    } catch (error) {
-      this.context.logger.error(
-        { err: error, client: this.name, event },
-        'engine event listener threw',
-      );
-    }
-  }
-
-  override on<E extends EngineEventName>(
-    event: E,
-    listener: (...args: EngineEvents[E]) => void,
-  ): this {
-    return super.on(event, listener as (...args: unknown[]) => void);
-  }
-
-  override off<E extends EngineEventName>(
-    event: E,
-    listener: (...args: EngineEvents[E]) => void,
-  ): this {
-    return super.off(event, listener as (...args: unknown[]) => void);
-  }
-
-  override once<E extends EngineEventName>(
-    event: E,
-    listener: (...args: EngineEvents[E]) => void,
-  ): this {
-    return super.once(event, listener as (...args: unknown[]) => void);
   }
 }

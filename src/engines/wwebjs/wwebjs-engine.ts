@@ -1,15 +1,9 @@
-import { EventEmitter } from 'node:events';
+import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
 import type { DisconnectReason, EngineContent, MediaFile } from '../../client/types.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
-import type {
-  Engine,
-  EngineContext,
-  EngineEventName,
-  EngineEvents,
-  EngineIdentity,
-} from '../engine.js';
+import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
 import { Attempt } from './attempt.js';
 import { systemBrowserEnvironment } from './browser.js';
 import { disposeClient, isProcessAlive, killProcessTree } from './dispose.js';
@@ -35,7 +29,7 @@ const loadDefaultBindings = async (): Promise<WwebjsBindings> =>
  * disconnect) cleans the browser up and is reported once as `disconnected(reason)`. The engine
  * never restarts by itself: the client's ConnectionSupervisor starts a fresh engine, with backoff.
  */
-export class WwebjsEngine extends EventEmitter implements Engine, AttemptHost {
+export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   readonly type = 'whatsapp-web.js';
   readonly log: Logger;
 
@@ -58,9 +52,10 @@ export class WwebjsEngine extends EventEmitter implements Engine, AttemptHost {
     private readonly context: EngineContext,
     private readonly deps: WwebjsEngineDeps = {},
   ) {
-    super();
+    const log = context.logger.child({ engine: 'whatsapp-web.js', client: context.clientName });
+    super(log);
+    this.log = log;
     this.clock = deps.clock ?? systemClock;
-    this.log = context.logger.child({ engine: 'whatsapp-web.js', client: context.clientName });
     this.messages = new LruMap(deps.messageCacheSize ?? 1_000);
     this.ops = new EngineOperations({
       current: () => this.attempt,
@@ -70,28 +65,6 @@ export class WwebjsEngine extends EventEmitter implements Engine, AttemptHost {
       log: this.log,
       forwardIdTimeoutMs: deps.forwardIdTimeoutMs ?? 10_000,
     });
-  }
-
-  override on<E extends EngineEventName>(
-    event: E,
-    listener: (...args: EngineEvents[E]) => void,
-  ): this {
-    return super.on(event, listener as (...args: unknown[]) => void);
-  }
-
-  override off<E extends EngineEventName>(
-    event: E,
-    listener: (...args: EngineEvents[E]) => void,
-  ): this {
-    return super.off(event, listener as (...args: unknown[]) => void);
-  }
-
-  fire<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void {
-    try {
-      this.emit(event, ...args);
-    } catch (error) {
-      this.log.error({ err: error, event }, 'engine event listener threw');
-    }
   }
 
   // ---------------------------------------------------------------- lifecycle
