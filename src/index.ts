@@ -38,6 +38,7 @@ export {
 
 // Configuration
 export {
+  clientNameSchema,
   configSchema,
   configJsonSchema,
   loadConfigFile,

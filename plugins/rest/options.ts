@@ -1,8 +1,4 @@
-import { z } from 'zod';
-
-const clientName = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
+import { clientNameSchema as clientName, z } from '../../src/index.js';
 
 /** Events a client emits that SSE and webhooks carry. */
 export const EVENT_TYPES = [
