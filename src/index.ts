@@ -9,7 +9,7 @@ export { createSdk, Sdk, type SdkOptions, type StopOptions } from './sdk.js';
 export { BotClient, type QueuedSend } from './client/bot-client.js';
 export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';
-export { CLIENT_EVENT_NAMES } from './client/client-events.js';
+export { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from './client/client-events.js';
 export { normalizeChatId, isChatId, isGroupId } from './client/chat-id.js';
 export {
   ACK,

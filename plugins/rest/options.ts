@@ -1,17 +1,7 @@
-import { clientNameSchema as clientName, z } from '../../src/index.js';
+import { ACCOUNT_EVENT_NAMES, clientNameSchema as clientName, z } from '../../src/index.js';
 
 /** Events a client emits that SSE and webhooks carry. */
-export const EVENT_TYPES = [
-  'qr',
-  'authenticated',
-  'auth_failure',
-  'ready',
-  'disconnected',
-  'message',
-  'message.create',
-  'message.ack',
-  'state',
-] as const;
+export const EVENT_TYPES = ACCOUNT_EVENT_NAMES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const tokenSchema = z

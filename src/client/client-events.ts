@@ -20,7 +20,8 @@ export interface ClientEvents {
 }
 
 export type ClientEventName = keyof ClientEvents;
-export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
+/** The events that carry what happens to an account (what REST streams over SSE and webhooks). */
+export const ACCOUNT_EVENT_NAMES = [
   'qr',
   'authenticated',
   'auth_failure',
@@ -29,7 +30,11 @@ export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
   'message',
   'message.create',
   'message.ack',
-  'session.leased',
   'state',
+] as const satisfies readonly ClientEventName[];
+
+export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
+  ...ACCOUNT_EVENT_NAMES,
+  'session.leased',
   'error',
 ];

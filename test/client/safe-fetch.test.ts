@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { safeFetch, type SafeFetchOptions } from '../../src/client/safe-fetch.js';
 import { isPrivateAddress } from '../../src/client/ip-policy.js';
-import type { WakitError } from '../../src/errors/index.js';
+import { rejection } from '../helpers/rejection.js';
 
 const base: SafeFetchOptions = {
   maxBytes: 1024,
@@ -11,15 +11,6 @@ const base: SafeFetchOptions = {
   maxRedirects: 3,
   allowPrivateNetworks: true,
 };
-
-async function rejection(promise: Promise<unknown>): Promise<WakitError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as WakitError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('safeFetch (guarded media downloads)', () => {
   let server: http.Server;

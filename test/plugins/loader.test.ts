@@ -2,21 +2,11 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isWakitError, type WakitError } from '../../src/index.js';
 import { RouteRegistry } from '../../src/plugins/routes.js';
 import { ALICE, BOT_ID, pluginFixture, type PluginFixture } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
 
 const INDEX = pathToFileURL(path.resolve('src/index.ts')).href;
-
-async function rejection(promise: Promise<unknown>): Promise<WakitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWakitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('loading plugins from config', () => {
   let fx: PluginFixture;

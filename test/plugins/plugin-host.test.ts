@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { definePlugin, isWakitError, type Message, type WakitError } from '../../src/index.js';
+import { definePlugin, type Message, type WakitError } from '../../src/index.js';
 import {
   ALICE,
   ALICE_ID,
@@ -10,16 +10,7 @@ import {
   settle,
   type PluginFixture,
 } from './helpers.js';
-
-async function rejection(promise: Promise<unknown>): Promise<WakitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWakitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from '../helpers/rejection.js';
 
 describe('PluginHost', () => {
   let fx: PluginFixture;

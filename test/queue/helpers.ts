@@ -3,6 +3,7 @@ import { queueSchema, type QueueConfig } from '../../src/config/schema.js';
 import { WakitError, type ErrorCode } from '../../src/errors/index.js';
 import { OutboundQueue } from '../../src/queue/index.js';
 import type { QueueJob, SendPriority } from '../../src/queue/index.js';
+export { rejection } from '../helpers/rejection.js';
 
 export const T0 = 1_700_000_000_000;
 
@@ -85,14 +86,4 @@ export class Recorder {
 /** Lets every pending promise job run without moving the fake clock (setImmediate is not faked). */
 export function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-export async function rejection(promise: Promise<unknown>): Promise<WakitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof WakitError) return error;
-    throw new Error(`expected a WakitError, got ${String(error)}`);
-  }
-  throw new Error('expected the promise to reject');
 }

@@ -10,17 +10,9 @@ import {
   simulatorSdk,
   tempDir,
 } from '../helpers/sdk-fixtures.js';
+import { rejection } from '../helpers/rejection.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a-fake-png');
-
-async function rejection(promise: Promise<unknown>): Promise<WakitError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as WakitError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('the spec flow on the simulator', () => {
   let dir: string;
