@@ -71,6 +71,14 @@ export type {
   EngineIdentity,
 } from './engines/engine.js';
 
+// Advanced: retry delays (capped exponential backoff with jitter), shared with built-in plugins
+export {
+  Backoff,
+  computeBackoff,
+  type BackoffJitter,
+  type BackoffPolicy,
+} from './kernel/backoff.js';
+
 // Simulator
 export { SimulatorNetwork } from './engines/simulator/index.js';
 

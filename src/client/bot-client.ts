@@ -4,8 +4,10 @@ import type { WakitConfig } from '../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Engine, EngineFactory } from '../engines/engine.js';
 import type { SessionStore } from '../auth/session-store.js';
+import type { Clock } from '../kernel/clock.js';
 import {
   CLIENT_NAME,
+  CLOCK,
   CONFIG,
   ENGINE_FACTORY,
   LOGGER,
@@ -65,6 +67,7 @@ export class BotClient implements MessageOwner {
     @inject(MEDIA_RESOLVER) private readonly media: MediaResolver,
     @inject(OUTBOUND_QUEUE) private readonly queue: OutboundQueue,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(CLOCK) clock: Clock,
   ) {
     this.#events = new SafeEmitter<ClientEvents>((event, error) => {
       this.log.error({ event, err: error }, 'a %s handler of client %s threw', event, name);
@@ -86,6 +89,7 @@ export class BotClient implements MessageOwner {
       createEngine: async () =>
         this.#wire(await engineFactory({ clientName: name, store, logger: log })),
       machine: this.#machine,
+      clock,
       emit: (event, ...args) => this.#events.emit(event, ...args),
       onDisconnect: (reason) => {
         this.#lastDisconnect = { reason, at: new Date().toISOString() };
