@@ -1,12 +1,12 @@
 /**
  * Runs a benchmark's HTTP server in a child process of its own (apart from the load generator):
- * starts it, waits for the JSON line `{ "listening": url }` it prints when ready, stops it with
+ * starts it, waits for the IPC message `{ listening: url }` it sends when ready (its stdout, where
+ * a server logs, is discarded like a production log sink would take it), stops it with
  * SIGTERM (so `--cpu-prof` profiles get written) and waits for it to exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 
 export const BENCH_DIR = import.meta.dirname;
 export const REPO_ROOT = path.resolve(BENCH_DIR, '..');
@@ -47,7 +47,7 @@ export async function startServer(
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, String(port)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -55,7 +55,6 @@ export async function startServer(
     await exited(child);
     clearTimeout(killer);
   };
-  const lines = createInterface({ input: child.stdout });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
@@ -66,15 +65,10 @@ export async function startServer(
         clearTimeout(timer);
         reject(new Error(`${script} exited early (${code ?? signal})`));
       });
-      lines.on('line', (line) => {
-        try {
-          const message = JSON.parse(line) as { listening?: string };
-          if (message.listening) {
-            clearTimeout(timer);
-            resolve(message.listening);
-          }
-        } catch {
-          // not our line
+      child.on('message', (message: { listening?: string }) => {
+        if (message.listening) {
+          clearTimeout(timer);
+          resolve(message.listening);
         }
       });
     });

@@ -1,9 +1,10 @@
-// Shared by the bench's server processes: tell the parent where we listen (one JSON line on
-// stdout), and close cleanly on SIGTERM/SIGINT so `--cpu-prof` can write its profile.
+// Shared by the bench's server processes: tell the parent where we listen (an IPC message, so
+// stdout stays free for logs), and close cleanly on SIGTERM/SIGINT so `--cpu-prof` can write
+// its profile.
 import process from 'node:process';
 export function announce(server, extra = {}) {
   const { port } = server.address();
-  process.stdout.write(`${JSON.stringify({ listening: `http://127.0.0.1:${port}`, ...extra })}\n`);
+  process.send?.({ listening: `http://127.0.0.1:${port}`, ...extra });
 }
 
 export function onStop(stop) {

@@ -2,13 +2,14 @@
  * The wakit server of the REST bench (bench/rest.ts), in its own process, set up the way
  * `wakit start` runs a bot: `createSdk(config)` with the built-in `rest` plugin from the config,
  * `sdk.start()`, one simulator client linked by itself. Pacing is off (queue minGapMs, jitterMs,
- * perChatGapMs 0); everything else is the default configuration.
+ * perChatGapMs 0); everything else is the default configuration (so logs are at `info`: one line
+ * per request, written to this process's stdout, which the bench discards).
  *
  *   node --import tsx bench/servers/wakit.ts <port>
  *
  * BENCH_WAKIT_CONFIG: JSON deep-merged over that configuration, to measure variants, e.g.
  * `{"queue":{"maxSize":100000}}` (or, once the outbox exists, its memory vs SQLite store).
- * Prints one JSON line `{ "listening": url, "token": ... }` when READY; SIGTERM stops it cleanly
+ * Sends the IPC message `{ listening: url, token }` when READY; SIGTERM stops it cleanly
  * (so `node --cpu-prof` writes its profile).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,7 +40,6 @@ export function benchConfig(port: number, dataPath: string, overrides: Json = {}
     auth: { type: 'local', dataPath },
     clients: ['bot'],
     queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
-    log: { level: 'silent' },
     plugins: { rest: { port, tokens: [{ token: BENCH_TOKEN, clients: ['*'] }] } },
   };
   return deepMerge(base, overrides);
@@ -64,9 +64,7 @@ async function main(): Promise<void> {
   sdk.simulator.phone(BENCH_CONTACT);
   await sdk.start();
   await sdk.client('bot').waitUntilReady({ timeoutMs: 30_000 });
-  process.stdout.write(
-    `${JSON.stringify({ listening: `http://127.0.0.1:${port}`, token: BENCH_TOKEN })}\n`,
-  );
+  process.send?.({ listening: `http://127.0.0.1:${port}`, token: BENCH_TOKEN });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
