@@ -54,7 +54,9 @@ export {
   ERROR_CODES,
   WakitError,
   isWakitError,
+  issueError,
   toWakitError,
+  zodIssues,
   type ErrorCode,
   type ErrorIssue,
 } from './errors/index.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WakitError } from '../errors/index.js';
-import { zodIssues } from '../config/validate.js';
+import { zodIssues } from '../errors/index.js';
 import { normalizeChatId } from './chat-id.js';
 import type { MediaKind, OutgoingContent } from './types.js';
 

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
-import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
+import { WakitError, isWakitError, issueError, toWakitError } from '../errors/index.js';
 import type { Sdk } from '../sdk.js';
 import { CommandRegistry } from './commands.js';
 import { isPlugin } from './define-plugin.js';
@@ -118,12 +118,7 @@ export class PluginHost {
     const entry: PluginEntry = { plugin, options, source: plugin.name };
     const { issues } = parsePluginOptions(entry);
     if (issues.length > 0) {
-      const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
-      throw new WakitError(
-        'CONFIG_INVALID',
-        `Options of plugin ${plugin.name} are invalid:\n${list}`,
-        { issues },
-      );
+      throw issueError('CONFIG_INVALID', `Options of plugin ${plugin.name} are invalid`, issues);
     }
     this.#entries.push(entry);
     return this;
