@@ -55,6 +55,7 @@ export {
   WakitError,
   isWakitError,
   issueError,
+  MAX_ISSUES,
   toWakitError,
   zodIssues,
   type ErrorCode,
