@@ -279,10 +279,10 @@ export class BotClient implements MessageOwner {
 
   #wire(engine: Engine): Engine {
     engine.on('message', (data) => this.#events.emit('message', new Message(data, this)));
-    engine.on('message_create', (data) =>
+    engine.on('message.create', (data) =>
       this.#events.emit('message.create', new Message(data, this)),
     );
-    engine.on('message_ack', (update) => {
+    engine.on('message.ack', (update) => {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);
     });
