@@ -11,10 +11,10 @@ import Koa, { type Context, type Next } from 'koa';
 import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Logger } from 'pino';
-import { WakitError, type PluginRouteRegistry, type Sdk } from '../../src/index.js';
+import { WakitError, type PluginRouteRegistry } from '../../src/index.js';
 import { pluginRoutesMiddleware } from './plugin-routes.js';
 import { TokenAuth, type Principal } from './auth.js';
-import type { RestContext } from './context.js';
+import type { RestContext, RestHost } from './context.js';
 import { dashboardRoutes } from './dashboard.js';
 import { EventHub } from './event-hub.js';
 import { eventRoutes } from './events.js';
@@ -30,7 +30,8 @@ import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
 
 export interface RestServerOptions {
-  sdk: Sdk;
+  /** What the server needs of wakit (the plugin passes its context). */
+  sdk: RestHost;
   /** Raw or parsed plugin options (validated here). */
   options: RestOptionsInput | RestOptions;
   logger: Logger;

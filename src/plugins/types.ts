@@ -7,11 +7,13 @@ import type { z } from 'zod';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/message.js';
-import type { MediaKind, SendResult, TextOptions } from '../client/types.js';
+import type { SendResult, TextOptions } from '../client/types.js';
+import type { SendContent } from '../client/send-contract.js';
 import type { WakitConfig } from '../config/schema.js';
-import type { WakitError } from '../errors/index.js';
 import type { SendPriority } from '../queue/types.js';
-import type { Sdk } from '../sdk.js';
+import type { SimulatorNetwork } from '../engines/simulator/index.js';
+import type { ErrorSource } from '../kernel/error-sink.js';
+import type { TrackedSend } from '../queue/types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -133,21 +135,6 @@ export interface CommandInfo extends CommandMeta {
 // ---------------------------------------------------------------------------------------------
 // Sending
 
-/** Media content of `ctx.send`: one source (`url`, `path` or `buffer` + `mimetype`). */
-export interface MediaContent {
-  type: MediaKind;
-  url?: string;
-  path?: string;
-  buffer?: Uint8Array;
-  mimetype?: string;
-  caption?: string;
-  /** Required for `document`. */
-  filename?: string;
-}
-
-/** A string sends text; an object sends media. */
-export type SendContent = string | MediaContent;
-
 export interface PluginSendOptions {
   /** Queue priority; default `normal` (`reply` goes first, `bulk` last). */
   priority?: SendPriority;
@@ -233,7 +220,6 @@ export interface PluginContext<Options = unknown> {
   readonly options: Options;
   /** A child logger with `plugin: <name>`. */
   readonly log: Logger;
-  readonly sdk: Sdk;
   /** The SDK configuration (frozen). */
   readonly config: Readonly<WakitConfig>;
   /** Directory relative paths resolve from (the config file's directory). */
@@ -242,6 +228,14 @@ export interface PluginContext<Options = unknown> {
   readonly clients: readonly BotClient[];
   /** A client by name (CLIENT_NOT_FOUND otherwise). */
   client(name: string): BotClient;
+  /** Calls `listener` for every client, existing and future. */
+  onClient(listener: (client: BotClient) => void): () => void;
+  /** Tracked sends by tracking id (every client). */
+  readonly sends: SendLookup;
+  /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
+  readonly simulator: SimulatorNetwork | undefined;
+  /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
+  report(error: unknown, where?: ReportWhere): void;
   /** Adds a middleware handler for a client event; returns a function that removes it. */
   on<E extends ClientEventName>(
     event: E,
@@ -263,12 +257,15 @@ export interface PluginContext<Options = unknown> {
   readonly http: PluginHttp;
 }
 
-/** Reported (and logged) when a handler, a command or a close hook throws. */
-export interface PluginErrorEvent {
-  plugin: string;
-  /** `message`, `command:<name>`, `close`, ... */
-  event: string;
+/** Where a failure reported with `ctx.report` happened. */
+export interface ReportWhere {
+  source?: Extract<ErrorSource, 'plugin' | 'webhook'>;
+  event?: string;
   client?: string;
   messageId?: string;
-  error: WakitError;
+}
+
+/** Tracked sends by tracking id. */
+export interface SendLookup {
+  get(trackingId: string): TrackedSend | undefined;
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { PluginRouteRegistry } from '../../src/index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,8 +66,6 @@ export default definePlugin({ name: 'hello-pkg', setup(ctx) { ctx.command('hi', 
         'media-saver': false,
       },
     });
-    // the fixture's baseDir is the cwd; load relative to the temp dir instead
-    (fx.sdk as unknown as { baseDir: string }).baseDir = fx.dir;
     await writePlugins(fx.dir);
     await fx.start();
     expect(fx.sdk.plugins.list().map((p) => `${p.name}<${p.source}`)).to.deep.equal([
@@ -108,7 +107,6 @@ export default definePlugin({ name: 'hello-pkg', setup(ctx) { ctx.command('hi', 
 
   it('refuses a module that exports no plugin', async () => {
     fx = await pluginFixture({ plugins: { './not-a-plugin.js': {} } });
-    (fx.sdk as unknown as { baseDir: string }).baseDir = fx.dir;
     await writeFile(path.join(fx.dir, 'not-a-plugin.js'), 'export const x = 1;\n');
     const error = await rejection(fx.sdk.start());
     expect(error.message).to.include('does not export a plugin');
@@ -120,10 +118,12 @@ describe('plugin HTTP routes', () => {
     const fx = await pluginFixture();
     try {
       const { definePlugin } = await import('../../src/index.js');
+      let registry!: PluginRouteRegistry;
       fx.sdk.use(
         definePlugin({
           name: 'stats',
           setup(ctx) {
+            registry = ctx.http;
             ctx.http.route({
               method: 'GET',
               path: '/count/:client',
@@ -139,7 +139,6 @@ describe('plugin HTTP routes', () => {
         }),
       );
       await fx.sdk.start();
-      const registry = fx.sdk.plugins.http;
       expect(registry.routes().map((r) => `${r.method} ${r.fullPath} ${r.auth}`)).to.deep.equal([
         'GET /api/v1/plugins/stats/count/:client true',
         'POST /api/v1/plugins/stats/hook false',
