@@ -89,8 +89,8 @@ describe('PluginHost', () => {
       await settle(20);
       expect(last).to.equal(1);
       expect(fx.errors[0]).to.deep.include({ source: 'plugin', plugin: 'twice', event: 'message' });
-      expect(fx.errors[0]!.error.code).to.equal('INVALID_STATE');
-      expect(fx.errors[0]!.error.message).to.match(/next\(\) was called twice/);
+      expect(fx.errors[0].error.code).to.equal('INVALID_STATE');
+      expect(fx.errors[0].error.message).to.match(/next\(\) was called twice/);
     });
 
     it('contains a throwing handler: logged and reported with plugin and message id, the chain goes on', async () => {
