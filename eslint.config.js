@@ -42,6 +42,13 @@ function srcPatterns(folder) {
     },
   ];
   if (!`${folder}/`.startsWith('src/engines/wwebjs/')) patterns.push(browserLibs);
+  if (`${folder}/`.startsWith('src/engines/')) {
+    patterns.push({
+      regex: '^(\\.\\./)+(src/)?client(/|$)',
+      message:
+        'src/engines/ never imports src/client/: the Engine port owns its vocabulary (DESIGN.md §1).',
+    });
+  }
   if (`${folder}/`.startsWith('src/auth/')) {
     patterns.push({
       regex: '^(\\.\\./)+(client|queue)(/|$)',
@@ -80,40 +87,6 @@ const dependencyRules = [
         {
           selector: 'ImportExpression[source.value=/^(whatsapp-web\\.js|puppeteer)/]',
           message: browserLibs.message,
-        },
-      ],
-    },
-  },
-  {
-    // The engines → client rule has a rule of its own (typescript-eslint's twin of
-    // no-restricted-imports, same options) so that its temporary exceptions exempt nothing else.
-    files: ['src/engines/**/*.ts'],
-    // TEMPORARY (issue 8, item 2): these files still import the engine vocabulary from
-    // src/client/types.ts; it moves to src/engines/types.ts, then this list goes.
-    ignores: [
-      'src/engines/engine.ts',
-      'src/engines/simulator/account.ts',
-      'src/engines/simulator/engine.ts',
-      'src/engines/simulator/messages.ts',
-      'src/engines/simulator/network.ts',
-      'src/engines/wwebjs/engine-operations.ts',
-      'src/engines/wwebjs/map-errors.ts',
-      'src/engines/wwebjs/map-message.ts',
-      'src/engines/wwebjs/operations.ts',
-      'src/engines/wwebjs/wire-client.ts',
-      'src/engines/wwebjs/wwebjs-engine.ts',
-    ],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+(src/)?client(/|$)',
-              message:
-                'src/engines/ never imports src/client/: the Engine port owns its vocabulary (DESIGN.md §1).',
-            },
-          ],
         },
       ],
     },
