@@ -56,6 +56,9 @@ export interface RestServer {
   close(): Promise<void>;
 }
 
+/** Refusals by our own policy worth a warning (the caller's error, but an operator may care). */
+const POLICY_REFUSALS: ReadonlySet<string> = new Set(['MEDIA_URL_REFUSED']);
+
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 export function isLoopbackHost(host: string): boolean {
@@ -196,6 +199,8 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
       const problem = toProblem(error);
       if (problem.status >= 500)
         log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+      else if (POLICY_REFUSALS.has(problem.code))
+        log.warn({ code: problem.code, method: ctx.method, path: ctx.path }, problem.detail);
       sendProblem(ctx, problem);
     }
     if (status.closing) ctx.set('Connection', 'close');

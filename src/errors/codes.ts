@@ -49,6 +49,13 @@ export const ERROR_CODES = {
   PLUGIN_TIMEOUT: { status: 500, title: 'Plugin setup timed out', transient: false },
   PLUGIN_LOAD_FAILED: { status: 500, title: 'Plugin could not be loaded', transient: false },
   INTERNAL: { status: 500, title: 'Internal error', transient: false },
+  MEDIA_URL_REFUSED: {
+    status: 422,
+    title: 'Media URL refused by the address policy',
+    transient: false,
+  },
+  EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported', transient: false },
+  HANDLER_TIMEOUT: { status: 500, title: 'A plugin handler timed out', transient: false },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -183,6 +183,21 @@ describe('REST: security', () => {
     expect(http[1]).to.include({ status: 401 });
   });
 
+  it("a media URL our policy refuses is the caller's error: 422 MEDIA_URL_REFUSED, logged at warn without a stack", async () => {
+    lines.length = 0;
+    const res = await fx.request('POST', '/api/v1/messages', {
+      json: { chatId: CONTACT, content: { type: 'image', url: 'http://[2002:7f00:1::]/a.png' } },
+      headers: { prefer: 'wait=5' },
+    });
+    expect(res.status).to.equal(422);
+    expect(res.json).to.include({ code: 'MEDIA_URL_REFUSED', status: 422 });
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.filter((l) => Number(l.level) >= 50)).to.deep.equal([]);
+    const warned = logged.filter((l) => l.level === 40 && l.code === 'MEDIA_URL_REFUSED');
+    expect(warned).to.have.length(1);
+    expect(JSON.stringify(warned[0])).to.not.match(/\n\s+at |"stack"/);
+  });
+
   it('answers 50+ kinds of bad request with a 4xx problem, never a 5xx, and keeps serving', async () => {
     const msg = '/api/v1/messages';
     const json = (body: unknown) => ({
