@@ -6,6 +6,7 @@ import 'reflect-metadata';
 
 // SDK
 export { createSdk, Sdk, type SdkOptions, type StopOptions } from './sdk.js';
+export type { EventLoopMonitor, EventLoopStats } from './kernel/event-loop-monitor.js';
 export { BotClient, type QueuedSend } from './client/bot-client.js';
 export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';

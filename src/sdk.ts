@@ -11,6 +11,7 @@ import { createRootContainer, createSessionStore } from './kernel/container.js';
 import { ClientManager } from './kernel/client-manager.js';
 import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
+import { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import type { Plugin } from './plugins/types.js';
 
@@ -45,6 +46,8 @@ export class Sdk {
   readonly #simulator: SimulatorNetwork | undefined;
   /** The plugin host: `use`, commands, HTTP routes of plugins, plugin error events. */
   readonly plugins: PluginHost;
+  /** Event-loop delay while started (`watchdog` config; `/metrics` exports it). */
+  readonly eventLoop: EventLoopMonitor;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
@@ -82,6 +85,13 @@ export class Sdk {
     });
     this.#clients = this.container.resolve(ClientManager);
     this.plugins = new PluginHost(this);
+    this.eventLoop = new EventLoopMonitor({
+      warnMs: config.watchdog.eventLoopDelayWarnMs,
+      checkMs: config.watchdog.eventLoopCheckMs,
+      logger: this.logger.child({ component: 'watchdog' }),
+    });
+    this.onStart('event-loop', () => Promise.resolve(this.eventLoop.start()));
+    this.onClose('event-loop', () => this.eventLoop.stop());
     this.onStart('plugins', () => this.plugins.start());
     this.onClose('plugins', () => this.plugins.close());
   }

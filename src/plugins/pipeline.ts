@@ -1,6 +1,7 @@
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/message.js';
+import { WakitError } from '../errors/index.js';
 import type { EventHandler, PluginEvent } from './types.js';
 
 /** One registered handler. */
@@ -8,6 +9,13 @@ interface Entry {
   plugin: string;
   handler: EventHandler<never>;
   clients: ReadonlySet<string> | undefined;
+  /** The handler enforces its own time limit (the command middleware times each command). */
+  ownTimeout: boolean;
+}
+
+export interface PipelineOptions {
+  /** A handler not settled after this long is reported (HANDLER_TIMEOUT); 0: never. */
+  handlerTimeoutMs?: number;
 }
 
 /** Where a handler failure goes (the host logs and reports it). */
@@ -32,7 +40,14 @@ export class EventPipeline {
   readonly #clients = new Set<BotClient>();
   readonly #attached = new WeakMap<BotClient, Map<ClientEventName, (...args: unknown[]) => void>>();
 
-  constructor(private readonly onFailure: HandlerFailure) {}
+  readonly #timeoutMs: number;
+
+  constructor(
+    private readonly onFailure: HandlerFailure,
+    options: PipelineOptions = {},
+  ) {
+    this.#timeoutMs = options.handlerTimeoutMs ?? 0;
+  }
 
   /** Adds a handler at the end of the event's chain; returns its remover. */
   add<E extends ClientEventName>(
@@ -40,11 +55,13 @@ export class EventPipeline {
     event: E,
     handler: EventHandler<E>,
     clients?: readonly string[],
+    options: { ownTimeout?: boolean } = {},
   ): () => void {
     const entry: Entry = {
       plugin,
       handler: handler,
       clients: clients ? new Set(clients) : undefined,
+      ownTimeout: options.ownTimeout ?? false,
     };
     // copy on write: a running chain keeps its snapshot
     this.#chains.set(event, [...(this.#chains.get(event) ?? []), entry]);
@@ -118,11 +135,18 @@ export class EventPipeline {
       if (!entry) return RESOLVED;
       const current = entry;
       const nextIndex = i + 1;
-      let called = false;
+      let downstream: Promise<void> | undefined;
+      let downstreamDone = false;
       const next = (): Promise<void> => {
-        if (called) return RESOLVED;
-        called = true;
-        return step(nextIndex);
+        if (downstream) return RESOLVED;
+        const promise = step(nextIndex);
+        downstream = promise;
+        if (promise === RESOLVED) downstreamDone = true;
+        else
+          void promise.then(() => {
+            downstreamDone = true;
+          });
+        return promise;
       };
       let result: unknown;
       try {
@@ -132,15 +156,88 @@ export class EventPipeline {
         return next();
       }
       if (result === RESOLVED || !isThenable(result)) return RESOLVED;
-      return Promise.resolve(result).then(
-        () => undefined,
-        (error: unknown) => {
-          fail(current, error);
-          return next();
-        },
-      );
+      if (this.#timeoutMs <= 0 || current.ownTimeout) {
+        return Promise.resolve(result).then(
+          () => undefined,
+          (error: unknown) => {
+            fail(current, error);
+            return next();
+          },
+        );
+      }
+      return this.#watch(Promise.resolve(result), {
+        fail: (error) => fail(current, error),
+        next,
+        downstream: () => (downstream && !downstreamDone ? downstream : undefined),
+        timedOut: () =>
+          new WakitError(
+            'HANDLER_TIMEOUT',
+            `Plugin ${current.plugin} did not finish handling ${name} within ${this.#timeoutMs} ms`,
+            {
+              details: {
+                plugin: current.plugin,
+                event: name,
+                client: clientName,
+                timeoutMs: this.#timeoutMs,
+              },
+            },
+          ),
+      });
     };
     return step(0);
+  }
+
+  /**
+   * Settles when the handler's promise does, or `timeoutMs` after it started: then the handler is
+   * reported (HANDLER_TIMEOUT) and the chain goes on without it. Time spent in the handlers after
+   * it (through `next()`) is theirs: while they run, the clock of this one waits.
+   */
+  #watch(
+    result: Promise<unknown>,
+    hooks: {
+      fail(error: unknown): void;
+      next(): Promise<void>;
+      /** The rest of the chain while it is still running. */
+      downstream(): Promise<void> | undefined;
+      timedOut(): WakitError;
+    },
+  ): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let done = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve();
+      };
+      const arm = (): void => {
+        timer = setTimeout(onTimeout, this.#timeoutMs);
+        timer.unref();
+      };
+      const onTimeout = (): void => {
+        if (done) return;
+        const downstream = hooks.downstream();
+        if (downstream) {
+          // a later handler is the one still running: blame it (its own clock), wait for it
+          void downstream.then(() => {
+            if (!done) arm();
+          });
+          return;
+        }
+        done = true;
+        hooks.fail(hooks.timedOut());
+        void hooks.next().then(resolve);
+      };
+      arm();
+      result.then(finish, (error: unknown) => {
+        hooks.fail(error);
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        void hooks.next().then(resolve);
+      });
+    });
   }
 }
 

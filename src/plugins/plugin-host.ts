@@ -72,17 +72,24 @@ export class PluginHost {
       loadConfigured: options.loadConfigured ?? true,
       setupTimeoutMs: options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS,
     };
-    this.#pipeline = new EventPipeline(({ plugin, event, client, messageId, error }) =>
-      this.#report({
-        plugin,
-        event,
-        client,
-        ...(messageId ? { messageId } : {}),
-        error: toWakitError(error),
-      }),
+    const handlerTimeoutMs = sdk.config.watchdog.handlerTimeoutMs;
+    this.#pipeline = new EventPipeline(
+      ({ plugin, event, client, messageId, error }) =>
+        this.#report({
+          plugin,
+          event,
+          client,
+          ...(messageId ? { messageId } : {}),
+          error: toWakitError(error),
+        }),
+      { handlerTimeoutMs },
     );
     this.#commands = new CommandRegistry(
-      { prefix: sdk.config.commands.prefix, unknownReply: sdk.config.commands.unknownReply },
+      {
+        prefix: sdk.config.commands.prefix,
+        unknownReply: sdk.config.commands.unknownReply,
+        handlerTimeoutMs,
+      },
       ({ plugin, command, client, messageId, error }) =>
         this.#report({
           plugin,
@@ -93,7 +100,9 @@ export class PluginHost {
         }),
       (message, error) => this.#log.warn({ err: toWakitError(error) }, message),
     );
-    this.#pipeline.add('wakit', 'message', this.#commands.middleware);
+    this.#pipeline.add('wakit', 'message', this.#commands.middleware, undefined, {
+      ownTimeout: true,
+    });
   }
 
   /** Adds a plugin (before `start()`). Options are validated now: CONFIG_INVALID otherwise. */
