@@ -42,7 +42,7 @@ export const DENIED = {
 
 const COMMAND_NAME = /^[^\s]{1,64}$/;
 /** Thrown by `#timed` when a command outlives its time limit (reported there). */
-const TIMED_OUT = Symbol('timed out');
+const TIMED_OUT = new Error('command timed out');
 
 /** Commands of all plugins: registration, access rules, dispatch and the built-in `help`. */
 export class CommandRegistry {
