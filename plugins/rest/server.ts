@@ -28,6 +28,10 @@ import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
+import { rateLimitMiddleware } from './rate-limit.js';
+import { answerExpectationFailed } from './expect.js';
+import { requireUtf8 } from './charset.js';
+import { isLoopbackHost } from './loopback.js';
 
 export interface RestServerOptions {
   sdk: Sdk;
@@ -59,11 +63,7 @@ export interface RestServer {
 /** Refusals by our own policy worth a warning (the caller's error, but an operator may care). */
 const POLICY_REFUSALS: ReadonlySet<string> = new Set(['MEDIA_URL_REFUSED']);
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host);
-}
+export { isLoopbackHost };
 
 function checkSecurity(options: RestOptions): void {
   if (options.tokens.length > 0) return;
@@ -82,6 +82,15 @@ function checkSecurity(options: RestOptions): void {
         issues: [{ path: 'plugins.rest.host', message: 'must be loopback when insecure' }],
       },
     );
+  }
+}
+
+/** The principal of a request with a valid token (or insecure mode); undefined otherwise. */
+function identify(auth: TokenAuth, ctx: Context): Principal | undefined {
+  try {
+    return auth.authenticate(ctx.get('authorization') || undefined);
+  } catch {
+    return undefined;
   }
 }
 
@@ -247,6 +256,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     }
     await next();
   });
+  if (options.rateLimit)
+    app.use(rateLimitMiddleware(options.rateLimit, (ctx) => identify(auth, ctx)));
+  app.use(requireUtf8);
   if (init.pluginRoutes) app.use(pluginRoutesMiddleware(rc, init.pluginRoutes, deps));
   app.use(router.routes());
   app.use(
@@ -284,6 +296,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
       srv.on('clientError', (error: NodeJS.ErrnoException, socket) =>
         rejectMalformed(error, socket),
       );
+      srv.on('checkExpectation', answerExpectationFailed);
       srv.headersTimeout = 20_000;
       srv.requestTimeout = 60_000;
       await new Promise<void>((resolve, reject) => {
