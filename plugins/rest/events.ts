@@ -86,7 +86,10 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
           throw new WakitError('TOO_MANY_REQUESTS', 'Too many event streams are open');
         }
         let counts = perToken.get(rc);
-        if (!counts) perToken.set(rc, (counts = new Map()));
+        if (!counts) {
+          counts = new Map<number, number>();
+          perToken.set(rc, counts);
+        }
         const token = principal.tokenIndex;
         if ((counts.get(token) ?? 0) >= rc.options.sse.maxStreamsPerToken) {
           throw new WakitError(

@@ -26,7 +26,10 @@ export function rateLimitMiddleware(
   const perMs = options.requestsPerSecond / 1000;
   return async (ctx, next) => {
     const principal = identify(ctx);
-    if (!principal) return next();
+    if (!principal) {
+      await next();
+      return;
+    }
     const t = now();
     const bucket = buckets.get(principal.tokenIndex) ?? { tokens: options.burst, at: t };
     bucket.tokens = Math.min(options.burst, bucket.tokens + (t - bucket.at) * perMs);
@@ -42,6 +45,6 @@ export function rateLimitMiddleware(
       );
     }
     bucket.tokens -= 1;
-    return next();
+    await next();
   };
 }
