@@ -24,7 +24,10 @@ export const webhookSchema = z
     events: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
     /** Only events of these clients; all when absent. */
     clients: z.array(clientName).min(1).optional(),
-    /** HMAC-SHA256 key for `X-Wakit-Signature`; at least 16 characters. */
+    /**
+     * HMAC-SHA256 key of `webhook-signature` (Standard Webhooks) and the legacy `X-Wakit-Signature`;
+     * at least 16 characters. A `whsec_<base64>` secret is used as its decoded bytes.
+     */
     secret: z.string().min(16, 'webhook secrets are at least 16 characters'),
     /** Attempts per event, the first included. */
     maxAttempts: z.number().int().min(1).max(20).default(5),
