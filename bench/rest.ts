@@ -5,6 +5,7 @@
  * second, p50/p99 latency and the ratio (target: ≥ 60 % of bare Koa, p99 < 25 ms).
  * Standalone: `npx tsx bench/rest.ts` (BENCH_DURATION=seconds to shorten it).
  */
+import { restHostOf } from '../test/helpers/rest-host.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,7 +83,7 @@ export async function benchRest(): Promise<Record<string, number | string>> {
   sdk.simulator.phone(CONTACT);
   client.on('qr', (qr) => sdk.simulator.scan(qr, { phone: '15550000001' }));
   const rest = await createRestServer({
-    sdk,
+    sdk: restHostOf(sdk),
     logger,
     // the benchmark measures the request path, not the per-token rate limit
     options: { port: 0, tokens: [{ token: TOKEN, clients: ['*'] }], rateLimit: false },

@@ -5,7 +5,7 @@
 import type { Context } from 'koa';
 import type { Router } from '@koa/router';
 import type { z } from 'zod';
-import { WakitError } from '../../src/index.js';
+import { WakitError, issueError, zodIssues } from '../../src/index.js';
 import type { Principal } from './auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -75,17 +75,11 @@ function parse<T extends z.ZodType>(
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const prefix = where === 'body' ? '' : `${where}.`;
-  const issues = result.error.issues.map((issue) => ({
-    path: `${prefix}${issue.path.map(String).join('.')}`.replace(/\.$/, ''),
-    message: issue.message,
-  }));
-  throw new WakitError(
+  const issues = zodIssues(result.error, where === 'body' ? [] : [where]);
+  throw issueError(
     'VALIDATION_FAILED',
-    `Invalid ${where === 'body' ? 'request body' : `${where} parameters`}: ${issues
-      .map((i) => `${i.path || '(root)'}: ${i.message}`)
-      .join('; ')}`,
-    { issues },
+    `Invalid ${where === 'body' ? 'request body' : `${where} parameters`}`,
+    issues,
   );
 }
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Engine } from '../engines/engine.js';
+import type { ErrorSink } from '../kernel/error-sink.js';
 import type { SessionLease, SessionStore } from '../auth/session-store.js';
 import type { ClientEvents } from './client-events.js';
 import type { StateMachine } from './state-machine.js';
@@ -12,6 +13,8 @@ export interface SupervisorOptions {
   config: Readonly<WakitConfig>;
   store: SessionStore;
   log: Logger;
+  /** Engine failures are reported here (the SDK's error sink). */
+  errors: ErrorSink;
   createEngine: () => Promise<Engine>;
   machine: StateMachine;
   emit: <E extends keyof ClientEvents>(event: E, ...args: ClientEvents[E]) => void;
@@ -215,7 +218,12 @@ export class ConnectionSupervisor {
     } catch (error) {
       if (epoch !== this.#epoch || (engine && this.engine !== engine)) return;
       const wrapped = toWakitError(error, 'ENGINE_ERROR');
-      this.o.log.error({ err: wrapped }, 'client %s: engine failed to start', this.o.name);
+      this.o.errors.report({
+        source: 'engine',
+        event: 'start',
+        client: this.o.name,
+        error: wrapped,
+      });
       if (!wrapped.transient) {
         this.#lastError = wrapped;
         await this.#teardown();
@@ -279,12 +287,12 @@ export class ConnectionSupervisor {
     void cleanup
       .then(() => this.#releaseLease())
       .catch((error: unknown) =>
-        this.o.log.error(
-          { err: toWakitError(error) },
-          'client %s: cleanup after %s failed',
-          this.o.name,
-          reason,
-        ),
+        this.o.errors.report({
+          source: 'engine',
+          event: `cleanup:${reason}`,
+          client: this.o.name,
+          error,
+        }),
       );
     if (reason === 'session_expired' || reason === 'logout') {
       this.o.machine.transition('STOPPED');

@@ -1,4 +1,20 @@
-/** Plain data types shared by the SDK surface, the engines and the queue. */
+/** Plain data types of the SDK surface; the engine vocabulary comes from the Engine port. */
+import type { DisconnectReason, MediaKind, TextOptions } from '../engines/types.js';
+
+export {
+  ACK,
+  DISCONNECT_REASONS,
+  MEDIA_KINDS,
+  RECOVERABLE_REASONS,
+  type Ack,
+  type AckUpdate,
+  type DisconnectReason,
+  type EngineContent,
+  type MediaFile,
+  type MediaKind,
+  type MessageData,
+  type TextOptions,
+} from '../engines/types.js';
 
 /** Client states, exactly as the state table in DESIGN.md. */
 export const CLIENT_STATES = [
@@ -12,80 +28,12 @@ export const CLIENT_STATES = [
 ] as const;
 export type ClientState = (typeof CLIENT_STATES)[number];
 
-/** Reasons carried by the `disconnected` event. */
-export const DISCONNECT_REASONS = [
-  'session_expired',
-  'logout',
-  'conflict',
-  'connection_lost',
-  'browser_crashed',
-  'qr_timeout',
-  'banned',
-  'stopped',
-] as const;
-export type DisconnectReason = (typeof DISCONNECT_REASONS)[number];
-
-/** Reasons after which the session is kept and the client reconnects by itself. */
-export const RECOVERABLE_REASONS: ReadonlySet<DisconnectReason> = new Set([
-  'connection_lost',
-  'browser_crashed',
-  'conflict',
-]);
-
-/** Delivery acknowledgement: -1 error, 0 pending, 1 server, 2 delivered, 3 read, 4 played. */
-export type Ack = -1 | 0 | 1 | 2 | 3 | 4;
-export const ACK = { ERROR: -1, PENDING: 0, SERVER: 1, DELIVERED: 2, READ: 3, PLAYED: 4 } as const;
-
-export const MEDIA_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as const;
-export type MediaKind = (typeof MEDIA_KINDS)[number];
-
-/** A received or created message, as plain serialisable data (no engine object leaks out). */
-export interface MessageData {
-  /** WhatsApp serialized message id. */
-  id: string;
-  body: string;
-  /** Sender: a contact id, or the group id for group messages (the member is `author`). */
-  from: string;
-  /** Recipient: the bot's own id for incoming messages, the target chat for own messages. */
-  to: string;
-  /** The conversation this message belongs to (`fromMe ? to : from`). */
-  chatId: string;
-  /** Unix time in seconds. */
-  timestamp: number;
-  hasMedia: boolean;
-  isGroup: boolean;
-  broadcast: boolean;
-  hasQuotedMsg: boolean;
-  fromMe: boolean;
-  /** `chat`, `image`, `video`, `audio`, `ptt`, `document`, `sticker`, `location`, `vcard`, ... */
-  type: string;
-  ack: Ack;
-  /** Sender inside a group; undefined in private chats. */
-  author?: string;
-  /** Id of the quoted message, when `hasQuotedMsg`. */
-  quotedMessageId?: string;
-  /** True when this message was forwarded. */
-  isForwarded?: boolean;
-  /** Display name the sender set, when known. */
-  notifyName?: string;
-  /** Media caption / file name / mime type as announced by the sender, when `hasMedia`. */
-  media?: { mimetype: string; filename?: string; size?: number };
-}
-
 /** What `downloadMedia()` resolves to. */
 export interface MediaData {
   /** Base64-encoded bytes. */
   data: string;
   mimetype: string;
   filename: string;
-}
-
-/** Options of `sendTextMessage`. */
-export interface TextOptions {
-  linkPreview?: boolean;
-  sendSeen?: boolean;
-  mentions?: string[];
-  quotedMessageId?: string;
 }
 
 /** Where media comes from. Exactly one source. */
@@ -145,13 +93,6 @@ export interface SendResult {
   trackingId: string;
 }
 
-/** Media as bytes, what engines receive. */
-export interface MediaFile {
-  data: Buffer;
-  mimetype: string;
-  filename?: string;
-}
-
 /** Validated, normalised outgoing content: what the queue carries before media is fetched. */
 export type OutgoingContent =
   | { kind: 'text'; text: string; options: TextOptions }
@@ -162,11 +103,6 @@ export type OutgoingContent =
       filename?: string;
     }
   | { kind: 'forward'; messageId: string };
-
-/** Content handed to an engine: media already resolved to bytes. */
-export type EngineContent =
-  | { kind: 'text'; text: string; options: TextOptions }
-  | { kind: MediaKind; media: MediaFile; caption?: string };
 
 /** What `client.info()` returns. */
 export interface ClientInfo {
@@ -186,11 +122,4 @@ export interface AuthenticatedSession {
   at: string;
   restored: boolean;
   me: { id: string; pushname: string } | null;
-}
-
-/** Payload of `message.ack`. */
-export interface AckUpdate {
-  messageId: string;
-  chatId: string;
-  ack: Ack;
 }

@@ -1,4 +1,4 @@
 export * from './schema.js';
-export { parseConfig, deepFreeze, zodIssues } from './validate.js';
+export { parseConfig, deepFreeze } from './validate.js';
 export { loadConfigFile, substituteEnv, type LoadedConfig } from './load.js';
 export { configJsonSchema } from './json-schema.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WakitError, type ErrorIssue } from '../errors/index.js';
+import { WakitError, issueError, type ErrorIssue } from '../errors/index.js';
 import type { WakitConfig } from './schema.js';
 import { parseConfig } from './validate.js';
 
@@ -31,10 +31,7 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv = process.e
   };
   const out = walk(value, []);
   if (issues.length > 0) {
-    const list = issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n');
-    throw new WakitError('CONFIG_INVALID', `Environment variables are missing:\n${list}`, {
-      issues,
-    });
+    throw issueError('CONFIG_INVALID', 'Environment variables are missing', issues);
   }
   return out;
 }

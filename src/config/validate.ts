@@ -1,14 +1,5 @@
-import type { z } from 'zod';
-import { WakitError, type ErrorIssue } from '../errors/index.js';
+import { issueError, zodIssues } from '../errors/index.js';
 import { configSchema, type WakitConfig } from './schema.js';
-
-/** Turns zod issues into our `{ path, message }` list (every problem, at once). */
-export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): ErrorIssue[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path].map(String).join('.'),
-    message: issue.message,
-  }));
-}
 
 /** Recursively freezes plain objects and arrays. */
 export function deepFreeze<T>(value: T): T {
@@ -23,9 +14,7 @@ export function deepFreeze<T>(value: T): T {
 export function parseConfig(input: unknown, source = 'configuration'): Readonly<WakitConfig> {
   const result = configSchema.safeParse(input);
   if (!result.success) {
-    const issues = zodIssues(result.error);
-    const list = issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n');
-    throw new WakitError('CONFIG_INVALID', `The ${source} is invalid:\n${list}`, { issues });
+    throw issueError('CONFIG_INVALID', `The ${source} is invalid`, zodIssues(result.error));
   }
   return deepFreeze(result.data);
 }

@@ -10,8 +10,8 @@
 import type { Logger } from 'pino';
 import type { SessionStore } from '../auth/session-store.js';
 import type { WakitError } from '../errors/index.js';
-import type { AckUpdate, DisconnectReason, EngineContent, MessageData } from '../client/types.js';
-import type { MediaFile } from '../client/types.js';
+import type { AckUpdate, DisconnectReason, EngineContent, MessageData } from './types.js';
+import type { MediaFile } from './types.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -23,8 +23,8 @@ export interface EngineEvents {
   /** A message from someone else. */
   message: [message: MessageData];
   /** Any message created in a chat of this account, own ones included (`fromMe`). */
-  message_create: [message: MessageData];
-  message_ack: [update: AckUpdate];
+  'message.create': [message: MessageData];
+  'message.ack': [update: AckUpdate];
 }
 
 export type EngineEventName = keyof EngineEvents;

@@ -6,3 +6,4 @@ export {
   type ErrorIssue,
   type WakitErrorOptions,
 } from './wakit-error.js';
+export { MAX_ISSUES, capIssues, issueError, zodIssues } from './issues.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { WakitError, type ErrorIssue } from '../errors/index.js';
+import { issueError, type ErrorIssue } from '../errors/index.js';
 import { isPlugin } from './define-plugin.js';
 import type { PluginEntry } from './plugin-set.js';
 import type { Plugin } from './types.js';
@@ -184,8 +184,7 @@ export async function loadConfiguredPlugins(
 ): Promise<PluginEntry[]> {
   const { entries, issues } = await importConfiguredPlugins(plugins, baseDir);
   if (issues.length > 0) {
-    const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
-    throw new WakitError('CONFIG_INVALID', `Plugins could not be loaded:\n${list}`, { issues });
+    throw issueError('CONFIG_INVALID', 'Plugins could not be loaded', issues);
   }
   return entries;
 }

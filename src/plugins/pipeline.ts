@@ -1,7 +1,7 @@
+import { WakitError } from '../errors/index.js';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/message.js';
-import { WakitError } from '../errors/index.js';
 import type { EventHandler, PluginEvent } from './types.js';
 
 /** One registered handler. */
@@ -135,40 +135,46 @@ export class EventPipeline {
       if (!entry) return RESOLVED;
       const current = entry;
       const nextIndex = i + 1;
-      let downstream: Promise<void> | undefined;
+      let called = false;
       let downstreamDone = false;
       const next = (): Promise<void> => {
-        if (downstream) return RESOLVED;
-        const promise = step(nextIndex);
-        downstream = promise;
-        if (promise === RESOLVED) downstreamDone = true;
+        if (called) {
+          throw new WakitError(
+            'INVALID_STATE',
+            `Plugin ${current.plugin}: next() was called twice for one ${name} event`,
+            { details: { plugin: current.plugin, event: name } },
+          );
+        }
+        called = true;
+        const downstream = step(nextIndex);
+        if (downstream === RESOLVED) downstreamDone = true;
         else
-          void promise.then(() => {
+          void downstream.then(() => {
             downstreamDone = true;
           });
-        return promise;
+        downstreamPromise = downstream;
+        return downstream;
+      };
+      let downstreamPromise: Promise<void> | undefined;
+      // After a failure the chain goes on, unless the handler already passed the event on.
+      const afterFailure = (error: unknown): Promise<void> => {
+        fail(current, error);
+        return called ? RESOLVED : next();
       };
       let result: unknown;
       try {
         result = (current.handler as EventHandler<E>)(event, next);
       } catch (error) {
-        fail(current, error);
-        return next();
+        return afterFailure(error);
       }
       if (result === RESOLVED || !isThenable(result)) return RESOLVED;
       if (this.#timeoutMs <= 0 || current.ownTimeout) {
-        return Promise.resolve(result).then(
-          () => undefined,
-          (error: unknown) => {
-            fail(current, error);
-            return next();
-          },
-        );
+        return Promise.resolve(result).then(() => undefined, afterFailure);
       }
       return this.#watch(Promise.resolve(result), {
         fail: (error) => fail(current, error),
-        next,
-        downstream: () => (downstream && !downstreamDone ? downstream : undefined),
+        goOn: () => (called ? RESOLVED : next()),
+        downstream: () => (downstreamDone ? undefined : downstreamPromise),
         timedOut: () =>
           new WakitError(
             'HANDLER_TIMEOUT',
@@ -196,7 +202,8 @@ export class EventPipeline {
     result: Promise<unknown>,
     hooks: {
       fail(error: unknown): void;
-      next(): Promise<void>;
+      /** Passes the event on unless the handler already did. */
+      goOn(): Promise<void>;
       /** The rest of the chain while it is still running. */
       downstream(): Promise<void> | undefined;
       timedOut(): WakitError;
@@ -205,12 +212,6 @@ export class EventPipeline {
     return new Promise<void>((resolve) => {
       let done = false;
       let timer: NodeJS.Timeout | undefined;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        resolve();
-      };
       const arm = (): void => {
         timer = setTimeout(onTimeout, this.#timeoutMs);
         timer.unref();
@@ -219,7 +220,7 @@ export class EventPipeline {
         if (done) return;
         const downstream = hooks.downstream();
         if (downstream) {
-          // a later handler is the one still running: blame it (its own clock), wait for it
+          // a later handler is the one still running: it has its own clock; wait for it
           void downstream.then(() => {
             if (!done) arm();
           });
@@ -227,16 +228,25 @@ export class EventPipeline {
         }
         done = true;
         hooks.fail(hooks.timedOut());
-        void hooks.next().then(resolve);
+        void hooks.goOn().then(resolve);
       };
       arm();
-      result.then(finish, (error: unknown) => {
-        hooks.fail(error);
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        void hooks.next().then(resolve);
-      });
+      result.then(
+        () => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          // reported even after a timeout: a late failure is still a failure
+          hooks.fail(error);
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          void hooks.goOn().then(resolve);
+        },
+      );
     });
   }
 }

@@ -1,5 +1,4 @@
-import { WakitError, type ErrorIssue } from '../errors/index.js';
-import { zodIssues } from '../config/validate.js';
+import { WakitError, issueError, zodIssues, type ErrorIssue } from '../errors/index.js';
 import type { Plugin } from './types.js';
 
 /** A plugin with its raw options and where it came from. */
@@ -79,8 +78,7 @@ export function resolvePluginSet(
     parsed.set(entry.plugin.name, result.options);
   }
   if (issues.length > 0) {
-    const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
-    throw new WakitError('CONFIG_INVALID', `Plugins are misconfigured:\n${list}`, { issues });
+    throw issueError('CONFIG_INVALID', 'Plugins are misconfigured', issues);
   }
   for (const entry of entries) {
     const missing = (entry.plugin.dependencies ?? []).filter((d) => !byName.has(d));

@@ -13,7 +13,7 @@ import type {
   MessageData,
   MediaKind,
   AckUpdate,
-} from '../../src/client/types.js';
+} from '../../src/engines/types.js';
 import type { Engine, EngineEventName, EngineEvents } from '../../src/engines/engine.js';
 import { WakitError, type ErrorCode } from '../../src/errors/index.js';
 
@@ -76,8 +76,8 @@ export function recordEvents(engine: Engine): Array<{ event: EngineEventName; ar
     'ready',
     'disconnected',
     'message',
-    'message_create',
-    'message_ack',
+    'message.create',
+    'message.ack',
   ];
   for (const event of names) engine.on(event, (...args: unknown[]) => seen.push({ event, args }));
   return seen;
@@ -215,7 +215,7 @@ export function describeEngineContract(
       beforeEach(() => startAndLink(h));
 
       it('sends text (with every option) and emits message_create fromMe', async () => {
-        const created = nextEvent(h.engine, 'message_create', (m) => m.fromMe);
+        const created = nextEvent(h.engine, 'message.create', (m) => m.fromMe);
         const result = await h.engine.send(h.contact, {
           kind: 'text',
           text: 'hello there https://example.com',
@@ -237,7 +237,7 @@ export function describeEngineContract(
 
       for (const kind of ['image', 'video', 'audio', 'document', 'sticker'] as const) {
         it(`sends ${kind} media and emits message_create with hasMedia`, async () => {
-          const created = nextEvent(h.engine, 'message_create', (m) => m.fromMe && m.hasMedia);
+          const created = nextEvent(h.engine, 'message.create', (m) => m.fromMe && m.hasMedia);
           const { media, caption } = MEDIA[kind];
           const result = await h.engine.send(h.contact, { kind, media, caption });
           expect(result.id.startsWith(`true_${h.contact}_`)).to.equal(true);
@@ -250,13 +250,13 @@ export function describeEngineContract(
 
       it('reports acks for a sent message, never going backwards', async () => {
         const acks: AckUpdate[] = [];
-        h.engine.on('message_ack', (update) => acks.push(update));
+        h.engine.on('message.ack', (update) => acks.push(update));
         const result = await h.engine.send(h.contact, {
           kind: 'text',
           text: 'ack me',
           options: {},
         });
-        await nextEvent(h.engine, 'message_ack', (u) => u.messageId === result.id && u.ack >= 2);
+        await nextEvent(h.engine, 'message.ack', (u) => u.messageId === result.id && u.ack >= 2);
         const mine = acks.filter((u) => u.messageId === result.id);
         expect(mine[0].chatId).to.equal(h.contact);
         const values = mine.map((u) => u.ack);
@@ -267,7 +267,7 @@ export function describeEngineContract(
         const incoming = nextEvent(h.engine, 'message');
         await h.receiveText(h.contact, 'quote me');
         const [original] = await incoming;
-        const created = nextEvent(h.engine, 'message_create', (m) => m.fromMe);
+        const created = nextEvent(h.engine, 'message.create', (m) => m.fromMe);
         await h.engine.send(h.contact, {
           kind: 'text',
           text: 'reply',
@@ -298,7 +298,7 @@ export function describeEngineContract(
       it('emits message and message_create with the spec fields for an incoming text', async () => {
         const before = Math.floor(Date.now() / 1000);
         const incoming = nextEvent(h.engine, 'message');
-        const created = nextEvent(h.engine, 'message_create', (m) => !m.fromMe);
+        const created = nextEvent(h.engine, 'message.create', (m) => !m.fromMe);
         await h.receiveText(h.contact, 'hello bot');
         const [message] = await incoming;
         expect(message).to.include({
@@ -351,7 +351,7 @@ export function describeEngineContract(
         const incoming = nextEvent(h.engine, 'message');
         await h.receiveText(h.contact, 'pass it on');
         const [message] = await incoming;
-        const created = nextEvent(h.engine, 'message_create', (m: MessageData) => m.fromMe);
+        const created = nextEvent(h.engine, 'message.create', (m: MessageData) => m.fromMe);
         const result = await h.engine.forward(message.id, h.contact);
         expect(result.id).to.be.a('string').with.length.greaterThan(0);
         const [forwarded] = await created;

@@ -7,7 +7,7 @@ import {
   SIM_REGISTRY_LIMIT,
   type SimulatorEngineConfig,
 } from '../../src/engines/simulator/index.js';
-import type { AckUpdate, MessageData } from '../../src/client/types.js';
+import type { AckUpdate, MessageData } from '../../src/engines/types.js';
 import type { Engine } from '../../src/engines/engine.js';
 import { expectCode, nextEvent } from './engine-contract.js';
 import {
@@ -58,7 +58,7 @@ describe('simulator engine: messaging', () => {
     const bot = await linkedBot();
     clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const acks: AckUpdate[] = [];
-    bot.on('message_ack', (u) => acks.push(u));
+    bot.on('message.ack', (u) => acks.push(u));
     const { id } = await bot.send(alice.id, text('hi Alice'));
     expect(id).to.match(/^true_15550001111@c\.us_3EB0[0-9A-F]{18}$/);
     const received = alice.inbox.at(-1);
@@ -89,7 +89,7 @@ describe('simulator engine: messaging', () => {
     const alice = network.phone(ALICE);
     const bot = await linkedBot();
     network.failDelivery(ALICE);
-    const ack = nextEvent(bot, 'message_ack');
+    const ack = nextEvent(bot, 'message.ack');
     const { id } = await bot.send(alice.id, text('lost'));
     expect((await ack)[0]).to.deep.equal({ messageId: id, chatId: alice.id, ack: -1 });
     expect(alice.inbox).to.have.length(0);
@@ -137,7 +137,7 @@ describe('simulator engine: messaging', () => {
     const incoming = nextEvent(bot, 'message');
     await alice.send(BOT_ID, { data: Buffer.from('img'), mimetype: 'image/jpeg', caption: 'pic' });
     const [message] = await incoming;
-    const created = nextEvent(bot, 'message_create', (m) => m.fromMe);
+    const created = nextEvent(bot, 'message.create', (m) => m.fromMe);
     const { id } = await bot.forward(message.id, bob.id);
     expect((await created)[0]).to.include({
       id,
@@ -164,7 +164,7 @@ describe('simulator engine: messaging', () => {
     const alice = network.phone(ALICE);
     const bob = network.phone(BOB);
 
-    const created = nextEvent(bot, 'message_create', (m) => m.fromMe);
+    const created = nextEvent(bot, 'message.create', (m) => m.fromMe);
     const { id } = await bot.send(GROUP, text('hello team'));
     expect(id.startsWith(`true_${GROUP}_`)).to.equal(true);
     expect((await created)[0]).to.include({ isGroup: true, chatId: GROUP, author: BOT_ID });
@@ -281,7 +281,7 @@ describe('simulator engine: messaging', () => {
     bot.on('message', () => {
       throw new Error('handler bug');
     });
-    const got = nextEvent(bot, 'message_create', (m) => !m.fromMe);
+    const got = nextEvent(bot, 'message.create', (m) => !m.fromMe);
     await alice.send(BOT_ID, 'still delivered');
     expect((await got)[0].body).to.equal('still delivered');
   });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { pino } from 'pino';
 import { LocalSessionStore } from '../../src/auth/local-store.js';
-import type { DisconnectReason, MessageData } from '../../src/client/types.js';
+import type { DisconnectReason, MessageData } from '../../src/engines/types.js';
 import { engineSchema } from '../../src/config/schema.js';
 import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineDeps, WwebjsEngine } from '../../src/engines/wwebjs/index.js';
@@ -160,9 +160,9 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
       for (const value of Object.values(message)) expect(value).not.to.be.a('function');
       expect(Object.getPrototypeOf(message)).to.equal(Object.prototype);
       expect(JSON.parse(JSON.stringify(message))).to.deep.equal(message);
-      expect(acks.map((e) => e.event)).to.deep.equal(['message_create', 'message']);
+      expect(acks.map((e) => e.event)).to.deep.equal(['message.create', 'message']);
 
-      const ack = nextEvent(engine, 'message_ack', (u) => u.ack === 3);
+      const ack = nextEvent(engine, 'message.ack', (u) => u.ack === 3);
       const { id } = await engine.send(CONTACT, { kind: 'text', text: 'hi', options: {} });
       expect((await ack)[0]).to.deep.equal({ messageId: id, chatId: CONTACT, ack: 3 });
     });

@@ -13,6 +13,7 @@ import {
   type RestFixture,
 } from '../helpers/rest-harness.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
+import { restHostOf } from '../helpers/rest-host.js';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -171,7 +172,7 @@ describe('REST: limits', () => {
       { logger: pino({ level: 'silent' }) },
     );
     const server = await createRestServer({
-      sdk,
+      sdk: restHostOf(sdk),
       logger: pino({ level: 'silent' }),
       options: { port: 0, host: '[::1]', insecure: true, tokens: [] },
     });

@@ -220,7 +220,7 @@ describe('REST: webhooks and metrics', () => {
       json: { chatId: CONTACT, content: 'count me' },
     });
     const id = (sent.json as { id: string }).id;
-    await until(() => fx.sdk.client('bot').getSend(id)?.status === 'read');
+    await until(() => fx.sdk.sends.get(id)?.status === 'read');
     await fx.request('POST', '/api/v1/messages', {
       json: { chatId: '19990009999', content: 'nobody' },
       headers: { prefer: 'wait=5' },

@@ -3,7 +3,8 @@
  * what the bot sent it. The dashboard's chat panel uses them. They need a token for all clients.
  */
 import { z } from 'zod';
-import { WakitError, normalizeChatId, type Sdk } from '../../../src/index.js';
+import { WakitError, normalizeChatId } from '../../../src/index.js';
+import type { RestHost } from '../context.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -15,8 +16,9 @@ function requireAll(principal: Principal): void {
   }
 }
 
-export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
-  if (sdk.config.engine.type !== 'simulator') return [];
+export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
+  const simulator = sdk.simulator;
+  if (!simulator) return [];
   const params = z.object({ number: PhoneParam }).strict();
   return [
     defineRoute({
@@ -47,7 +49,7 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
           }
           to = me.id;
         }
-        const sent = await sdk.simulator.phone(p.number).send(to, body.text);
+        const sent = await simulator.phone(p.number).send(to, body.text);
         ctx.status = 201;
         ctx.body = { id: sent.id };
       },
@@ -63,7 +65,7 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
       errors: [400, 401, 403],
       handler(ctx, { params: p, principal }) {
         requireAll(principal);
-        ctx.body = sdk.simulator.phone(p.number).inbox.map((m) => ({
+        ctx.body = simulator.phone(p.number).inbox.map((m) => ({
           id: m.id,
           chatId: m.chatId,
           author: m.author,

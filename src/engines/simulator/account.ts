@@ -1,6 +1,6 @@
 /** An account of the virtual network: a phone people hold, or the account a bot client links to. */
 import { WakitError } from '../../errors/index.js';
-import type { MediaFile } from '../../client/types.js';
+import type { MediaFile } from '../types.js';
 import type { SimInboxMessage, SimMediaContent, SimPhone } from './types.js';
 import { userId } from './ids.js';
 

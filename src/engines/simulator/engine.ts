@@ -5,7 +5,7 @@
  */
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
-import type { DisconnectReason, EngineContent, MediaFile } from '../../client/types.js';
+import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
@@ -306,7 +306,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const record = this.network.post(account, target, payload, !failed, this);
     if (failed) record.ack = -1;
     const message = ownMessage(record, account.id);
-    this.fire('message_create', message);
+    this.fire('message.create', message);
     this.progressAcks(record, failed);
     return { id: record.id };
   }
@@ -314,7 +314,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   private progressAcks(record: SimRecord, failed: boolean): void {
     const update = (ack: -1 | 1 | 2 | 3) => {
       record.ack = ack;
-      this.fire('message_ack', { messageId: record.id, chatId: record.target, ack });
+      this.fire('message.ack', { messageId: record.id, chatId: record.target, ack });
     };
     if (failed) {
       this.after(this.config.ackDelayMs, () => update(-1));
@@ -335,7 +335,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   receiveInbound(record: SimRecord, senderPushname: string): void {
     const message = incomingMessage(record, this.account?.id ?? '', senderPushname);
     this.fire('message', message);
-    this.fire('message_create', message);
+    this.fire('message.create', message);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 /** Building MessageData (what the Engine port emits) from the network's message records. */
-import type { EngineContent, MediaFile, MessageData } from '../../client/types.js';
+import type { EngineContent, MediaFile, MessageData } from '../types.js';
 import type { SimRecord } from './account.js';
 import type { SimPayload } from './network.js';
 import { serializeId } from './ids.js';

@@ -5,7 +5,7 @@
  */
 import { pino, type Logger } from 'pino';
 import { WakitError } from '../../errors/index.js';
-import type { DisconnectReason, MediaFile } from '../../client/types.js';
+import type { DisconnectReason, MediaFile } from '../types.js';
 import type { EngineContext } from '../engine.js';
 import { engineSchema } from '../../config/schema.js';
 import { SimAccount, type LinkedDevice, type SimRecord } from './account.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EngineContent, MediaFile } from '../../client/types.js';
+import type { EngineContent, MediaFile } from '../types.js';
 import { WakitError, isWakitError } from '../../errors/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Attempt } from './attempt.js';

@@ -1,4 +1,4 @@
-import type { DisconnectReason } from '../../client/types.js';
+import type { DisconnectReason } from '../types.js';
 import { WakitError, isWakitError } from '../../errors/index.js';
 
 /** What whatsapp-web.js emits on `disconnected` when `qrMaxRetries` is exhausted. */

@@ -1,4 +1,4 @@
-import type { Ack, AckUpdate, MessageData } from '../../client/types.js';
+import type { Ack, AckUpdate, MessageData } from '../types.js';
 import type { MessageLike } from './types.js';
 
 /** whatsapp-web.js `MessageAck` values are ours already (-1..4); anything else counts as pending. */

@@ -2,7 +2,7 @@
  * Sends and look-ups on a READY whatsapp-web.js client, with errors mapped to our codes.
  * Stateless: the engine passes the client, the message cache and the bindings.
  */
-import type { EngineContent, MediaFile } from '../../client/types.js';
+import type { EngineContent, MediaFile } from '../types.js';
 import { WakitError } from '../../errors/index.js';
 import type { CreatedWaiter } from './attempt.js';
 import { mapSendError } from './map-errors.js';

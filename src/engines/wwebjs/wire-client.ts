@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { DisconnectReason } from '../../client/types.js';
+import type { DisconnectReason } from '../types.js';
 import { WakitError } from '../../errors/index.js';
 import type { EngineEventName, EngineEvents } from '../engine.js';
 import type { Attempt } from './attempt.js';
@@ -96,13 +96,13 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
     live((message: MessageLike) => {
       host.remember(message);
       attempt.notifyCreated(message);
-      host.fire('message_create', toMessageData(message, host.ownId()));
+      host.fire('message.create', toMessageData(message, host.ownId()));
     }),
   );
   client.on(
     'message_ack',
     live((message: MessageLike, ack: number) => {
-      host.fire('message_ack', toAckUpdate(message, ack));
+      host.fire('message.ack', toAckUpdate(message, ack));
     }),
   );
   client.on(

@@ -1,6 +1,6 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
-import type { DisconnectReason, EngineContent, MediaFile } from '../../client/types.js';
+import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
