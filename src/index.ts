@@ -7,6 +7,7 @@ import 'reflect-metadata';
 // ---------------------------------------------------------------------------------------------
 // SDK: create an SDK from a configuration, create clients, send and receive.
 export { createSdk, Sdk, type PluginsView, type SdkOptions, type StopOptions } from './sdk.js';
+export type { EventLoopMonitor, EventLoopStats } from './kernel/event-loop-monitor.js';
 export { BotClient, type EnqueueOptions, type QueuedSend } from './client/bot-client.js';
 export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';

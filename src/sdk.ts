@@ -11,6 +11,7 @@ import { createRootContainer, createSessionStore } from './kernel/container.js';
 import { ClientManager } from './kernel/client-manager.js';
 import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
+import { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
@@ -65,6 +66,8 @@ export class Sdk {
   readonly #lifecycle = new Lifecycle();
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
   readonly #simulator: SimulatorNetwork | undefined;
+  /** Event-loop delay while started (`watchdog` config; the REST plugin exports it in `/metrics`). */
+  readonly eventLoop: EventLoopMonitor;
   /** Tracked sends across clients: by tracking id, and listed (newest first), from the outbox. */
   readonly sends: SendLookup = {
     get: async (trackingId) =>
@@ -118,6 +121,12 @@ export class Sdk {
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
+    this.eventLoop = new EventLoopMonitor({
+      warnMs: config.watchdog.eventLoopDelayWarnMs,
+      checkMs: config.watchdog.eventLoopCheckMs,
+      logger: this.logger.child({ component: 'watchdog' }),
+    });
+    const eventLoop = this.eventLoop;
     this.#plugins = new PluginHost({
       config,
       baseDir: this.baseDir,
@@ -130,7 +139,10 @@ export class Sdk {
       onClient: (listener) => clients.onClient(listener),
       sends: this.sends,
       simulator: this.#simulator,
+      eventLoop,
     });
+    this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
+    this.onClose('event-loop', () => eventLoop.stop());
     this.#startHooks.push({ name: 'plugins', hook: () => this.#plugins.start() });
     this.onClose('plugins', () => this.#plugins.close());
   }

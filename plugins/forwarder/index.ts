@@ -1,8 +1,10 @@
 /**
  * forwarder: routes incoming messages to other chats. `forward` uses WhatsApp's native forward;
  * `copy` re-sends the text (or image) as a new message with an optional prefix naming the sender.
- * Messages of the bot's own accounts are never routed (no loops), and a failing target does not
- * stop the others.
+ * No loops, also between deployments that know nothing of each other: messages of the bot's own
+ * accounts are never routed; messages that are already forwarded, or copies (they carry an
+ * invisible marker counting hops), are skipped unless a route asks for them, and then only up to
+ * `maxHops`; every route has a rate cap. A failing target does not stop the others.
  */
 import {
   chatIdSchema,
@@ -14,6 +16,8 @@ import {
   type Next,
   type PluginContext,
 } from '../../src/index.js';
+import { hopsOf, mark, unmark } from './marker.js';
+import { RouteRate } from './route-rate.js';
 
 const routeSchema = z
   .object({
@@ -27,6 +31,21 @@ const routeSchema = z
     mode: z.enum(['forward', 'copy']).default('forward'),
     /** Copy mode: text put before the copy; `{{name}}`, `{{from}}` and `{{chat}}` are replaced. */
     prefix: z.string().max(1024).optional(),
+    /**
+     * Messages already forwarded (WhatsApp's forwarded flag) or copied by a forwarder (its marker):
+     * `skip` them (default: two bridges can never loop) or `route` them, up to `maxHops`.
+     */
+    forwarded: z.enum(['skip', 'route']).default('skip'),
+    /** A copy of a copy... is made at most this many times (copy mode counts hops in its marker). */
+    maxHops: z.number().int().min(1).max(10).default(3),
+    /** At most `max` messages per `windowMs` go through this route; the rest are dropped (warned). */
+    rateLimit: z
+      .object({
+        max: z.number().int().min(1).default(30),
+        windowMs: z.number().int().min(1_000).default(60_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
@@ -45,6 +64,7 @@ interface CompiledRoute {
   route: Route;
   match: RegExp | undefined;
   types: ReadonlySet<string> | undefined;
+  rate: RouteRate;
 }
 
 function renderPrefix(template: string, message: Message): string {
@@ -73,29 +93,30 @@ async function deliver(
   message: Message,
   route: Route,
   target: string,
+  hops: number,
 ): Promise<void> {
   if (route.mode === 'forward') {
     await message.forward(target);
     return;
   }
   const prefix = route.prefix ? renderPrefix(route.prefix, message) : '';
+  const body = unmark(message.body);
   if (!message.hasMedia) {
-    await ctx.send(client.name, target, `${prefix}${message.body}`);
+    await ctx.send(client.name, target, mark(`${prefix}${body}`, hops + 1));
     return;
   }
   if (message.type === 'image') {
     const media = await message.downloadMedia();
-    const caption = `${prefix}${message.body}`;
     await ctx.send(client.name, target, {
       type: 'image',
       buffer: Buffer.from(media.data, 'base64'),
       mimetype: media.mimetype,
-      ...(caption ? { caption } : {}),
+      caption: mark(`${prefix}${body}`, hops + 1),
     });
     return;
   }
   // other media can only be sent from a URL: name the sender, then forward the original
-  if (prefix.trim()) await ctx.send(client.name, target, prefix.trim());
+  if (prefix.trim()) await ctx.send(client.name, target, mark(prefix.trim(), hops + 1));
   await message.forward(target);
 }
 
@@ -108,6 +129,7 @@ export default definePlugin({
       route,
       match: route.match !== undefined ? new RegExp(route.match, 'i') : undefined,
       types: route.types ? new Set(route.types) : undefined,
+      rate: new RouteRate(route.rateLimit.max, route.rateLimit.windowMs),
     }));
 
     ctx.on(
@@ -116,16 +138,21 @@ export default definePlugin({
         const { message } = event;
         if (routes.length === 0 || message.fromMe || message.broadcast) return next();
         const chatId = message.chatId;
+        // a copy made by a forwarder is `hops` deep; a native forward counts as one hop at least
+        const marked = hopsOf(message.body);
+        const hops = Math.max(marked, message.isForwarded === true ? 1 : 0);
+        const text = marked > 0 ? unmark(message.body) : message.body;
         let matching: CompiledRoute[] | undefined;
         for (const compiled of routes) {
           const { route, match, types } = compiled;
           if (route.from !== '*' && route.from !== chatId) continue;
+          if (hops > 0 && (route.forwarded === 'skip' || hops >= route.maxHops)) continue;
           if (types && !types.has(message.type)) continue;
-          if (match && !match.test(message.body)) continue;
+          if (match && !match.test(text)) continue;
           (matching ??= []).push(compiled);
         }
         if (!matching) return next();
-        return route(event.client, message, matching, next);
+        return route(event.client, message, matching, hops, next);
       },
       ctx.options.clients ? { clients: ctx.options.clients } : {},
     );
@@ -134,6 +161,7 @@ export default definePlugin({
       client: BotClient,
       message: Message,
       matching: CompiledRoute[],
+      hops: number,
       next: Next,
     ): Promise<void> {
       await next();
@@ -141,13 +169,23 @@ export default definePlugin({
       if (own.has(message.sender)) return;
       const jobs: Promise<void>[] = [];
       const sent = new Set<string>();
-      for (const { route } of matching) {
+      for (const { route, rate } of matching) {
+        const allowed = rate.take(() =>
+          ctx.log.warn(
+            { from: route.from, max: route.rateLimit.max, windowMs: route.rateLimit.windowMs },
+            'forwarder: route from %s is over its rate cap (%d per %d ms): messages dropped until the window ends',
+            route.from,
+            route.rateLimit.max,
+            route.rateLimit.windowMs,
+          ),
+        );
+        if (!allowed) continue;
         for (const target of route.to) {
           // never back into the chat it came from, never twice to one chat
           if (target === message.chatId || sent.has(target)) continue;
           sent.add(target);
           jobs.push(
-            deliver(ctx, client, message, route, target).catch((error: unknown) => {
+            deliver(ctx, client, message, route, target, hops).catch((error: unknown) => {
               ctx.log.warn(
                 { err: error, target, messageId: message.id, client: client.name },
                 'forwarder: could not %s message %s to %s: %s',

@@ -1,13 +1,16 @@
 /**
  * media-saver: saves received media under `dir` with a JSON sidecar (sender, chat, timestamp,
- * caption, mimetype, size, sha256). Paths are built only from sanitised parts, writes are atomic
- * (temp file, then rename), a message is never saved twice, oversized media is skipped.
+ * caption, mimetype, size, sha256). Paths are built only from sanitised parts, the extension comes
+ * from the MIME type only, a file is never overwritten (a taken name gets a `-1`, `-2`... suffix),
+ * a message is never saved twice, oversized media is skipped with a log line.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chatIdSchema, definePlugin, extensionFor, z, type Message } from '../../src/index.js';
+import { chatIdSchema, definePlugin, z, type Message } from '../../src/index.js';
 import { buildSafePath, templateProblem, type PathValues } from './safe-path.js';
+import { extensionForMime } from './extension.js';
+import { claimFile, fileExists, writeAtomic } from './write-file.js';
 
 export const mediaSaverOptions = z
   .object({
@@ -36,39 +39,39 @@ export const mediaSaverOptions = z
 export type MediaSaverOptions = z.input<typeof mediaSaverOptions>;
 
 const DONE_LIMIT = 10_000;
+/** A taken file name gets a suffix `-1` ... `-MAX_SUFFIX`; beyond, the media is not saved (logged). */
+const MAX_SUFFIX = 999;
 
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
+/** `a/report.pdf` → `a/report-2.pdf` (n = 0 is the name itself). */
+function candidate(file: string, n: number): string {
+  if (n === 0) return file;
+  const { dir, name, ext } = path.parse(file);
+  return path.join(dir, `${name}-${n}${ext}`);
 }
 
-/** Writes `data` to `file` atomically: a temp file beside it, then rename. */
-async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+/** The id and client recorded in the sidecar of `file`, if it has one. */
+async function savedMessage(file: string): Promise<string | undefined> {
   try {
-    await writeFile(temp, data, { mode: 0o600, flag: 'wx' });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    const sidecar = JSON.parse(await readFile(`${file}.json`, 'utf8')) as {
+      id?: unknown;
+      client?: unknown;
+    };
+    return `${String(sidecar.client)}|${String(sidecar.id)}`;
+  } catch {
+    return undefined;
   }
 }
 
 export function pathValues(message: Message): PathValues {
   const iso = new Date(message.timestamp * 1000).toISOString();
   const filename = message.media?.filename ?? '';
-  const mimetype = message.media?.mimetype ?? '';
-  const fromName = path.extname(filename).slice(1);
-  const ext = mimetype ? extensionFor(mimetype) : 'bin';
   return {
     date: iso.slice(0, 10),
     time: iso.slice(11, 19).replaceAll(':', '-'),
     chat: message.chatId,
     sender: message.sender,
     id: message.id,
-    ext: ext === 'bin' && fromName ? fromName : ext,
+    ext: extensionForMime(message.media?.mimetype),
     type: message.type,
     filename: filename ? path.parse(filename.replaceAll('\\', '/')).name : message.id,
     client: message.client,
@@ -98,9 +101,15 @@ export default definePlugin({
       inFlight.add(key);
       try {
         const file = buildSafePath(dir, options.path, pathValues(message));
-        if (await exists(file)) {
-          remember(key);
-          return;
+        // saved before (a re-delivery, or a restart on the same directory)?
+        for (let n = 0; n <= MAX_SUFFIX; n++) {
+          const name = candidate(file, n);
+          const owner = await savedMessage(name);
+          if (owner === key) {
+            remember(key);
+            return;
+          }
+          if (owner === undefined && !(await fileExists(name))) break;
         }
         const announced = message.media?.size;
         if (announced !== undefined && announced > maxBytes) {
@@ -128,6 +137,22 @@ export default definePlugin({
           return;
         }
         await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        // never overwrite: the first free name of file, file-1, file-2... is claimed atomically
+        let saved: string | undefined;
+        for (let n = 0; n <= MAX_SUFFIX && !saved; n++) {
+          if (await claimFile(candidate(file, n), data)) saved = candidate(file, n);
+        }
+        if (!saved) {
+          ctx.log.warn(
+            { messageId: message.id, file },
+            'media-saver: could not save message %s: %s and %d suffixed names are taken',
+            message.id,
+            path.relative(dir, file),
+            MAX_SUFFIX,
+          );
+          remember(key);
+          return;
+        }
         const sidecar = {
           id: message.id,
           client: message.client,
@@ -141,13 +166,12 @@ export default definePlugin({
           filename: media.filename || null,
           size: data.length,
           sha256: createHash('sha256').update(data).digest('hex'),
-          file: path.relative(dir, file).split(path.sep).join('/'),
+          file: path.relative(dir, saved).split(path.sep).join('/'),
           savedAt: new Date().toISOString(),
         };
-        await writeAtomic(file, data);
-        await writeAtomic(`${file}.json`, `${JSON.stringify(sidecar, null, 2)}\n`);
+        await writeAtomic(`${saved}.json`, `${JSON.stringify(sidecar, null, 2)}\n`);
         remember(key);
-        ctx.log.debug({ messageId: message.id, file }, 'media-saver: saved %s', file);
+        ctx.log.debug({ messageId: message.id, file: saved }, 'media-saver: saved %s', saved);
       } finally {
         inFlight.delete(key);
       }

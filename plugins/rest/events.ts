@@ -1,10 +1,11 @@
 /**
- * `GET /api/v1/events`: client events as Server-Sent Events. Filters `client=a,b` and
- * `types=message,ready`; heartbeat comments keep proxies from timing the stream out;
- * `Last-Event-ID` replays what the bounded buffer still holds after that id.
+ * `GET /api/v1/events`: client events as Server-Sent Events. Filters `client=a,b` (existing
+ * clients only) and `types=message,ready`; heartbeat comments keep proxies from timing the stream
+ * out. A new stream starts live: only `Last-Event-ID` (or `?since=<id>`) replays what the bounded
+ * buffer still holds after that id. Streams are limited in total and per token.
  */
 import { PassThrough } from 'node:stream';
-import { WakitError } from '../../src/index.js';
+import { WakitError, z } from '../../src/index.js';
 import { canSee, requireClientAccess } from './auth.js';
 import type { RestContext } from './context.js';
 import type { HubEvent } from './event-hub.js';
@@ -25,8 +26,20 @@ export function formatEvent(event: HubEvent): string {
   return `id: ${event.seq}\nevent: ${event.event}\ndata: ${data}\n\n`;
 }
 
-function lastEventId(header: string | undefined): number {
-  if (!header) return 0;
+/** `?since=` is an event id, like `Last-Event-ID`. */
+const StreamQuery = EventsQuery.extend({
+  since: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be an event id (a number)')
+    .transform(Number)
+    .optional(),
+});
+
+/** Streams open per token (by token index), to share `maxStreams` fairly. */
+const perToken = new WeakMap<RestContext, Map<number, number>>();
+
+function lastEventId(header: string | undefined): number | undefined {
+  if (!header) return undefined;
   const trimmed = header.trim();
   if (!/^\d{1,15}$/.test(trimmed)) {
     throw new WakitError(
@@ -48,9 +61,9 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
       operationId: 'streamEvents',
       summary: 'Client events as Server-Sent Events (`text/event-stream`)',
       description:
-        'Each event has `id:` (resume with `Last-Event-ID`), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats.',
+        'Each event has `id:` (resume with `Last-Event-ID`), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them).',
       tag: 'events',
-      query: EventsQuery,
+      query: StreamQuery,
       responses: {
         200: {
           description: 'An endless event stream; each `data:` line is a ClientEvent',
@@ -61,13 +74,29 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
       errors: [400, 401, 403, 429],
       handler(ctx, { query, principal }) {
         const wanted = query.client ? new Set(query.client) : undefined;
-        for (const name of wanted ?? []) requireClientAccess(principal, name);
+        for (const name of wanted ?? []) {
+          requireClientAccess(principal, name);
+          // an existing client (the names are not looked up in any object: `__proto__` is just unknown)
+          rc.sdk.client(name);
+        }
         const types =
           query.types && query.types.length > 0 ? new Set<string>(query.types) : undefined;
+        const after = lastEventId(ctx.get('last-event-id') || undefined) ?? query.since;
         if (rc.streams.size >= rc.options.sse.maxStreams) {
           throw new WakitError('TOO_MANY_REQUESTS', 'Too many event streams are open');
         }
-        const after = lastEventId(ctx.get('last-event-id') || undefined);
+        let counts = perToken.get(rc);
+        if (!counts) {
+          counts = new Map<number, number>();
+          perToken.set(rc, counts);
+        }
+        const token = principal.tokenIndex;
+        if ((counts.get(token) ?? 0) >= rc.options.sse.maxStreamsPerToken) {
+          throw new WakitError(
+            'TOO_MANY_REQUESTS',
+            `This token already has ${rc.options.sse.maxStreamsPerToken} event streams open`,
+          );
+        }
         const accepts = (event: HubEvent): boolean =>
           (!wanted || wanted.has(event.client)) &&
           canSee(principal, event.client) &&
@@ -96,13 +125,20 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
             if (!stream.writableEnded) stream.end();
           },
         };
+        let released = false;
         const cleanup = (): void => {
           clearInterval(heartbeat);
           unsubscribe();
           rc.streams.delete(handle);
+          if (released) return;
+          released = true;
+          const left = (counts.get(token) ?? 1) - 1;
+          if (left > 0) counts.set(token, left);
+          else counts.delete(token);
         };
         stream.on('close', cleanup);
         rc.streams.add(handle);
+        counts.set(token, (counts.get(token) ?? 0) + 1);
 
         ctx.req.socket.setTimeout(0);
         ctx.req.socket.setNoDelay(true);
@@ -113,7 +149,9 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         ctx.set('X-Accel-Buffering', 'no');
         ctx.body = stream;
         stream.write(`retry: 2000\n: connected ${rc.hub.lastSeq}\n\n`);
-        for (const event of rc.hub.since(after)) if (accepts(event)) write(formatEvent(event));
+        if (after !== undefined) {
+          for (const event of rc.hub.since(after)) if (accepts(event)) write(formatEvent(event));
+        }
       },
     }),
   ];

@@ -1,10 +1,16 @@
+import ipaddr from 'ipaddr.js';
 import { WakitError } from '../../src/index.js';
 import type { RestOptions } from './options.js';
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
-
+/**
+ * Whether `host` is a loopback interface: `localhost`, 127.0.0.0/8, `::1` (also written `[::1]`
+ * or in full) and IPv4-mapped loopback. Uses the same address library as the SSRF guard.
+ */
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host);
+  const bare = /^\[.*\]$/.test(host) ? host.slice(1, -1) : host;
+  if (bare.toLowerCase() === 'localhost') return true;
+  if (!/^[0-9a-f:.]+$/i.test(bare) || !ipaddr.isValid(bare)) return false;
+  return ipaddr.process(bare).range() === 'loopback';
 }
 
 /** The server refuses to start without a token, unless `insecure` on a loopback host. */

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem.js';
+import { answerExpectationFailed } from './expect.js';
 
 /** Requests Node's HTTP parser refuses never reach Koa: answer them as problem+json too. */
 function rejectMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -44,6 +45,7 @@ export class HttpServer {
     const srv = createServer({ requireHostHeader: false }, this.app.callback());
     this.#server = srv;
     srv.on('clientError', (error: NodeJS.ErrnoException, socket) => rejectMalformed(error, socket));
+    srv.on('checkExpectation', answerExpectationFailed);
     srv.headersTimeout = 20_000;
     srv.requestTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {

@@ -19,7 +19,7 @@ export {
   type RestServer,
   type RestServerOptions,
 } from './server.js';
-export { signBody } from './webhooks.js';
+export { signBody, signStandard } from './webhooks.js';
 
 export default definePlugin({
   name: 'rest',

@@ -52,6 +52,19 @@ export class RestMetrics {
         }
       },
     });
+    new Gauge({
+      name: 'wakit_event_loop_delay_seconds',
+      help: 'Event-loop delay: max, mean and p99 of the last watchdog window, worst since start',
+      labelNames: ['stat'],
+      registers,
+      collect() {
+        const stats = sdk.eventLoop.stats();
+        this.set({ stat: 'max' }, stats.maxMs / 1000);
+        this.set({ stat: 'mean' }, stats.meanMs / 1000);
+        this.set({ stat: 'p99' }, stats.p99Ms / 1000);
+        this.set({ stat: 'worst' }, stats.worstMs / 1000);
+      },
+    });
     this.#sends = new Counter({
       name: 'wakit_sends_total',
       help: 'Finished sends by outcome (sent, failed) and error code',

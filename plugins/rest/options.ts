@@ -24,7 +24,10 @@ export const webhookSchema = z
     events: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
     /** Only events of these clients; all when absent. */
     clients: z.array(clientName).min(1).optional(),
-    /** HMAC-SHA256 key for `X-Wakit-Signature`; at least 16 characters. */
+    /**
+     * HMAC-SHA256 key of `webhook-signature` (Standard Webhooks) and the legacy `X-Wakit-Signature`;
+     * at least 16 characters. A `whsec_<base64>` secret is used as its decoded bytes.
+     */
     secret: z.string().min(16, 'webhook secrets are at least 16 characters'),
     /** Attempts per event, the first included. */
     maxAttempts: z.number().int().min(1).max(20).default(5),
@@ -41,8 +44,12 @@ export const webhookSchema = z
 export const restOptionsSchema = z
   .object({
     port: z.number().int().min(0).max(65_535).default(3000),
-    /** Interface to listen on; loopback by default. */
-    host: z.string().min(1).default('127.0.0.1'),
+    /** Interface to listen on; loopback by default. IPv6 may be written with brackets (`[::1]`). */
+    host: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .transform((host) => (/^\[[0-9a-f:.]+\]$/i.test(host) ? host.slice(1, -1) : host)),
     tokens: z.array(tokenSchema).default([]),
     /** Client used by `/api/v1/client/...` and by messages without `client`; else the first client. */
     defaultClient: clientName.optional(),
@@ -67,11 +74,28 @@ export const restOptionsSchema = z
         heartbeatMs: z.number().int().min(10).default(15_000),
         /** Events kept for `Last-Event-ID` resume. */
         bufferSize: z.number().int().min(1).max(100_000).default(1_000),
-        /** Concurrent streams allowed. */
+        /** Concurrent streams allowed, all tokens together. */
         maxStreams: z.number().int().min(1).default(100),
+        /** Concurrent streams one token may hold (so one tenant cannot take every slot). */
+        maxStreamsPerToken: z.number().int().min(1).default(10),
       })
       .strict()
       .prefault({}),
+    /**
+     * Requests per token: a token bucket refilled at `requestsPerSecond` holding at most `burst`;
+     * beyond it 429 TOO_MANY_REQUESTS with `Retry-After`. `false` turns it off.
+     */
+    rateLimit: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            requestsPerSecond: z.number().positive().max(100_000).default(50),
+            burst: z.number().int().min(1).max(1_000_000).default(200),
+          })
+          .strict(),
+      ])
+      .default({ requestsPerSecond: 50, burst: 200 }),
     /** Time `close()` lets in-flight requests finish before cutting connections. */
     closeTimeoutMs: z.number().int().min(0).default(5_000),
   })

@@ -18,6 +18,32 @@ export interface Problem {
   details?: Record<string, unknown>;
 }
 
+/** At most this many `errors` entries; the last one says how many were left out. */
+export const MAX_PROBLEM_ERRORS = 50;
+/** Longest `detail`, and longest `path` / `message` of an entry, in characters. */
+const MAX_DETAIL = 1_000;
+const MAX_FIELD = 200;
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** What a rejected request is told, bounded: whatever it sent, the answer stays small. */
+function capIssues(issues: readonly ErrorIssue[]): ErrorIssue[] {
+  const kept = issues.slice(0, MAX_PROBLEM_ERRORS).map((issue) => ({
+    ...issue,
+    path: truncate(String(issue.path), MAX_FIELD),
+    message: truncate(String(issue.message), MAX_FIELD),
+  }));
+  if (issues.length > MAX_PROBLEM_ERRORS) {
+    kept.push({
+      path: '',
+      message: `${issues.length - MAX_PROBLEM_ERRORS} more problems not listed`,
+    });
+  }
+  return kept;
+}
+
 export const PROBLEM_TYPE_BASE = 'https://wakit.dev/errors/';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -69,10 +95,10 @@ export function toProblem(error: unknown): Problem {
     type: `${PROBLEM_TYPE_BASE}${wakit.code.toLowerCase().replaceAll('_', '-')}`,
     title: meta.title,
     status: wakit.status,
-    detail: serverSide ? meta.title : wakit.message,
+    detail: serverSide ? meta.title : truncate(wakit.message, MAX_DETAIL),
     code: wakit.code,
   };
-  if (wakit.issues && wakit.issues.length > 0) problem.errors = wakit.issues;
+  if (wakit.issues && wakit.issues.length > 0) problem.errors = capIssues(wakit.issues);
   if (wakit.details && !serverSide) problem.details = wakit.details;
   return problem;
 }

@@ -29,6 +29,8 @@ import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
+import { rateLimitMiddleware } from './rate-limit.js';
+import { requireUtf8 } from './charset.js';
 
 export { isLoopbackHost } from './host-check.js';
 
@@ -58,6 +60,15 @@ export interface RestServer {
   listen(): Promise<void>;
   /** Stops taking requests, ends SSE streams, lets in-flight requests finish (closeTimeoutMs). */
   close(): Promise<void>;
+}
+
+/** The principal of a request with a valid token (or insecure mode); undefined otherwise. */
+function identify(auth: TokenAuth, ctx: Context): Principal | undefined {
+  try {
+    return auth.authenticate(ctx.get('authorization') || undefined);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function createRestServer(init: RestServerOptions): Promise<RestServer> {
@@ -115,6 +126,10 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   app.use(problemBoundary({ log, metrics, status }));
   app.use(securityHeaders());
   if (options.cors) app.use(corsFor(options.cors));
+  if (options.rateLimit) {
+    app.use(rateLimitMiddleware(options.rateLimit, (ctx) => identify(auth, ctx)));
+  }
+  app.use(requireUtf8);
   if (init.pluginRoutes) app.use(pluginRoutes(rc, init.pluginRoutes, deps));
   app.use(router.routes());
   app.use(router.allowedMethods());

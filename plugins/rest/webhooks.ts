@@ -1,6 +1,8 @@
 /**
- * Webhooks: every matching client event is POSTed as JSON `{ id, event, client, at, data }` with
- * `X-Wakit-Signature: sha256=<hex HMAC-SHA256 of the raw body>` and `X-Wakit-Event`. Non-2xx
+ * Webhooks: every matching client event is POSTed as JSON `{ id, event, client, at, data }`, signed
+ * the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64
+ * HMAC-SHA256 of "id.timestamp.body">`, so a receiver can refuse replays), plus the older
+ * `X-Wakit-Signature: sha256=<hex HMAC of the body>` (kept for one version) and `X-Wakit-Event`. Non-2xx
  * answers, network errors and timeouts are retried with exponential backoff up to `maxAttempts`.
  * Delivery runs in the background: `handle()` only schedules, so a slow receiver never blocks a
  * client; beyond `maxPending` deliveries per webhook new events are dropped (logged and counted).
@@ -12,8 +14,27 @@ import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import type { WebhookOptions } from './options.js';
 
+/** Legacy `X-Wakit-Signature` (no timestamp: replayable). Deprecated; removed in the next version. */
 export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/**
+ * The HMAC key of a secret: a Standard Webhooks `whsec_<base64>` secret is its decoded bytes (as
+ * their libraries expect); any other secret is its UTF-8 bytes.
+ */
+function signingKey(secret: string): Buffer {
+  return secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
+}
+
+/** `webhook-signature` of Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
+export function signStandard(secret: string, id: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', signingKey(secret))
+    .update(`${id}.${timestamp}.${body}`, 'utf8')
+    .digest('base64');
+  return `v1,${mac}`;
 }
 
 /** Delay before attempt `attempt + 1` (attempt counts from 1). */
@@ -141,6 +162,8 @@ export class WebhookDispatcher {
 
   async #post(delivery: Delivery, attempt: number): Promise<boolean> {
     const { hook } = delivery;
+    // each attempt is signed at its own time (the id stays: receivers deduplicate on it)
+    const timestamp = Math.floor(Date.now() / 1000);
     try {
       const response = await fetch(hook.url, {
         method: 'POST',
@@ -152,6 +175,9 @@ export class WebhookDispatcher {
           'x-wakit-delivery': delivery.id,
           'x-wakit-attempt': String(attempt),
           'x-wakit-signature': delivery.signature,
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signStandard(hook.secret, delivery.id, timestamp, delivery.body),
         },
         body: delivery.body,
         signal: AbortSignal.any([AbortSignal.timeout(hook.timeoutMs), this.#abort.signal]),

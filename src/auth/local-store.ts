@@ -6,21 +6,56 @@ import type { SessionLease, SessionStore } from './session-store.js';
 const SESSION_FILE = 'session.bin';
 const NO_LEASE: SessionLease = { release: () => Promise.resolve() };
 
-/** Creates a directory (and parents) private to this user: 0700 even if the umask is looser. */
-export async function privateDir(dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
+/**
+ * Makes sure `dir` exists. The directories this call creates (`dir` and missing parents) are
+ * private to this user: 0700 even if the umask is looser. A directory that already exists is never
+ * changed (it may be shared, e.g. a sticky 1777 directory): when group or others can reach it,
+ * `warn` is told once.
+ */
+export async function privateDir(
+  dir: string,
+  warn: (message: string) => void = () => undefined,
+): Promise<string> {
+  const first = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (first !== undefined) {
+    // chmod only what we created: from the first new directory down to `dir`
+    const created = [dir];
+    for (let d = dir; d !== first && path.dirname(d) !== d;) {
+      d = path.dirname(d);
+      created.push(d);
+    }
+    for (const d of created) await chmod(d, 0o700);
+    return dir;
+  }
+  const mode = (await stat(dir)).mode & 0o7777;
+  if ((mode & 0o077) !== 0 && !warned.has(dir)) {
+    warned.add(dir);
+    warn(
+      `session directory ${dir} is mode ${mode.toString(8)}: group or others can reach it. wakit leaves existing directories as they are; make it private (chmod 700) or point auth.dataPath at a directory wakit creates`,
+    );
+  }
   return dir;
 }
 
+/** Directories already warned about (once per process). */
+const warned = new Set<string>();
+
 /**
- * Sessions as files: `<dataPath>/<client>/session.bin` (file 0600, directory 0700). Writes go to a
+ * Sessions as files: `<dataPath>/<client>/session.bin` (file 0600; directories it creates 0700). Writes go to a
  * temporary file first and are renamed over the old one, so a crash never leaves half a session.
  */
 export class LocalSessionStore implements SessionStore {
   readonly type = 'local' as const;
 
-  constructor(private readonly dataPath: string) {}
+  readonly #warn: (message: string) => void;
+
+  /** `warn` hears about existing directories that are not private (they are never chmodded). */
+  constructor(
+    private readonly dataPath: string,
+    options: { warn?: (message: string) => void } = {},
+  ) {
+    this.#warn = options.warn ?? (() => undefined);
+  }
 
   private clientDir(client: string): string {
     return path.join(this.dataPath, client);
@@ -65,7 +100,7 @@ export class LocalSessionStore implements SessionStore {
   }
 
   async workDir(client: string): Promise<string> {
-    await privateDir(this.dataPath);
-    return privateDir(this.clientDir(client));
+    await privateDir(this.dataPath, this.#warn);
+    return privateDir(this.clientDir(client), this.#warn);
   }
 }

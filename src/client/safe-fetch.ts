@@ -28,6 +28,15 @@ function failed(url: string, reason: string, cause?: unknown): WakitError {
   });
 }
 
+/** The address policy refused the URL: nothing was contacted, it is the caller's error. */
+function refused(url: string, cause?: unknown): WakitError {
+  return new WakitError(
+    'MEDIA_URL_REFUSED',
+    `Refused to download ${redact(url)}: loopback, private, link-local and other special-purpose addresses are not allowed (media.allowPrivateNetworks)`,
+    { details: { url: redact(url), reason: 'address refused by policy' }, cause },
+  );
+}
+
 /** URLs are logged and reported without credentials or query strings (they often carry tokens). */
 export function redact(url: string): string {
   try {
@@ -70,7 +79,7 @@ function requestOnce(
       ? () => false
       : (options.isBlocked ?? isPrivateAddress);
     if (isIP(host) !== 0 && isBlocked(host)) {
-      reject(failed(url.href, 'private, loopback and link-local addresses are refused'));
+      reject(refused(url.href));
       return;
     }
     const client = url.protocol === 'https:' ? https : http;
@@ -118,7 +127,7 @@ function requestOnce(
       if (signal.aborted)
         reject(failed(url.href, `timed out after ${options.timeoutMs} ms`, error));
       else if (error.code === 'EPRIVATE') {
-        reject(failed(url.href, 'private, loopback and link-local addresses are refused', error));
+        reject(refused(url.href, error));
       } else reject(failed(url.href, error.code ?? error.message, error));
     });
   });

@@ -210,6 +210,20 @@ export const commandsSchema = z
   })
   .strict();
 
+export const watchdogSchema = z
+  .object({
+    /**
+     * An event handler or command that has not settled after this long is reported
+     * (HANDLER_TIMEOUT, with plugin and event) and the next handlers run. 0 turns it off.
+     */
+    handlerTimeoutMs: z.number().int().min(0).default(30_000),
+    /** A warning is logged each time the event loop was blocked longer than this. */
+    eventLoopDelayWarnMs: z.number().int().min(1).default(1_000),
+    /** Window of the longest-block figure exported in `/metrics`. */
+    eventLoopCheckMs: z.number().int().min(10).default(5_000),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -225,6 +239,8 @@ export const configSchema = z
     media: mediaSchema.prefault({}),
     log: logSchema.prefault({}),
     commands: commandsSchema.prefault({}),
+    /** Hung handlers and a blocked event loop: detected, reported, measured. */
+    watchdog: watchdogSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
   })
@@ -238,3 +254,4 @@ export type ReconnectConfig = WakitConfig['reconnect'];
 export type QueueConfig = WakitConfig['queue'];
 export type MediaConfig = WakitConfig['media'];
 export type LogConfig = WakitConfig['log'];
+export type WatchdogConfig = WakitConfig['watchdog'];

@@ -64,6 +64,13 @@ export const ERROR_CODES = {
   },
   CLIENT_FAILED: { status: 409, title: 'The client failed and needs a person', transient: false },
   CONNECTION_LOST: { status: 503, title: 'The connection to WhatsApp was lost', transient: true },
+  MEDIA_URL_REFUSED: {
+    status: 422,
+    title: 'Media URL refused by the address policy',
+    transient: false,
+  },
+  EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported', transient: false },
+  HANDLER_TIMEOUT: { status: 500, title: 'A plugin handler timed out', transient: false },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

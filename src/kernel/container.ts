@@ -42,7 +42,11 @@ export function createSessionStore(
   logger: Logger,
 ): SessionStore {
   const auth = config.auth;
-  if (auth.type === 'local') return new LocalSessionStore(path.resolve(baseDir, auth.dataPath));
+  if (auth.type === 'local') {
+    return new LocalSessionStore(path.resolve(baseDir, auth.dataPath), {
+      warn: (message) => logger.warn(message),
+    });
+  }
   let loading: Promise<SessionStore> | undefined;
   const load = (): Promise<SessionStore> =>
     (loading ??= import('../auth/gcs-store.js').then(

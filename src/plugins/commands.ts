@@ -21,6 +21,8 @@ interface Command {
 export interface CommandSettings {
   prefix: string;
   unknownReply?: string | undefined;
+  /** A command handler not settled after this long is reported (HANDLER_TIMEOUT); 0: never. */
+  handlerTimeoutMs?: number;
 }
 
 export type CommandFailure = (failure: {
@@ -39,6 +41,8 @@ export const DENIED = {
 } as const;
 
 const COMMAND_NAME = /^[^\s]{1,64}$/;
+/** Thrown by `#timed` when a command outlives its time limit (reported there). */
+const TIMED_OUT = new Error('command timed out');
 
 /** Commands of all plugins: registration, access rules, dispatch and the built-in `help`. */
 export class CommandRegistry {
@@ -192,9 +196,7 @@ export class CommandRegistry {
       client,
       reply: (text) => message.reply(text),
     };
-    try {
-      await command.handler(context);
-    } catch (error) {
+    const failure = (error: unknown): void =>
       this.onFailure({
         plugin: command.info.plugin,
         command: command.info.name,
@@ -202,8 +204,38 @@ export class CommandRegistry {
         messageId: message.id,
         error,
       });
+    const run = Promise.resolve().then(() => command.handler(context));
+    try {
+      await this.#timed(run);
+    } catch (error) {
+      if (error === TIMED_OUT) {
+        const timeoutMs = this.settings.handlerTimeoutMs;
+        failure(
+          new WakitError(
+            'HANDLER_TIMEOUT',
+            `Plugin ${command.info.plugin} did not finish command ${this.prefix}${command.info.name} within ${timeoutMs} ms`,
+            { details: { plugin: command.info.plugin, command: command.info.name, timeoutMs } },
+          ),
+        );
+        // a failure after the time limit is still reported
+        run.catch(failure);
+        return;
+      }
+      failure(error);
       await this.#reply(message, `Sorry, ${this.settings.prefix}${command.info.name} failed.`);
     }
+  }
+
+  /** The handler's promise, or TIMED_OUT after `handlerTimeoutMs` (0: no limit). */
+  #timed(run: Promise<unknown>): Promise<unknown> {
+    const timeoutMs = this.settings.handlerTimeoutMs ?? 0;
+    if (timeoutMs <= 0) return run;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(TIMED_OUT), timeoutMs);
+      timer.unref();
+    });
+    return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
   }
 
   async #reply(message: Message, text: string): Promise<void> {

@@ -9,6 +9,13 @@ interface Entry {
   plugin: string;
   handler: EventHandler<never>;
   clients: ReadonlySet<string> | undefined;
+  /** The handler enforces its own time limit (the command middleware times each command). */
+  ownTimeout: boolean;
+}
+
+export interface PipelineOptions {
+  /** A handler not settled after this long is reported (HANDLER_TIMEOUT); 0: never. */
+  handlerTimeoutMs?: number;
 }
 
 /** Where a handler failure goes (the host logs and reports it). */
@@ -33,7 +40,14 @@ export class EventPipeline {
   readonly #clients = new Set<BotClient>();
   readonly #attached = new WeakMap<BotClient, Map<ClientEventName, (...args: unknown[]) => void>>();
 
-  constructor(private readonly onFailure: HandlerFailure) {}
+  readonly #timeoutMs: number;
+
+  constructor(
+    private readonly onFailure: HandlerFailure,
+    options: PipelineOptions = {},
+  ) {
+    this.#timeoutMs = options.handlerTimeoutMs ?? 0;
+  }
 
   /** Adds a handler at the end of the event's chain; returns its remover. */
   add<E extends ClientEventName>(
@@ -41,11 +55,13 @@ export class EventPipeline {
     event: E,
     handler: EventHandler<E>,
     clients?: readonly string[],
+    options: { ownTimeout?: boolean } = {},
   ): () => void {
     const entry: Entry = {
       plugin,
       handler: handler,
       clients: clients ? new Set(clients) : undefined,
+      ownTimeout: options.ownTimeout ?? false,
     };
     // copy on write: a running chain keeps its snapshot
     this.#chains.set(event, [...(this.#chains.get(event) ?? []), entry]);
@@ -120,6 +136,7 @@ export class EventPipeline {
       const current = entry;
       const nextIndex = i + 1;
       let called = false;
+      let downstreamDone = false;
       const next = (): Promise<void> => {
         if (called) {
           throw new WakitError(
@@ -129,8 +146,16 @@ export class EventPipeline {
           );
         }
         called = true;
-        return step(nextIndex);
+        const downstream = step(nextIndex);
+        if (downstream === RESOLVED) downstreamDone = true;
+        else
+          void downstream.then(() => {
+            downstreamDone = true;
+          });
+        downstreamPromise = downstream;
+        return downstream;
       };
+      let downstreamPromise: Promise<void> | undefined;
       // After a failure the chain goes on, unless the handler already passed the event on.
       const afterFailure = (error: unknown): Promise<void> => {
         fail(current, error);
@@ -143,9 +168,86 @@ export class EventPipeline {
         return afterFailure(error);
       }
       if (result === RESOLVED || !isThenable(result)) return RESOLVED;
-      return Promise.resolve(result).then(() => undefined, afterFailure);
+      if (this.#timeoutMs <= 0 || current.ownTimeout) {
+        return Promise.resolve(result).then(() => undefined, afterFailure);
+      }
+      return this.#watch(Promise.resolve(result), {
+        fail: (error) => fail(current, error),
+        goOn: () => (called ? RESOLVED : next()),
+        downstream: () => (downstreamDone ? undefined : downstreamPromise),
+        timedOut: () =>
+          new WakitError(
+            'HANDLER_TIMEOUT',
+            `Plugin ${current.plugin} did not finish handling ${name} within ${this.#timeoutMs} ms`,
+            {
+              details: {
+                plugin: current.plugin,
+                event: name,
+                client: clientName,
+                timeoutMs: this.#timeoutMs,
+              },
+            },
+          ),
+      });
     };
     return step(0);
+  }
+
+  /**
+   * Settles when the handler's promise does, or `timeoutMs` after it started: then the handler is
+   * reported (HANDLER_TIMEOUT) and the chain goes on without it. Time spent in the handlers after
+   * it (through `next()`) is theirs: while they run, the clock of this one waits.
+   */
+  #watch(
+    result: Promise<unknown>,
+    hooks: {
+      fail(error: unknown): void;
+      /** Passes the event on unless the handler already did. */
+      goOn(): Promise<void>;
+      /** The rest of the chain while it is still running. */
+      downstream(): Promise<void> | undefined;
+      timedOut(): WakitError;
+    },
+  ): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let done = false;
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (): void => {
+        timer = setTimeout(onTimeout, this.#timeoutMs);
+        timer.unref();
+      };
+      const onTimeout = (): void => {
+        if (done) return;
+        const downstream = hooks.downstream();
+        if (downstream) {
+          // a later handler is the one still running: it has its own clock; wait for it
+          void downstream.then(() => {
+            if (!done) arm();
+          });
+          return;
+        }
+        done = true;
+        hooks.fail(hooks.timedOut());
+        void hooks.goOn().then(resolve);
+      };
+      arm();
+      result.then(
+        () => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          // reported even after a timeout: a late failure is still a failure
+          hooks.fail(error);
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          void hooks.goOn().then(resolve);
+        },
+      );
+    });
   }
 }
 

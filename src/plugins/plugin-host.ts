@@ -24,6 +24,7 @@ import type {
   PluginHttp,
   SendLookup,
   PluginRouteRegistry,
+  EventLoopView,
 } from './types.js';
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
@@ -53,6 +54,7 @@ export interface PluginHostDeps {
   onClient(listener: (client: BotClient) => void): () => void;
   readonly sends: SendLookup;
   readonly simulator: SimulatorNetwork | undefined;
+  readonly eventLoop: EventLoopView;
 }
 
 interface Running {
@@ -85,18 +87,25 @@ export class PluginHost {
       loadConfigured: options.loadConfigured ?? true,
       setupTimeoutMs: options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS,
     };
-    this.#pipeline = new EventPipeline(({ plugin, event, client, messageId, error }) =>
-      this.#report({
-        source: 'plugin',
-        plugin,
-        event,
-        client,
-        ...(messageId ? { messageId } : {}),
-        error,
-      }),
+    const handlerTimeoutMs = sdk.config.watchdog.handlerTimeoutMs;
+    this.#pipeline = new EventPipeline(
+      ({ plugin, event, client, messageId, error }) =>
+        this.#report({
+          source: 'plugin',
+          plugin,
+          event,
+          client,
+          ...(messageId ? { messageId } : {}),
+          error,
+        }),
+      { handlerTimeoutMs },
     );
     this.#commands = new CommandRegistry(
-      { prefix: sdk.config.commands.prefix, unknownReply: sdk.config.commands.unknownReply },
+      {
+        prefix: sdk.config.commands.prefix,
+        unknownReply: sdk.config.commands.unknownReply,
+        handlerTimeoutMs,
+      },
       ({ plugin, command, client, messageId, error }) =>
         this.#report({
           source: 'command',
@@ -108,7 +117,9 @@ export class PluginHost {
         }),
       (message, error) => this.#log.warn({ err: toWakitError(error) }, message),
     );
-    this.#pipeline.add('wakit', 'message', this.#commands.middleware);
+    this.#pipeline.add('wakit', 'message', this.#commands.middleware, undefined, {
+      ownTimeout: true,
+    });
   }
 
   /** Adds a plugin (before `start()`). Options are validated now: CONFIG_INVALID otherwise. */
@@ -278,6 +289,7 @@ export class PluginHost {
       onClient: (listener) => sdk.onClient(listener),
       sends: sdk.sends,
       simulator: sdk.simulator,
+      eventLoop: sdk.eventLoop,
       report: (error, where = {}) =>
         this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
       on: (event, handler, onOptions) => {

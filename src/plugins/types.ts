@@ -15,6 +15,7 @@ import type { SimulatorNetwork } from '../engines/simulator/index.js';
 import type { ErrorSource } from '../kernel/error-sink.js';
 import type { TrackedSend } from '../queue/types.js';
 import type { ListPage, ListQuery } from '../queue/outbox/index.js';
+import type { EventLoopStats } from '../kernel/event-loop-monitor.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -229,6 +230,8 @@ export interface PluginContext<Options = unknown> {
   readonly sends: SendLookup;
   /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
   readonly simulator: SimulatorNetwork | undefined;
+  /** Event-loop delay figures of the watchdog (the REST plugin exports them in `/metrics`). */
+  readonly eventLoop: EventLoopView;
   /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
   report(error: unknown, where?: ReportWhere): void;
   /** Adds a middleware handler for a client event; returns a function that removes it. */
@@ -250,6 +253,11 @@ export interface PluginContext<Options = unknown> {
   onClose(hook: () => void | Promise<void>): void;
   /** HTTP routes served by the REST plugin when it is enabled. */
   readonly http: PluginHttp;
+}
+
+/** What plugins see of the event-loop monitor. */
+export interface EventLoopView {
+  stats(): EventLoopStats;
 }
 
 /** Where a failure reported with `ctx.report` happened. */

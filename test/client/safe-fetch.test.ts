@@ -58,11 +58,17 @@ describe('safeFetch (guarded media downloads)', () => {
   it('refuses loopback addresses by default, by IP and by DNS name', async () => {
     const strict = { ...base, allowPrivateNetworks: false };
     expect((await rejection(safeFetch(`${url}/image.png`, strict))).code).to.equal(
-      'MEDIA_DOWNLOAD_FAILED',
+      'MEDIA_URL_REFUSED',
     );
     const byName = await rejection(safeFetch(`http://localhost:${port}/image.png`, strict));
-    expect(byName.code).to.equal('MEDIA_DOWNLOAD_FAILED');
+    expect(byName.code).to.equal('MEDIA_URL_REFUSED');
+    expect(byName.status).to.equal(422);
     expect(byName.message).to.match(/private|loopback/);
+    // IPv6 spellings of loopback and private space: refused before any connection
+    for (const host of ['[2002:7f00:1::]', '[::127.0.0.1]', '[fec0::1]', '[64:ff9b::7f00:1]']) {
+      const error = await rejection(safeFetch(`http://${host}:${port}/image.png`, strict));
+      expect(error.code, host).to.equal('MEDIA_URL_REFUSED');
+    }
   });
 
   it('checks every redirect hop against the address policy', async () => {
@@ -75,7 +81,7 @@ describe('safeFetch (guarded media downloads)', () => {
     expect((await safeFetch(`${url}/image.png`, options)).data.toString()).to.equal('png-bytes');
     const target = encodeURIComponent(`http://127.0.0.2:${port}/image.png`);
     const error = await rejection(safeFetch(`${url}/redirect-to-${target}`, options));
-    expect(error.code).to.equal('MEDIA_DOWNLOAD_FAILED');
+    expect(error.code).to.equal('MEDIA_URL_REFUSED');
     expect(error.message).to.match(/private/);
   });
 

@@ -15,6 +15,7 @@ export function restHostOf(sdk: Sdk): RestHost {
     onClient: (listener) => sdk.onClient(listener),
     sends: sdk.sends,
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
+    eventLoop: sdk.eventLoop,
     report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
   };
 }

@@ -14,6 +14,8 @@ import {
   type PluginFixture,
 } from './helpers.js';
 
+/** The text a reader sees: copies end with the forwarder's invisible marker. */
+const visible = (text: string) => text.replace(/[\u2063\u2064]/g, '');
 const PNG = Buffer.from('89504e470d0a1a0a-forwarded-png');
 const BOT2 = '15550000009';
 const BOT2_ID = `${BOT2}@c.us`;
@@ -59,11 +61,12 @@ describe('forwarder plugin', () => {
     const text = await fx.sdk.simulator
       .phone(BOB)
       .waitForMessage((m) => m.type === 'chat' && m.author === BOT_ID);
-    expect(text.body).to.equal(`[Alice ${ALICE}] hello`);
+    expect(visible(text.body)).to.equal(`[Alice ${ALICE}] hello`);
+    expect(text.body).to.not.equal(visible(text.body));
     expect(text.isForwarded).to.equal(false);
     await alice.send(BOT_ID, { data: PNG, mimetype: 'image/png', caption: 'look' });
     const image = await fx.sdk.simulator.phone(BOB).waitForMessage((m) => m.type === 'image');
-    expect(image.caption).to.equal(`[Alice ${ALICE}] look`);
+    expect(visible(image.caption ?? '')).to.equal(`[Alice ${ALICE}] look`);
     expect(image.media?.data.equals(PNG)).to.equal(true);
     // types filter: a document is not routed
     await alice.send(BOT_ID, {
@@ -82,12 +85,12 @@ describe('forwarder plugin', () => {
     await fx.sdk.simulator.phone(ALICE).send(GROUP_ID, 'URGENT: fire');
     await fx.sdk.simulator
       .phone(BOB)
-      .waitForMessage((m) => m.body === 'URGENT: fire' && m.chatId === BOT_ID);
+      .waitForMessage((m) => visible(m.body) === 'URGENT: fire' && m.chatId === BOT_ID);
     await settle(80);
     expect(
       fromBot(BOB)
         .filter((m) => m.chatId === BOT_ID)
-        .map((m) => m.body),
+        .map((m) => visible(m.body)),
     ).to.deep.equal(['URGENT: fire']);
   });
 
@@ -95,7 +98,7 @@ describe('forwarder plugin', () => {
     const unknown = '19990009999@c.us';
     await start({ routes: [{ from: ALICE_ID, to: [unknown, BOB_ID], mode: 'copy' }] });
     await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'still delivered');
-    await fx.sdk.simulator.phone(BOB).waitForMessage((m) => m.body === 'still delivered');
+    await fx.sdk.simulator.phone(BOB).waitForMessage((m) => visible(m.body) === 'still delivered');
     expect(fx.errors).to.deep.equal([]);
   });
 
@@ -112,9 +115,11 @@ describe('forwarder plugin', () => {
     await fx.start();
     await linkedClient(fx.sdk, 'bot2', BOT2);
     await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'once');
-    await eventually(() => fx.sdk.simulator.phone(BOT2).inbox.some((m) => m.body === 'once'));
+    await eventually(() =>
+      fx.sdk.simulator.phone(BOT2).inbox.some((m) => visible(m.body) === 'once'),
+    );
     await settle(150);
-    expect(fx.sdk.simulator.phone(BOT2).inbox.map((m) => m.body)).to.deep.equal(['once']);
+    expect(fx.sdk.simulator.phone(BOT2).inbox.map((m) => visible(m.body))).to.deep.equal(['once']);
     expect(fx.sdk.simulator.phone(ALICE).inbox).to.have.length(0);
     expect(fx.sdk.simulator.phone(BOB).inbox).to.have.length(0);
   });

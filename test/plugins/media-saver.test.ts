@@ -189,4 +189,63 @@ describe('media-saver plugin', () => {
     expect(await listFiles(dir)).to.deep.equal(files);
     expect(await readFile(path.join(dir, files[1]), 'utf8')).to.equal(first);
   });
+
+  it("takes the extension from the MIME type only (never the sender's file name), .bin otherwise", async () => {
+    const dir = await start({ path: '{filename}.{ext}' });
+    const alice = fx.sdk.simulator.phone(ALICE);
+    const cases: [string, string, string][] = [
+      ['photo.exe', 'image/png', 'photo.png'],
+      ['song.php', 'audio/mpeg', 'song.mp3'],
+      ['report.sh', 'application/pdf', 'report.pdf'],
+      ['page.html', 'text/html', 'page.bin'],
+      ['shell.php', 'application/x-httpd-php', 'shell.bin'],
+      ['logo.svg', 'image/svg+xml', 'logo.bin'],
+      ['run.sh', 'application/x-sh', 'run.bin'],
+      ['setup.exe', 'application/x-msdownload', 'setup.bin'],
+      ['tool.exe', 'application/x-unknown-thing', 'tool.bin'],
+    ];
+    for (const [filename, mimetype] of cases) {
+      await alice.send(BOT_ID, { data: Buffer.from('<script>x</script>'), mimetype, filename });
+    }
+    const files = await waitForFiles(dir, cases.length * 2);
+    expect(files.filter((f) => !f.endsWith('.json'))).to.deep.equal(
+      cases.map(([, , saved]) => saved).sort(),
+    );
+  });
+
+  it('never overwrites nor silently skips a colliding file name: the second gets a suffix', async () => {
+    const dir = await start({ path: '{filename}.{ext}' });
+    const alice = fx.sdk.simulator.phone(ALICE);
+    const doc = (text: string) => ({
+      data: Buffer.from(text),
+      mimetype: 'application/pdf',
+      filename: 'report.pdf',
+    });
+    await alice.send(BOT_ID, doc('first'));
+    await waitForFiles(dir, 2);
+    // two more with the same name, arriving together (a race)
+    await Promise.all([alice.send(BOT_ID, doc('second')), alice.send(GROUP_ID, doc('third'))]);
+    const files = await waitForFiles(dir, 6);
+    expect(files).to.deep.equal([
+      'report-1.pdf',
+      'report-1.pdf.json',
+      'report-2.pdf',
+      'report-2.pdf.json',
+      'report.pdf',
+      'report.pdf.json',
+    ]);
+    expect(await readFile(path.join(dir, 'report.pdf'), 'utf8')).to.equal('first');
+    const later = [
+      await readFile(path.join(dir, 'report-1.pdf'), 'utf8'),
+      await readFile(path.join(dir, 'report-2.pdf'), 'utf8'),
+    ].sort();
+    expect(later).to.deep.equal(['second', 'third']);
+    for (const file of ['report.pdf', 'report-1.pdf', 'report-2.pdf']) {
+      const sidecar = JSON.parse(await readFile(path.join(dir, `${file}.json`), 'utf8')) as {
+        file: string;
+        size: number;
+      };
+      expect(sidecar.file).to.equal(file);
+    }
+  });
 });

@@ -158,7 +158,7 @@ describe('REST: messages', () => {
       );
     });
 
-    it('refuses media URLs on private networks by default (MEDIA_DOWNLOAD_FAILED, no fetch)', async () => {
+    it('refuses media URLs on private networks by default (422 MEDIA_URL_REFUSED, no fetch)', async () => {
       let hits = 0;
       const server = http.createServer((_req, res) => {
         hits++;
@@ -176,9 +176,9 @@ describe('REST: messages', () => {
             json: { chatId: CONTACT, content: { type: 'image', url } },
             headers: { prefer: 'wait=10' },
           });
-          expect(res.status, url).to.equal(502);
+          expect(res.status, url).to.equal(422);
           expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
-          expect(res.json).to.include({ code: 'MEDIA_DOWNLOAD_FAILED' });
+          expect(res.json).to.include({ code: 'MEDIA_URL_REFUSED' });
         }
         expect(hits).to.equal(0);
         const accepted = await fx.request('POST', '/api/v1/messages', {
@@ -195,7 +195,7 @@ describe('REST: messages', () => {
         );
         expect(failed.json).to.deep.include({ status: 'failed' });
         expect((failed.json as { error: { code: string } }).error.code).to.equal(
-          'MEDIA_DOWNLOAD_FAILED',
+          'MEDIA_URL_REFUSED',
         );
       } finally {
         await new Promise((resolve) => server.close(resolve));

@@ -183,6 +183,21 @@ describe('REST: security', () => {
     expect(http[1]).to.include({ status: 401 });
   });
 
+  it("a media URL our policy refuses is the caller's error: 422 MEDIA_URL_REFUSED, logged at warn without a stack", async () => {
+    lines.length = 0;
+    const res = await fx.request('POST', '/api/v1/messages', {
+      json: { chatId: CONTACT, content: { type: 'image', url: 'http://[2002:7f00:1::]/a.png' } },
+      headers: { prefer: 'wait=5' },
+    });
+    expect(res.status).to.equal(422);
+    expect(res.json).to.include({ code: 'MEDIA_URL_REFUSED', status: 422 });
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.filter((l) => Number(l.level) >= 50)).to.deep.equal([]);
+    const warned = logged.filter((l) => l.level === 40 && l.code === 'MEDIA_URL_REFUSED');
+    expect(warned).to.have.length(1);
+    expect(JSON.stringify(warned[0])).to.not.match(/\n\s+at |"stack"/);
+  });
+
   it('answers 50+ kinds of bad request with a 4xx problem, never a 5xx, and keeps serving', async () => {
     const msg = '/api/v1/messages';
     const json = (body: unknown) => ({
@@ -575,7 +590,84 @@ describe('REST: security', () => {
         headers: { 'last-event-id': 'abc' },
         expect: 400,
       },
-      { name: 'SSE unknown query', method: 'GET', path: '/api/v1/events?since=0', expect: 400 },
+      { name: 'SSE unknown query', method: 'GET', path: '/api/v1/events?after=0', expect: 400 },
+      {
+        name: 'SSE since not a number',
+        method: 'GET',
+        path: '/api/v1/events?since=x',
+        expect: 400,
+      },
+      {
+        name: 'SSE client __proto__',
+        method: 'GET',
+        path: '/api/v1/events?client=__proto__',
+        expect: 404,
+      },
+      {
+        name: 'SSE client constructor',
+        method: 'GET',
+        path: '/api/v1/events?client=bot,constructor',
+        expect: 404,
+      },
+      {
+        name: 'JSON declared latin1',
+        method: 'POST',
+        path: msg,
+        body: Buffer.from(`{"chatId":"${CONTACT}","content":"caf\u00e9"}`, 'latin1'),
+        headers: { 'content-type': 'application/json; charset=latin1' },
+        expect: 415,
+      },
+      {
+        name: 'JSON declared utf-16',
+        method: 'POST',
+        path: msg,
+        body: Buffer.from(`{"chatId":"${CONTACT}","content":"x"}`, 'utf16le'),
+        headers: { 'content-type': 'application/json; charset="UTF-16"' },
+        expect: 415,
+      },
+      {
+        name: 'media URL: 6to4 of loopback',
+        method: 'POST',
+        path: msg,
+        ...json({
+          chatId: CONTACT,
+          content: { type: 'image', url: 'http://[2002:7f00:1::]/a.png' },
+        }),
+        headers: { 'content-type': 'application/json', prefer: 'wait=5' },
+        expect: 422,
+      },
+      {
+        name: 'media URL: IPv4-compatible loopback',
+        method: 'POST',
+        path: msg,
+        ...json({ chatId: CONTACT, content: { type: 'image', url: 'http://[::127.0.0.1]/a.png' } }),
+        headers: { 'content-type': 'application/json', prefer: 'wait=5' },
+        expect: 422,
+      },
+      {
+        name: 'media URL: cloud metadata',
+        method: 'POST',
+        path: msg,
+        ...json({
+          chatId: CONTACT,
+          content: { type: 'image', url: 'http://169.254.169.254/x.png' },
+        }),
+        headers: { 'content-type': 'application/json', prefer: 'wait=5' },
+        expect: 422,
+      },
+      {
+        name: '40,000 unknown keys',
+        method: 'POST',
+        path: msg,
+        ...json(
+          Object.fromEntries([
+            ['chatId', CONTACT],
+            ['content', 'x'],
+            ...Array.from({ length: 40_000 }, (_, i) => [`k${i}`, 1]),
+          ]),
+        ),
+        expect: 400,
+      },
       {
         name: 'simulator bad number',
         method: 'GET',
@@ -627,6 +719,8 @@ describe('REST: security', () => {
       expect(problem, c.name).to.include.keys('type', 'title', 'status', 'detail', 'code');
       expect(problem.status, c.name).to.equal(res.status);
       expect(res.text, c.name).to.not.match(/\n\s+at |node_modules|\.ts:\d+/);
+      // what a request is told stays small, however much it sent
+      expect(res.text.length, c.name).to.be.below(20_000);
     }
 
     const raw = [
@@ -635,6 +729,7 @@ describe('REST: security', () => {
       `GET /api/v1/clients HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       'POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
       'GET /api/v1/clients HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n',
+      `POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n{}`,
     ];
     for (const payload of raw) {
       const answer = await rawRequest(fx.url, payload);

@@ -57,12 +57,78 @@ function verify(secret: string, rawBody: string, header: string | undefined): bo
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * Standard Webhooks verification, exactly as docs/rest-api.md shows it: HMAC-SHA256 over
+ * `id.timestamp.body`, base64, compared in constant time; timestamps older than 5 minutes refused.
+ */
+function verifyStandard(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string')
+    return false;
+  if (Math.abs(nowSeconds - Number(timestamp)) > 300) return false; // replayed or stale
+  const key = secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice(6), 'base64')
+    : Buffer.from(secret, 'utf8');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  return signatures.split(' ').some((candidate) => {
+    const [version, signature] = candidate.split(',');
+    if (version !== 'v1' || !signature) return false;
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
 describe('REST: webhooks and metrics', () => {
   let fx: RestFixture;
   let hook: Awaited<ReturnType<typeof receiver>>;
   afterEach(async () => {
     await fx?.close();
     await hook?.close();
+  });
+
+  it('signs deliveries the Standard Webhooks way (webhook-id, -timestamp, -signature): a replay is refused', async () => {
+    hook = await receiver(() => 204);
+    const whsec = `whsec_${Buffer.from('standard-webhooks-key-0123').toString('base64')}`;
+    fx = await restFixture({
+      rest: {
+        webhooks: [
+          { url: hook.url, secret: SECRET, events: ['ready'] },
+          { url: hook.url, secret: whsec, events: ['ready'] },
+        ],
+      },
+    });
+    await fx.link('bot');
+    await until(() => hook.received.length === 2);
+    const [plain, standard] = [...hook.received].sort((a, b) =>
+      verifyStandard(SECRET, a.headers, a.body)
+        ? -1
+        : verifyStandard(SECRET, b.headers, b.body)
+          ? 1
+          : 0,
+    ) as [Received, Received];
+    expect(verifyStandard(SECRET, plain.headers, plain.body)).to.equal(true);
+    expect(verifyStandard(whsec, standard.headers, standard.body)).to.equal(true);
+    expect(verifyStandard(whsec, plain.headers, plain.body)).to.equal(false);
+    const headers = plain.headers;
+    expect(headers['webhook-id']).to.equal(headers['x-wakit-delivery']);
+    expect(Number(headers['webhook-timestamp'])).to.be.closeTo(Date.now() / 1000, 30);
+    expect(headers['webhook-signature']).to.match(/^v1,[A-Za-z0-9+/]+=*$/);
+    // a tampered body, another id, or a replay ten minutes later do not verify
+    expect(verifyStandard(SECRET, headers, `${plain.body} `)).to.equal(false);
+    expect(verifyStandard(SECRET, { ...headers, 'webhook-id': 'other' }, plain.body)).to.equal(
+      false,
+    );
+    const later = Math.floor(Date.now() / 1000) + 600;
+    expect(verifyStandard(SECRET, headers, plain.body, later)).to.equal(false);
+    // the legacy header stays for one version
+    expect(verify(SECRET, plain.body, headers['x-wakit-signature'] as string)).to.equal(true);
   });
 
   it('delivers signed events, retrying non-2xx answers with backoff and the same delivery id', async () => {

@@ -240,7 +240,7 @@ describe('the spec flow on the simulator', () => {
         const error = await rejection(
           client.sendImageMessage({ to: alice.id, image: { url: media.url('cat.png') } }),
         );
-        expect(error.code).to.equal('MEDIA_DOWNLOAD_FAILED');
+        expect(error.code).to.equal('MEDIA_URL_REFUSED');
       } finally {
         await strict.stop();
       }
