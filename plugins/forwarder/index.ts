@@ -48,7 +48,7 @@ interface CompiledRoute {
 }
 
 function renderPrefix(template: string, message: Message): string {
-  const number = message.sender.split('@')[0] ?? message.sender;
+  const number = (message.sender.phone ?? message.sender.id).split('@')[0];
   const values: Record<string, string> = {
     name: message.notifyName || number,
     from: number,
@@ -138,7 +138,7 @@ export default definePlugin({
     ): Promise<void> {
       await next();
       const own = ownAccounts(ctx.clients);
-      if (own.has(message.sender)) return;
+      if (own.has(message.sender.id) || own.has(message.sender.phone ?? '')) return;
       const jobs: Promise<void>[] = [];
       const sent = new Set<string>();
       for (const { route } of matching) {

@@ -30,12 +30,20 @@ import type {
   SendTextInput,
   SendVideoInput,
 } from './send-contract.js';
-import { normalizeChatId } from './chat-id.js';
+import {
+  FORWARD_TARGET_KINDS,
+  PERSON_KINDS,
+  REPLY_KINDS,
+  normalizeChatId,
+  parseChatId,
+} from './chat-id.js';
+import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type {
   ClientInfo,
   ClientState,
+  ContactInfo,
   EngineContent,
   MediaData,
   OutgoingContent,
@@ -67,6 +75,12 @@ export class BotClient {
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
   readonly #actions: MessageActions;
+  readonly #contacts = new ContactCache((id) =>
+    this.#supervisor.requireEngine().resolveContact(id),
+  );
+  readonly #senders = new SenderCompleter(this.#contacts, (error, data) =>
+    this.log.debug({ err: error, messageId: data.id }, 'could not resolve the sender'),
+  );
   readonly #followStatus = (record: TrackedSend): void => {
     this.#events.emit('message.status', record);
   };
@@ -109,13 +123,15 @@ export class BotClient {
     });
     this.#actions = {
       client: name,
-      reply: (message, text) =>
-        this.enqueue(prepareContent(message.chatId, text, { quotedMessageId: message.id }), {
+      reply: (message, text) => {
+        parseChatId(message.chatId, 'reply', { allow: REPLY_KINDS });
+        return this.enqueue(prepareContent(message.chatId, text, { quotedMessageId: message.id }), {
           priority: 'reply',
-        }).result,
+        }).result;
+      },
       forward: (message, chatId) =>
         this.#accept(
-          normalizeChatId(chatId, 'chatId'),
+          normalizeChatId(chatId, 'chatId', { allow: FORWARD_TARGET_KINDS }),
           { kind: 'forward', messageId: message.id },
           'normal',
         ).result,
@@ -206,6 +222,16 @@ export class BotClient {
     return this.#supervisor.requireEngine().isGroupAdmin(groupId, memberId);
   }
 
+  /**
+   * Who a person is: `{ id, lid?, phone?, pushname?, isRegistered }` by phone number, `@c.us` or
+   * `@lid` id, through the engine's look-up (whatsapp-web.js `getContactLidAndPhone`), cached.
+   * A LID user's number stays hidden unless WhatsApp shows it (e.g. they are a saved contact).
+   */
+  async resolveContact(idOrPhone: string): Promise<ContactInfo> {
+    const id = normalizeChatId(idOrPhone, 'id', { allow: PERSON_KINDS });
+    return this.#contacts.resolve(id);
+  }
+
   async sendTextMessage(input: SendTextInput): Promise<SendResult> {
     return this.enqueue(prepareSend('text', input)).result;
   }
@@ -292,9 +318,15 @@ export class BotClient {
   }
 
   #wire(engine: Engine): Engine {
-    engine.on('message', (data) => this.#events.emit('message', new Message(data, this.#actions)));
+    engine.on('message', (data) =>
+      this.#senders.push(data, (complete) =>
+        this.#events.emit('message', new Message(complete, this.#actions)),
+      ),
+    );
     engine.on('message.create', (data) =>
-      this.#events.emit('message.create', new Message(data, this.#actions)),
+      this.#senders.push(data, (complete) =>
+        this.#events.emit('message.create', new Message(complete, this.#actions)),
+      ),
     );
     engine.on('message.ack', (update) => {
       this.queue.ackUpdate(update.messageId, update.ack);

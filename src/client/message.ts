@@ -1,4 +1,4 @@
-import type { Ack, MediaData, MessageData, SendResult } from './types.js';
+import type { Ack, MediaData, MessageData, MessageSender, SendResult } from './types.js';
 
 /** What a message can do, given by its client: reply, forward and download go through it. */
 export interface MessageActions {
@@ -32,6 +32,12 @@ export class Message implements MessageData {
   readonly isForwarded?: boolean;
   readonly notifyName?: string;
   readonly media?: MessageData['media'];
+  /** Who wrote it: `{ id, lid?, phone?, pushname? }` (in groups the author, else the chat). */
+  readonly sender: MessageSender;
+  /** Posted in a channel (`@newsletter`). */
+  readonly isChannel: boolean;
+  /** A status update (`status@broadcast`). */
+  readonly isStatus: boolean;
   readonly #actions: MessageActions;
 
   constructor(data: MessageData, actions: MessageActions) {
@@ -54,12 +60,10 @@ export class Message implements MessageData {
     if (data.isForwarded !== undefined) this.isForwarded = data.isForwarded;
     if (data.notifyName !== undefined) this.notifyName = data.notifyName;
     if (data.media !== undefined) this.media = data.media;
+    this.sender = Object.freeze({ ...data.sender });
+    this.isChannel = data.isChannel;
+    this.isStatus = data.isStatus;
     this.#actions = actions;
-  }
-
-  /** The sender: the author inside a group, else `from`. */
-  get sender(): string {
-    return this.author ?? this.from;
   }
 
   /** Replies in the same chat, quoting this message; replies go ahead of bulk sends in the queue. */

@@ -1,6 +1,6 @@
 /** Building MessageData (what the Engine port emits) from the network's message records. */
 import type { EngineContent, MediaFile, MessageData } from '../types.js';
-import type { SimRecord } from './account.js';
+import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload } from './network.js';
 import { serializeId } from './ids.js';
 
@@ -27,8 +27,11 @@ function mediaInfo(media: MediaFile): NonNullable<MessageData['media']> {
   return { mimetype: media.mimetype, filename: media.filename, size: media.data.length };
 }
 
+const isChannel = (chatId: string): boolean => chatId.endsWith('@newsletter');
+const isStatus = (chatId: string): boolean => chatId === 'status@broadcast';
+
 /** A message this account sent (message_create, fromMe). */
-export function ownMessage(record: SimRecord, me: string): MessageData {
+export function ownMessage(record: SimRecord, me: string, pushname: string): MessageData {
   return {
     id: record.id,
     body: record.body,
@@ -47,18 +50,23 @@ export function ownMessage(record: SimRecord, me: string): MessageData {
     quotedMessageId: record.quotedMessageId,
     isForwarded: record.isForwarded,
     media: record.media && mediaInfo(record.media),
+    sender: { id: me, phone: me, pushname },
+    isChannel: isChannel(record.target),
+    isStatus: isStatus(record.target),
   };
 }
 
 /** A message someone sent to this account (`from` is the group for group messages). */
-export function incomingMessage(
-  record: SimRecord,
-  me: string,
-  senderPushname: string,
-): MessageData {
-  const from = record.chatId;
+export function incomingMessage(record: SimRecord, me: string, sender: SimAccount): MessageData {
+  // What a receiver sees, like WhatsApp Web: a LID-addressed sender (or any member of a group in
+  // LID addressing mode) by `@lid`; channel posts from the channel; status by its poster.
+  const senderId = record.byLid ? sender.lid : sender.id;
+  const channel = isChannel(record.chatId);
+  const shared = record.isGroup || channel || isStatus(record.chatId);
+  const from = shared ? record.chatId : senderId;
+  const author = record.isGroup || isStatus(record.chatId) ? senderId : undefined;
   return {
-    id: serializeId(false, from, record.stanza, record.isGroup ? record.author : undefined),
+    id: serializeId(false, from, record.stanza, author),
     body: record.body,
     from,
     to: me,
@@ -66,15 +74,19 @@ export function incomingMessage(
     timestamp: record.timestamp,
     hasMedia: record.media !== undefined,
     isGroup: record.isGroup,
-    broadcast: false,
     hasQuotedMsg: record.quotedMessageId !== undefined,
     fromMe: false,
     type: record.type,
     ack: 1,
-    author: record.isGroup ? record.author : undefined,
+    author,
     quotedMessageId: record.quotedMessageId,
     isForwarded: record.isForwarded,
-    notifyName: senderPushname,
+    notifyName: sender.pushname,
     media: record.media && mediaInfo(record.media),
+    // Only what arrives with the message; the client completes it through resolveContact().
+    sender: channel ? { id: record.chatId } : { id: senderId, pushname: sender.pushname },
+    isChannel: channel,
+    isStatus: isStatus(record.chatId),
+    broadcast: isStatus(record.chatId),
   };
 }
