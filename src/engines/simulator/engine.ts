@@ -292,7 +292,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     try {
       return Promise.resolve(this.network.lookUp(this.ensureReady(), id));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
