@@ -13,6 +13,10 @@ import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
 import { mapSendError } from '../../src/engines/wwebjs/map-errors.js';
+import {
+  WEB_VERSION_ARCHIVE,
+  buildClientOptions,
+} from '../../src/engines/wwebjs/client-options.js';
 import { expectCode, nextEvent } from './engine-contract.js';
 import {
   BOT,
@@ -154,5 +158,24 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
     expect(
       mapSendError(new Error('Evaluation failed: Error: No LID for user'), CONTACT).code,
     ).to.equal('CHAT_NOT_FOUND');
+  });
+
+  it('pins WhatsApp Web from the archive or, strictly, from the local cache of builds that loaded', () => {
+    const launch = { authStrategy: null, workDir: '/w/bot', executablePath: '/c', isRoot: false };
+    const build = (extra: Record<string, unknown>) =>
+      buildClientOptions(
+        engineSchema.parse({ type: 'whatsapp-web.js', ...extra }) as WwebjsEngineConfig,
+        launch,
+        logger,
+      );
+    expect(build({ webVersion: '2.3000.1027526765' })).to.deep.include({
+      webVersion: '2.3000.1027526765',
+      webVersionCache: { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
+    });
+    expect(
+      build({ webVersion: '2.3000.1027526765', webVersionCache: 'local' }).webVersionCache,
+    ).to.deep.equal({ type: 'local', path: '/w/bot/web-cache', strict: true });
+    expect(build({}).webVersion).to.equal(undefined);
+    expect(() => build({ webVersion: 'latest' })).to.throw();
   });
 });
