@@ -112,7 +112,6 @@ export type {
   PluginRouteRegistry,
   PluginSendOptions,
   ReportWhere,
-  RouteMatch,
   SendLookup,
 } from './plugins/types.js';
 export type { LoadedPluginInfo } from './plugins/plugin-host.js';

@@ -259,9 +259,7 @@ export class PluginHost {
     };
     const routes = this.#routes;
     const http: PluginHttp = {
-      prefix: routes.prefix,
       routes: () => routes.routes(),
-      match: (method, path) => routes.match(method, path),
       route(definition) {
         duringSetup('add HTTP routes');
         routes.add(name, definition);

@@ -143,7 +143,7 @@ export interface PluginSendOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP routes (served by the REST plugin under /api/v1/plugins/<plugin-name><path>)
+// HTTP routes (served by the REST plugin, when enabled, under /api/v1/plugins/<plugin><path>)
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -181,26 +181,18 @@ export interface PluginRouteDefinition {
   handler(request: PluginHttpRequest): PluginHttpResponse | Promise<PluginHttpResponse>;
 }
 
-/** A route as the registry holds it. */
+/** A route as the registry holds it: what the plugin declared, its plugin, `auth` resolved. */
 export interface PluginRoute extends Readonly<PluginRouteDefinition> {
   readonly plugin: string;
-  /** Mount path: `/api/v1/plugins/<plugin>` + `path`. */
-  readonly fullPath: string;
   readonly auth: boolean;
 }
 
-export type RouteMatch =
-  | { found: true; route: PluginRoute; params: Record<string, string> }
-  /** The path exists but not for this method (405 with `allow`); or no such path (`allow` empty, 404). */
-  | { found: false; allow: HttpMethod[] };
-
-/** The routes plugins registered, read by the REST plugin. Complete once `sdk.start()` set up all plugins. */
+/**
+ * The routes plugins declared, in declaration order. The REST plugin serves them under
+ * `/api/v1/plugins/<plugin><path>`; complete once `sdk.start()` set up all plugins.
+ */
 export interface PluginRouteRegistry {
-  /** Mount prefix: `/api/v1/plugins`. */
-  readonly prefix: string;
   routes(): readonly PluginRoute[];
-  /** Matches a full request path (`/api/v1/plugins/<plugin>/...`, no query string). */
-  match(method: string, fullPath: string): RouteMatch;
 }
 
 /** `ctx.http`: add routes; read the registry (the REST plugin does). */
