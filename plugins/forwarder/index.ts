@@ -13,6 +13,8 @@ import {
   type Message,
   type Next,
   type PluginContext,
+  FORWARD_TARGET_KINDS,
+  chatKindOf,
 } from '../../src/index.js';
 
 const routeSchema = z
@@ -28,7 +30,21 @@ const routeSchema = z
     /** Copy mode: text put before the copy; `{{name}}`, `{{from}}` and `{{chat}}` are replaced. */
     prefix: z.string().max(1024).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((route, ctx) => {
+    // WhatsApp forwards only into conversations; copies may also go to channels and status.
+    if (route.mode !== 'forward') return;
+    route.to.forEach((target, i) => {
+      const kind = chatKindOf(target);
+      if (kind && !FORWARD_TARGET_KINDS.includes(kind)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['to', i],
+          message: `${target} cannot receive forwards (a ${kind}); use mode "copy"`,
+        });
+      }
+    });
+  });
 
 export const forwarderOptions = z
   .object({
@@ -114,12 +130,17 @@ export default definePlugin({
       'message',
       (event, next) => {
         const { message } = event;
-        if (routes.length === 0 || message.fromMe || message.broadcast) return next();
+        if (routes.length === 0 || message.fromMe) return next();
         const chatId = message.chatId;
+        // A private chat with a LID user matches a route naming the person by phone or LID.
+        const alias = message.isGroup ? undefined : message.sender.phone;
+        // Channel posts, statuses and broadcasts only go where a route names them explicitly.
+        const explicitOnly = message.broadcast || message.isChannel || message.isStatus;
         let matching: CompiledRoute[] | undefined;
         for (const compiled of routes) {
           const { route, match, types } = compiled;
-          if (route.from !== '*' && route.from !== chatId) continue;
+          if (route.from === '*' ? explicitOnly : route.from !== chatId && route.from !== alias)
+            continue;
           if (types && !types.has(message.type)) continue;
           if (match && !match.test(message.body)) continue;
           (matching ??= []).push(compiled);
