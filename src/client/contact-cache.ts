@@ -50,7 +50,13 @@ export class ContactCache {
     if (cached) return Promise.resolve(cached);
     let pending = this.#pending.get(id);
     if (!pending) {
-      pending = this.lookUp(id).then(
+      let asked: Promise<ContactInfo>;
+      try {
+        asked = this.lookUp(id);
+      } catch (error) {
+        asked = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      pending = asked.then(
         (info) => {
           this.#pending.delete(id);
           if (info.isRegistered) this.remember(info);
