@@ -190,6 +190,7 @@ export class BotClient {
 
   /** Logs out: the session is invalidated and deleted; the client is STOPPED. */
   logout(): Promise<void> {
+    this.#contacts.clear();
     return this.#supervisor.logout();
   }
 
