@@ -44,6 +44,8 @@ import type {
   ClientInfo,
   ClientState,
   ContactInfo,
+  MessageData,
+  MessageSender,
   EngineContent,
   MediaData,
   OutgoingContent,
@@ -78,6 +80,12 @@ export class BotClient {
   readonly #contacts = new ContactCache((id) =>
     this.#supervisor.requireEngine().resolveContact(id),
   );
+  readonly #emitMessage = (data: MessageData, sender: MessageSender): void => {
+    this.#events.emit('message', new Message(data, this.#actions, sender));
+  };
+  readonly #emitCreated = (data: MessageData, sender: MessageSender): void => {
+    this.#events.emit('message.create', new Message(data, this.#actions, sender));
+  };
   readonly #senders = new SenderCompleter(this.#contacts, (error, data) =>
     this.log.debug({ err: error, messageId: data.id }, 'could not resolve the sender'),
   );
@@ -319,16 +327,8 @@ export class BotClient {
   }
 
   #wire(engine: Engine): Engine {
-    engine.on('message', (data) =>
-      this.#senders.push(data, (complete) =>
-        this.#events.emit('message', new Message(complete, this.#actions)),
-      ),
-    );
-    engine.on('message.create', (data) =>
-      this.#senders.push(data, (complete) =>
-        this.#events.emit('message.create', new Message(complete, this.#actions)),
-      ),
-    );
+    engine.on('message', (data) => this.#senders.push(data, this.#emitMessage));
+    engine.on('message.create', (data) => this.#senders.push(data, this.#emitCreated));
     engine.on('message.ack', (update) => {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);

@@ -105,48 +105,73 @@ export function completeSender(sender: MessageSender, info: ContactInfo): Messag
   return out;
 }
 
+interface Pending {
+  data: MessageData;
+  sender: MessageSender | null;
+  deliver: Deliver;
+}
+
+type Deliver = (data: MessageData, sender: MessageSender) => void;
+
 /**
  * Completes received messages' senders and hands them on in arrival order: messages that need no
- * look-up (or hit the cache) while nothing is pending pass synchronously; a failed look-up leaves
- * the sender as it came.
+ * look-up (or hit the cache) while nothing waits pass synchronously; the others wait in a queue
+ * behind the first unanswered look-up (one look-up per person, however many messages wait for
+ * it). A failed look-up leaves the sender as it came.
  */
 export class SenderCompleter {
-  #tail: Promise<void> = Promise.resolve();
-  #inFlight = 0;
+  #queue: Pending[] = [];
+  #head = 0;
+  readonly #waiting = new Map<string, Pending[]>();
 
   constructor(
     private readonly cache: ContactCache,
     private readonly onError: (error: unknown, data: MessageData) => void,
   ) {}
 
-  push(data: MessageData, deliver: (data: MessageData) => void): void {
-    let sender = data.sender;
-    let ask = needsLookUp(sender);
-    if (ask) {
+  push(data: MessageData, deliver: Deliver): void {
+    let sender: MessageSender | null = data.sender;
+    if (needsLookUp(sender)) {
       const cached = this.cache.peek(sender.id);
-      if (cached) {
-        sender = completeSender(sender, cached);
-        ask = false;
-      }
+      sender = cached ? completeSender(sender, cached) : null;
     }
-    if (!ask && this.#inFlight === 0) {
-      deliver(sender === data.sender ? data : { ...data, sender });
+    if (sender && this.#head === this.#queue.length) {
+      deliver(data, sender);
       return;
     }
-    this.#inFlight += 1;
-    const lookUp = ask
-      ? this.cache.resolve(sender.id).then(
-          (info) => completeSender(sender, info),
-          (error: unknown) => {
-            this.onError(error, data);
-            return sender;
-          },
-        )
-      : Promise.resolve(sender);
-    const previous = this.#tail;
-    this.#tail = Promise.all([lookUp, previous]).then(([complete]) => {
-      this.#inFlight -= 1;
-      deliver({ ...data, sender: complete });
-    });
+    const entry: Pending = { data, sender, deliver };
+    this.#queue.push(entry);
+    if (sender) return;
+    const id = data.sender.id;
+    const waiting = this.#waiting.get(id);
+    if (waiting) {
+      waiting.push(entry);
+      return;
+    }
+    this.#waiting.set(id, [entry]);
+    this.cache.resolve(id).then(
+      (info) => this.#answer(id, info, undefined),
+      (error: unknown) => this.#answer(id, undefined, error),
+    );
+  }
+
+  #answer(id: string, info: ContactInfo | undefined, error: unknown): void {
+    const entries = this.#waiting.get(id) ?? [];
+    this.#waiting.delete(id);
+    for (const entry of entries) {
+      if (info) entry.sender = completeSender(entry.data.sender, info);
+      else {
+        this.onError(error, entry.data);
+        entry.sender = entry.data.sender;
+      }
+    }
+    while (this.#head < this.#queue.length) {
+      const next = this.#queue[this.#head];
+      if (!next.sender) return;
+      this.#head += 1;
+      next.deliver(next.data, next.sender);
+    }
+    this.#queue = [];
+    this.#head = 0;
   }
 }

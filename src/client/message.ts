@@ -40,7 +40,7 @@ export class Message implements MessageData {
   readonly isStatus: boolean;
   readonly #actions: MessageActions;
 
-  constructor(data: MessageData, actions: MessageActions) {
+  constructor(data: MessageData, actions: MessageActions, sender: MessageSender = data.sender) {
     this.client = actions.client;
     this.id = data.id;
     this.body = data.body;
@@ -60,7 +60,7 @@ export class Message implements MessageData {
     if (data.isForwarded !== undefined) this.isForwarded = data.isForwarded;
     if (data.notifyName !== undefined) this.notifyName = data.notifyName;
     if (data.media !== undefined) this.media = data.media;
-    this.sender = Object.freeze({ ...data.sender });
+    this.sender = Object.freeze(sender === data.sender ? { ...sender } : sender);
     this.isChannel = data.isChannel;
     this.isStatus = data.isStatus;
     this.#actions = actions;

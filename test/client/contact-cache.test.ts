@@ -79,9 +79,11 @@ describe('contact cache', () => {
     const errors: unknown[] = [];
     const completer = new SenderCompleter(cache, (error) => errors.push(error));
     const delivered: MessageData[] = [];
-    completer.push(message('m1', { id: ALICE_LID, pushname: 'Alice' }), (m) => delivered.push(m));
-    completer.push(message('m2', { id: '120363000000000777@newsletter' }), (m) =>
-      delivered.push(m),
+    completer.push(message('m1', { id: ALICE_LID, pushname: 'Alice' }), (m, sender) =>
+      delivered.push({ ...m, sender }),
+    );
+    completer.push(message('m2', { id: '120363000000000777@newsletter' }), (m, sender) =>
+      delivered.push({ ...m, sender }),
     );
     await Promise.resolve();
     expect(delivered).to.deep.equal([]);
@@ -95,7 +97,9 @@ describe('contact cache', () => {
       pushname: 'Alice',
     });
     // cached now: passes synchronously
-    completer.push(message('m3', { id: ALICE_LID }), (m) => delivered.push(m));
+    completer.push(message('m3', { id: ALICE_LID }), (m, sender) =>
+      delivered.push({ ...m, sender }),
+    );
     expect(delivered.map((m) => m.id)).to.deep.equal(['m1', 'm2', 'm3']);
     expect(errors).to.deep.equal([]);
   });
@@ -107,7 +111,7 @@ describe('contact cache', () => {
     const errors: unknown[] = [];
     const completer = new SenderCompleter(cache, (error) => errors.push(error));
     const delivered: MessageData[] = [];
-    completer.push(message('m1', { id: ALICE }), (m) => delivered.push(m));
+    completer.push(message('m1', { id: ALICE }), (m, sender) => delivered.push({ ...m, sender }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(delivered.map((m) => m.sender)).to.deep.equal([{ id: ALICE }]);
     expect(errors).to.have.length(1);

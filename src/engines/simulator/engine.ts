@@ -313,7 +313,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const failed = this.network.deliveryFails(target.id);
     const record = this.network.post(account, target, payload, !failed, this);
     if (failed) record.ack = -1;
-    const message = ownMessage(record, account.id, account.pushname);
+    const message = ownMessage(record, account);
     this.fire('message.create', message);
     this.progressAcks(record, failed);
     return { id: record.id };
@@ -341,7 +341,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
 
   /** @internal A message reached our account: the lean inbound path. */
   receiveInbound(record: SimRecord, sender: SimAccount): void {
-    const message = incomingMessage(record, this.account?.id ?? '', sender);
+    const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
     this.fire('message', message);
     this.fire('message.create', message);
   }

@@ -31,7 +31,8 @@ const isChannel = (chatId: string): boolean => chatId.endsWith('@newsletter');
 const isStatus = (chatId: string): boolean => chatId === 'status@broadcast';
 
 /** A message this account sent (message_create, fromMe). */
-export function ownMessage(record: SimRecord, me: string, pushname: string): MessageData {
+export function ownMessage(record: SimRecord, account: SimAccount): MessageData {
+  const me = account.id;
   return {
     id: record.id,
     body: record.body,
@@ -50,14 +51,19 @@ export function ownMessage(record: SimRecord, me: string, pushname: string): Mes
     quotedMessageId: record.quotedMessageId,
     isForwarded: record.isForwarded,
     media: record.media && mediaInfo(record.media),
-    sender: { id: me, phone: me, pushname },
+    sender: { id: me, lid: account.lid, phone: me, pushname: account.pushname },
     isChannel: isChannel(record.target),
     isStatus: isStatus(record.target),
   };
 }
 
 /** A message someone sent to this account (`from` is the group for group messages). */
-export function incomingMessage(record: SimRecord, me: string, sender: SimAccount): MessageData {
+export function incomingMessage(
+  record: SimRecord,
+  me: string,
+  sender: SimAccount,
+  receiver: SimAccount | null,
+): MessageData {
   // What a receiver sees, like WhatsApp Web: a LID-addressed sender (or any member of a group in
   // LID addressing mode) by `@lid`; channel posts from the channel; status by its poster.
   const senderId = record.byLid ? sender.lid : sender.id;
@@ -83,10 +89,21 @@ export function incomingMessage(record: SimRecord, me: string, sender: SimAccoun
     isForwarded: record.isForwarded,
     notifyName: sender.pushname,
     media: record.media && mediaInfo(record.media),
-    // Only what arrives with the message; the client completes it through resolveContact().
-    sender: channel ? { id: record.chatId } : { id: senderId, pushname: sender.pushname },
+    // What the network knows, as WhatsApp's own look-up would tell this receiver: the LID always,
+    // the number unless it is hidden (the client completes the rest through resolveContact()).
+    sender: channel ? { id: record.chatId } : senderAs(sender, senderId, receiver),
     isChannel: channel,
     isStatus: isStatus(record.chatId),
     broadcast: isStatus(record.chatId),
   };
+}
+
+function senderAs(
+  sender: SimAccount,
+  id: string,
+  receiver: SimAccount | null,
+): MessageData['sender'] {
+  return receiver && sender.phoneVisibleTo(receiver)
+    ? { id, lid: sender.lid, phone: sender.id, pushname: sender.pushname }
+    : { id, lid: sender.lid, pushname: sender.pushname };
 }
