@@ -17,7 +17,8 @@ import {
   WEB_VERSION_ARCHIVE,
   buildClientOptions,
 } from '../../src/engines/wwebjs/client-options.js';
-import { expectCode, nextEvent } from './engine-contract.js';
+import { expectCode, nextEvent, sleep } from './engine-contract.js';
+import { createSdk, type Message, type Sdk } from '../../src/index.js';
 import {
   BOT,
   CONTACT,
@@ -177,5 +178,71 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
     ).to.deep.equal({ type: 'local', path: '/w/bot/web-cache', strict: true });
     expect(build({}).webVersion).to.equal(undefined);
     expect(() => build({ webVersion: 'latest' })).to.throw();
+  });
+});
+
+describe('BotClient on the fake whatsapp-web.js: LID senders completed, cached, replied to', function () {
+  this.timeout(10_000);
+  let dir: string;
+  let network: FakeWhatsAppNetwork;
+  let sdk: Sdk;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'wakit-wwebjs-lid-client-'));
+    network = populatedNetwork({ ackDelayMs: 5 });
+    network.assignLid(CONTACT, CONTACT_LID);
+    const engine = { type: 'whatsapp-web.js' } as const;
+    sdk = createSdk(
+      {
+        engine,
+        auth: { type: 'local', dataPath: dir },
+        queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
+        log: { level: 'silent' },
+      },
+      {
+        logger,
+        engineFactory: createWwebjsEngineFactory(engineSchema.parse(engine) as WwebjsEngineConfig, {
+          bindings: network.bindings(),
+          browserEnvironment: { env: {}, isRoot: false, isExecutable: () => true },
+          isProcessAlive: () => false,
+        }),
+      },
+    );
+  });
+
+  afterEach(async () => {
+    await sdk.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('completes the sender through getContactLidAndPhone once, and replies into the LID chat', async () => {
+    const client = sdk.createClient({ name: 'bot' });
+    client.once('qr', (qr) => void network.link(qr, BOT));
+    await client.initialize();
+    await client.waitUntilReady({ timeoutMs: 5_000 });
+    const received: Message[] = [];
+    client.on('message', (m) => void received.push(m));
+    network.receive(BOT, CONTACT_LID, { text: 'one' });
+    network.receive(BOT, CONTACT_LID, { text: 'two' });
+    const deadline = Date.now() + 3_000;
+    while (received.length < 2 && Date.now() < deadline) await sleep(10);
+    expect(received.map((m) => m.body)).to.deep.equal(['one', 'two']);
+    expect(received[0].sender).to.deep.equal({
+      id: CONTACT_LID,
+      lid: CONTACT_LID,
+      phone: CONTACT,
+      pushname: 'Contact 201234567890123',
+    });
+    const fake = network.last;
+    const lookUps = fake.calls.filter((c) => c.method === 'getContactLidAndPhone');
+    expect(lookUps.map((c) => c.args[0])).to.deep.equal([[CONTACT_LID]]);
+    await received[0].reply('answer');
+    const sent = fake.calls.filter((c) => c.method === 'sendMessage').at(-1);
+    expect(sent?.args[0]).to.equal(CONTACT_LID);
+    expect(sent?.args[2]).to.include({ quotedMessageId: received[0].id });
+    expect(await client.resolveContact('+1 555 000 1111')).to.include({
+      lid: CONTACT_LID,
+      isRegistered: true,
+    });
   });
 });
