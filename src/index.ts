@@ -147,3 +147,10 @@ export type {
   EngineIdentity,
 } from './engines/engine.js';
 export type { EngineContent, MediaFile } from './engines/types.js';
+// Advanced: retry delays (capped exponential backoff with jitter), shared with built-in plugins.
+export {
+  Backoff,
+  computeBackoff,
+  type BackoffJitter,
+  type BackoffPolicy,
+} from './kernel/backoff.js';

@@ -4,9 +4,11 @@ import type { WakitConfig } from '../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Engine, EngineFactory } from '../engines/engine.js';
 import type { SessionStore } from '../auth/session-store.js';
+import type { Clock } from '../kernel/clock.js';
 import type { ErrorSink } from '../kernel/error-sink.js';
 import {
   CLIENT_NAME,
+  CLOCK,
   CONFIG,
   ENGINE_FACTORY,
   ERROR_SINK,
@@ -103,6 +105,7 @@ export class BotClient {
     @inject(OUTBOUND_QUEUE) private readonly queue: OutboundQueue,
     @inject(LOGGER) private readonly log: Logger,
     @inject(ERROR_SINK) errors: ErrorSink,
+    @inject(CLOCK) clock: Clock,
   ) {
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
@@ -124,6 +127,7 @@ export class BotClient {
       createEngine: async () =>
         this.#wire(await engineFactory({ clientName: name, store, logger: log })),
       machine: this.#machine,
+      clock,
       emit: (event, ...args) => this.#events.emit(event, ...args),
       onDisconnect: (reason) => {
         this.#lastDisconnect = { reason, at: new Date().toISOString() };

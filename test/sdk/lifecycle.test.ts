@@ -82,7 +82,7 @@ describe('SDK lifecycle and client states', () => {
 
   it('reconnects after a recoverable disconnect without a QR: READY → DISCONNECTED → STARTING → AUTHENTICATED → READY', async () => {
     sdk = simulatorSdk(dir, {
-      engine: { type: 'simulator', restartBackoffMs: { initial: 5, max: 20 } },
+      reconnect: { initialDelayMs: 5, maxDelayMs: 20 },
     });
     const client = await linkedClient(sdk, 'sales');
     const states: ClientState[] = [];
