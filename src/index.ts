@@ -12,7 +12,25 @@ export { BotClient, type EnqueueOptions, type QueuedSend } from './client/bot-cl
 export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';
 export { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from './client/client-events.js';
-export { normalizeChatId, isChatId, isGroupId } from './client/chat-id.js';
+export {
+  CHAT_KINDS,
+  FORWARD_TARGET_KINDS,
+  GROUP_KINDS,
+  PERSON_KINDS,
+  REPLY_KINDS,
+  SEND_TARGET_KINDS,
+  STATUS_ID,
+  chatKindOf,
+  isChannelId,
+  isChatId,
+  isGroupId,
+  isPersonId,
+  isStatusId,
+  normalizeChatId,
+  parseChatId,
+  type ChatKind,
+  type ParsedChatId,
+} from './client/chat-id.js';
 export {
   ACK,
   CLIENT_STATES,
@@ -23,10 +41,12 @@ export {
   type AuthenticatedSession,
   type ClientInfo,
   type ClientState,
+  type ContactInfo,
   type DisconnectReason,
   type MediaData,
   type MediaKind,
   type MessageData,
+  type MessageSender,
   type SendResult,
   type TextOptions,
 } from './client/types.js';

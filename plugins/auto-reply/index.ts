@@ -91,7 +91,7 @@ function compile(rule: Rule, index: number, defaultCooldown: number): CompiledRu
 
 /** `{{name}}` (sender's display name, else number), `{{body}}`, `{{from}}` (sender's number). */
 export function renderReply(template: string, message: Message): string {
-  const number = message.sender.split('@')[0] ?? message.sender;
+  const number = (message.sender.phone ?? message.sender.id).split('@')[0];
   const values: Record<string, string> = {
     name: message.notifyName || number,
     body: message.body,
@@ -142,6 +142,7 @@ export default definePlugin({
         const { message, client } = event;
         const body = message.body;
         if (rules.length === 0 || message.fromMe || message.broadcast || !body) return next();
+        if (message.isChannel || message.isStatus) return next();
         const lower = body.toLowerCase();
         const isGroup = message.isGroup;
         let rule: CompiledRule | undefined;

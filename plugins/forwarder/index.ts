@@ -15,6 +15,8 @@ import {
   type Message,
   type Next,
   type PluginContext,
+  FORWARD_TARGET_KINDS,
+  chatKindOf,
 } from '../../src/index.js';
 import { hopsOf, mark, unmark } from './marker.js';
 import { RouteRate } from './route-rate.js';
@@ -47,7 +49,21 @@ const routeSchema = z
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((route, ctx) => {
+    // WhatsApp forwards only into conversations; copies may also go to channels and status.
+    if (route.mode !== 'forward') return;
+    route.to.forEach((target, i) => {
+      const kind = chatKindOf(target);
+      if (kind && !FORWARD_TARGET_KINDS.includes(kind)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['to', i],
+          message: `${target} cannot receive forwards (a ${kind}); use mode "copy"`,
+        });
+      }
+    });
+  });
 
 export const forwarderOptions = z
   .object({
@@ -68,7 +84,7 @@ interface CompiledRoute {
 }
 
 function renderPrefix(template: string, message: Message): string {
-  const number = message.sender.split('@')[0] ?? message.sender;
+  const number = (message.sender.phone ?? message.sender.id).split('@')[0];
   const values: Record<string, string> = {
     name: message.notifyName || number,
     from: number,
@@ -136,16 +152,21 @@ export default definePlugin({
       'message',
       (event, next) => {
         const { message } = event;
-        if (routes.length === 0 || message.fromMe || message.broadcast) return next();
+        if (routes.length === 0 || message.fromMe) return next();
         const chatId = message.chatId;
         // a copy made by a forwarder is `hops` deep; a native forward counts as one hop at least
         const marked = hopsOf(message.body);
         const hops = Math.max(marked, message.isForwarded === true ? 1 : 0);
         const text = marked > 0 ? unmark(message.body) : message.body;
+        // A private chat with a LID user matches a route naming the person by phone or LID.
+        const alias = message.isGroup ? undefined : message.sender.phone;
+        // Channel posts, statuses and broadcasts only go where a route names them explicitly.
+        const explicitOnly = message.broadcast || message.isChannel || message.isStatus;
         let matching: CompiledRoute[] | undefined;
         for (const compiled of routes) {
           const { route, match, types } = compiled;
-          if (route.from !== '*' && route.from !== chatId) continue;
+          if (route.from === '*' ? explicitOnly : route.from !== chatId && route.from !== alias)
+            continue;
           if (hops > 0 && (route.forwarded === 'skip' || hops >= route.maxHops)) continue;
           if (types && !types.has(message.type)) continue;
           if (match && !match.test(text)) continue;
@@ -166,7 +187,7 @@ export default definePlugin({
     ): Promise<void> {
       await next();
       const own = ownAccounts(ctx.clients);
-      if (own.has(message.sender)) return;
+      if (own.has(message.sender.id) || own.has(message.sender.phone ?? '')) return;
       const jobs: Promise<void>[] = [];
       const sent = new Set<string>();
       for (const { route, rate } of matching) {

@@ -34,13 +34,23 @@ import type {
   SendTextInput,
   SendVideoInput,
 } from './send-contract.js';
-import { normalizeChatId } from './chat-id.js';
+import {
+  FORWARD_TARGET_KINDS,
+  PERSON_KINDS,
+  REPLY_KINDS,
+  normalizeChatId,
+  parseChatId,
+} from './chat-id.js';
+import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
   ClientInfo,
   ClientState,
+  ContactInfo,
+  MessageData,
+  MessageSender,
   EngineContent,
   MediaData,
   OutgoingContent,
@@ -73,6 +83,18 @@ export class BotClient {
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
   readonly #actions: MessageActions;
+  readonly #contacts = new ContactCache((id) =>
+    this.#supervisor.requireEngine().resolveContact(id),
+  );
+  readonly #emitMessage = (data: MessageData, sender: MessageSender): void => {
+    this.#events.emit('message', new Message(data, this.#actions, sender));
+  };
+  readonly #emitCreated = (data: MessageData, sender: MessageSender): void => {
+    this.#events.emit('message.create', new Message(data, this.#actions, sender));
+  };
+  readonly #senders = new SenderCompleter(this.#contacts, (error, data) =>
+    this.log.debug({ err: error, messageId: data.id }, 'could not resolve the sender'),
+  );
   readonly #intake: SendIntake;
   readonly #followStatus = (record: TrackedSend): void => {
     this.#events.emit('message.status', record);
@@ -140,17 +162,19 @@ export class BotClient {
     });
     this.#actions = {
       client: name,
-      reply: async (message, text) =>
-        (
+      reply: async (message, text) => {
+        parseChatId(message.chatId, 'reply', { allow: REPLY_KINDS });
+        return (
           await this.enqueue(
             prepareContent(message.chatId, text, { quotedMessageId: message.id }),
             { priority: 'reply' },
           )
-        ).result,
+        ).result;
+      },
       forward: async (message, chatId) =>
         (
           await this.#accept(
-            normalizeChatId(chatId, 'chatId'),
+            normalizeChatId(chatId, 'chatId', { allow: FORWARD_TARGET_KINDS }),
             { kind: 'forward', messageId: message.id },
             { priority: 'normal' },
           )
@@ -210,6 +234,7 @@ export class BotClient {
 
   /** Logs out: the session is invalidated and deleted; the client is STOPPED. */
   logout(): Promise<void> {
+    this.#contacts.clear();
     return this.#supervisor.logout();
   }
 
@@ -240,6 +265,16 @@ export class BotClient {
   /** True when `memberId` is an admin of the group `groupId`. */
   isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
     return this.#supervisor.requireEngine().isGroupAdmin(groupId, memberId);
+  }
+
+  /**
+   * Who a person is: `{ id, lid?, phone?, pushname?, isRegistered }` by phone number, `@c.us` or
+   * `@lid` id, through the engine's look-up (whatsapp-web.js `getContactLidAndPhone`), cached.
+   * A LID user's number stays hidden unless WhatsApp shows it (e.g. they are a saved contact).
+   */
+  async resolveContact(idOrPhone: string): Promise<ContactInfo> {
+    const id = normalizeChatId(idOrPhone, 'id', { allow: PERSON_KINDS });
+    return this.#contacts.resolve(id);
   }
 
   async sendTextMessage(input: SendTextInput): Promise<SendResult> {
@@ -396,10 +431,8 @@ export class BotClient {
   }
 
   #wire(engine: Engine): Engine {
-    engine.on('message', (data) => this.#events.emit('message', new Message(data, this.#actions)));
-    engine.on('message.create', (data) =>
-      this.#events.emit('message.create', new Message(data, this.#actions)),
-    );
+    engine.on('message', (data) => this.#senders.push(data, this.#emitMessage));
+    engine.on('message.create', (data) => this.#senders.push(data, this.#emitCreated));
     engine.on('message.ack', (update) => {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);

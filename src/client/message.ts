@@ -1,4 +1,4 @@
-import type { Ack, MediaData, MessageData, SendResult } from './types.js';
+import type { Ack, MediaData, MessageData, MessageSender, SendResult } from './types.js';
 
 /** What a message can do, given by its client: reply, forward and download go through it. */
 export interface MessageActions {
@@ -32,9 +32,15 @@ export class Message implements MessageData {
   readonly isForwarded?: boolean;
   readonly notifyName?: string;
   readonly media?: MessageData['media'];
+  /** Who wrote it: `{ id, lid?, phone?, pushname? }` (in groups the author, else the chat). */
+  readonly sender: MessageSender;
+  /** Posted in a channel (`@newsletter`). */
+  readonly isChannel: boolean;
+  /** A status update (`status@broadcast`). */
+  readonly isStatus: boolean;
   readonly #actions: MessageActions;
 
-  constructor(data: MessageData, actions: MessageActions) {
+  constructor(data: MessageData, actions: MessageActions, sender: MessageSender = data.sender) {
     this.client = actions.client;
     this.id = data.id;
     this.body = data.body;
@@ -54,12 +60,10 @@ export class Message implements MessageData {
     if (data.isForwarded !== undefined) this.isForwarded = data.isForwarded;
     if (data.notifyName !== undefined) this.notifyName = data.notifyName;
     if (data.media !== undefined) this.media = data.media;
+    this.sender = Object.freeze(sender === data.sender ? { ...sender } : sender);
+    this.isChannel = data.isChannel;
+    this.isStatus = data.isStatus;
     this.#actions = actions;
-  }
-
-  /** The sender: the author inside a group, else `from`. */
-  get sender(): string {
-    return this.author ?? this.from;
   }
 
   /** Replies in the same chat, quoting this message; replies go ahead of bulk sends in the queue. */

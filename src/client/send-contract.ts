@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { WakitError, issueError, zodIssues } from '../errors/index.js';
 import { MEDIA_KINDS, type MediaKind } from '../engines/types.js';
-import { normalizeChatId } from './chat-id.js';
+import { PERSON_KINDS, checkContentFor, normalizeChatId } from './chat-id.js';
 import type { OutgoingContent } from './types.js';
 
 /** Every kind of send: text and the media kinds. */
@@ -176,6 +176,7 @@ interface HttpBody {
 }
 
 function make(chatId: string, content: OutgoingContent): PreparedSend {
+  checkContentFor(chatId, content);
   const send = Object.freeze({ chatId, content });
   prepared.add(send);
   return send;
@@ -185,7 +186,7 @@ function textSend(chatId: string, body: string, options: TextOptionsInput = {}):
   const normalised = { ...options };
   if (normalised.mentions) {
     normalised.mentions = normalised.mentions.map((m, i) =>
-      normalizeChatId(m, `options.mentions.${i}`),
+      normalizeChatId(m, `options.mentions.${i}`, { allow: PERSON_KINDS }),
     );
   }
   return make(chatId, { kind: 'text', text: body, options: normalised });

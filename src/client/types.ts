@@ -8,11 +8,13 @@ export {
   RECOVERABLE_REASONS,
   type Ack,
   type AckUpdate,
+  type ContactInfo,
   type DisconnectReason,
   type EngineContent,
   type MediaFile,
   type MediaKind,
   type MessageData,
+  type MessageSender,
   type TextOptions,
 } from '../engines/types.js';
 

@@ -56,8 +56,17 @@ const wwebjsEngineSchema = z.strictObject(
     qrMaxRetries: z.number().int().min(0).default(5),
     /** Time allowed for WhatsApp Web to load and authenticate. */
     authTimeoutMs: z.number().int().min(0).default(60_000),
-    /** Pin a WhatsApp Web version (whatsapp-web.js `webVersionCache`). */
-    webVersion: z.string().optional(),
+    /** Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`. */
+    webVersion: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+(-alpha|-beta)?$/, 'a WhatsApp Web version like 2.3000.1027526765')
+      .optional(),
+    /**
+     * Where a pinned `webVersion` comes from: `remote` (the wppconnect wa-version archive) or
+     * `local` (the client's own `web-cache` directory, where every build that loaded is kept;
+     * a missing file fails the start instead of loading another build).
+     */
+    webVersionCache: z.enum(['remote', 'local']).default('remote'),
     userAgent: z.string().optional(),
   },
   { error: movedEngineKey },

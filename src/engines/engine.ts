@@ -10,7 +10,13 @@
 import type { Logger } from 'pino';
 import type { SessionStore } from '../auth/session-store.js';
 import type { WakitError } from '../errors/index.js';
-import type { AckUpdate, DisconnectReason, EngineContent, MessageData } from './types.js';
+import type {
+  AckUpdate,
+  ContactInfo,
+  DisconnectReason,
+  EngineContent,
+  MessageData,
+} from './types.js';
 import type { MediaFile } from './types.js';
 
 export interface EngineEvents {
@@ -56,6 +62,12 @@ export interface Engine {
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** True when `memberId` is an admin of the group `groupId` (for `adminOnly` commands). */
   isGroupAdmin(groupId: string, memberId: string): Promise<boolean>;
+  /**
+   * A person's LID and phone as WhatsApp's own look-up gives them (`getContactLidAndPhone` in
+   * whatsapp-web.js 1.34). `id` is a normalised `@c.us` or `@lid` id. Never throws for an unknown
+   * user: `isRegistered: false`.
+   */
+  resolveContact(id: string): Promise<ContactInfo>;
 
   on<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;
   off<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;

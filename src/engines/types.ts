@@ -61,6 +61,36 @@ export interface MessageData {
   notifyName?: string;
   /** Media caption / file name / mime type as announced by the sender, when `hasMedia`. */
   media?: { mimetype: string; filename?: string; size?: number };
+  /**
+   * Who wrote it (in groups the author, else the chat; own messages: this account), with the
+   * other half of the person's identity when known: `lid` and/or `phone` (`<digits>@c.us`).
+   */
+  sender: MessageSender;
+  /** Posted in a channel (`@newsletter`). */
+  isChannel: boolean;
+  /** A status update (`status@broadcast`). */
+  isStatus: boolean;
+}
+
+/** A message's sender: `id` as WhatsApp addressed it (`@c.us` or `@lid`), plus what is known. */
+export interface MessageSender {
+  id: string;
+  /** `<digits>@lid`, when known. */
+  lid?: string;
+  /** `<digits>@c.us`, when known (a LID user's number is hidden unless they are a contact). */
+  phone?: string;
+  pushname?: string;
+}
+
+/** What `resolveContact` tells about a person (by phone number, `@c.us` or `@lid`). */
+export interface ContactInfo {
+  /** The id asked for, normalised (`<digits>@c.us` for numbers). */
+  id: string;
+  lid?: string;
+  phone?: string;
+  pushname?: string;
+  /** False when WhatsApp knows no such user (nothing can be sent to it). */
+  isRegistered: boolean;
 }
 
 /** Options of a text message (`sendTextMessage`). */

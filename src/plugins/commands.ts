@@ -1,5 +1,5 @@
 import type { BotClient } from '../client/bot-client.js';
-import { normalizeChatId } from '../client/chat-id.js';
+import { PERSON_KINDS, normalizeChatId } from '../client/chat-id.js';
 import type { Message } from '../client/message.js';
 import { WakitError } from '../errors/index.js';
 import { parseCommand, type ParsedCommand } from './parse-args.js';
@@ -114,7 +114,9 @@ export class CommandRegistry {
       );
     }
     const owners = meta.owners
-      ? new Set(meta.owners.map((o, i) => normalizeChatId(o, `owners.${i}`)))
+      ? new Set(
+          meta.owners.map((o, i) => normalizeChatId(o, `owners.${i}`, { allow: PERSON_KINDS })),
+        )
       : undefined;
     const { aliases, ...rest } = meta;
     const command: Command = {
@@ -135,13 +137,13 @@ export class CommandRegistry {
   /** Why `message` may not run `command`, or undefined when it may. */
   async denial(command: Command, message: Message, client: BotClient): Promise<string | undefined> {
     const { info } = command;
-    if (command.owners && !command.owners.has(message.sender)) return DENIED.owners;
+    if (command.owners && !isOwner(command.owners, message.sender)) return DENIED.owners;
     if (info.groupOnly && !message.isGroup) return DENIED.groupOnly;
     if (info.privateOnly && message.isGroup) return DENIED.privateOnly;
     if (info.adminOnly) {
       if (!message.isGroup) return DENIED.adminOnly;
       const admin = await client
-        .isGroupAdmin(message.chatId, message.sender)
+        .isGroupAdmin(message.chatId, message.sender.id)
         .catch((error: unknown) => {
           this.log('group admin check failed', error);
           return false;
@@ -158,7 +160,8 @@ export class CommandRegistry {
   ): Promise<void> => {
     const { message, client } = event;
     const body = message.body;
-    if (message.fromMe || message.broadcast || typeof body !== 'string') return next();
+    if (message.fromMe || message.broadcast || message.isChannel || message.isStatus) return next();
+    if (typeof body !== 'string') return next();
     const prefix = this.settings.prefix;
     // fast path: most messages are not commands
     if (!body.startsWith(prefix) && !body.trimStart().startsWith(prefix)) return next();
@@ -271,4 +274,13 @@ export class CommandRegistry {
     }
     await cmd.reply(['Commands:', ...usable.map((c) => line(c.info))].join('\n'));
   }
+}
+
+/** An owner is a person: matched by the id the message came with, its phone or its LID. */
+function isOwner(owners: ReadonlySet<string>, sender: Message['sender']): boolean {
+  return (
+    owners.has(sender.id) ||
+    (sender.phone !== undefined && owners.has(sender.phone)) ||
+    (sender.lid !== undefined && owners.has(sender.lid))
+  );
 }

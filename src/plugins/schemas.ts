@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { normalizeChatId } from '../client/chat-id.js';
 
 /**
- * A chat id in plugin options: `<digits>@c.us`, `<id>@g.us`, or a phone number (normalised to
- * `@c.us`). Invalid ids are option errors with their path.
+ * A chat id in plugin options: any kind of src/client/chat-id.ts (`@c.us`, `@lid`, `@g.us`,
+ * `@newsletter`, `status@broadcast`) or a phone number (normalised to `@c.us`). Invalid ids are
+ * option errors with their path.
  */
 export const chatIdSchema = z.string().transform((value, ctx) => {
   try {
@@ -11,7 +12,7 @@ export const chatIdSchema = z.string().transform((value, ctx) => {
   } catch {
     ctx.addIssue({
       code: 'custom',
-      message: `${JSON.stringify(value)} is not a chat id (<digits>@c.us, <id>@g.us or a phone number)`,
+      message: `${JSON.stringify(value)} is not a chat id (a phone number, <digits>@c.us, <digits>@lid, <id>@g.us, <id>@newsletter or status@broadcast)`,
     });
     return z.NEVER;
   }

@@ -284,6 +284,15 @@ export function describeEngineContract(
         );
       });
 
+      it('resolveContact: a registered person gives its phone, an unknown one isRegistered false', async () => {
+        const known = await h.engine.resolveContact(h.contact);
+        expect(known).to.include({ id: h.contact, phone: h.contact, isRegistered: true });
+        expect(await h.engine.resolveContact(h.unknownChat)).to.deep.equal({
+          id: h.unknownChat,
+          isRegistered: false,
+        });
+      });
+
       it('groups the account may not post to fail with PERMISSION_DENIED', async () => {
         await expectCode(
           h.engine.send(h.restrictedGroup, { kind: 'text', text: 'x', options: {} }),
@@ -321,6 +330,8 @@ export function describeEngineContract(
           .within(before - 5, Math.floor(Date.now() / 1000) + 5);
         expect([0, 1, 2, 3, 4]).to.include(message.ack);
         expect(message.author).to.equal(undefined);
+        expect(message.sender.id).to.equal(h.contact);
+        expect(message).to.include({ isChannel: false, isStatus: false });
         const [again] = await created;
         expect(again.id).to.equal(message.id);
       });

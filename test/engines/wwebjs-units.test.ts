@@ -210,6 +210,9 @@ describe('wwebjs mapping', () => {
       notifyName: 'Alice',
       quotedMessageId: 'true_g1@g.us_QQQ_15550000001@c.us',
       media: { mimetype: 'image/jpeg', filename: 'a.jpg', size: 123 },
+      sender: { id: '15550001111@c.us', pushname: 'Alice' },
+      isChannel: false,
+      isStatus: false,
     });
     expect(JSON.parse(JSON.stringify(data))).to.deep.equal(data);
   });

@@ -240,6 +240,7 @@ export class FakeMessage {
   fromMe!: boolean;
   hasQuotedMsg!: boolean;
   mentionedIds!: string[];
+  isStatus!: boolean;
 
   constructor(
     readonly client: FakeClient,
@@ -265,6 +266,8 @@ export class FakeMessage {
     this.fromMe = data.id.fromMe;
     this.hasQuotedMsg = Boolean(data.quotedMsg);
     this.mentionedIds = data.mentionedJidList || [];
+    // structures/Message.js:130
+    this.isStatus = data.id.remote === 'status@broadcast';
   }
 
   async forward(chat: string | { id: { _serialized: string } }): Promise<void> {
@@ -495,6 +498,22 @@ export class FakeClient extends EventEmitter {
     return { server: 'c.us', user: id.split('@')[0] ?? '', _serialized: id };
   }
 
+  /**
+   * As Client.js:3307 over `WWebJS.enforceLidAndPnRetrieval` (Injected/Utils.js:1694-1722): a LID
+   * gives its phone when WhatsApp Web may show it, a number its LID; `{}` for unknown users.
+   */
+  async getContactLidAndPhone(userIds: string[]): Promise<Array<{ lid?: string; pn?: string }>> {
+    this.calls.push({ method: 'getContactLidAndPhone', args: [userIds] });
+    this.requireReady();
+    return userIds.map((id) => this.network.lidAndPhone(id));
+  }
+
+  /** Client.js:1738: a Contact; only `pushname` is modelled. */
+  async getContactById(contactId: string): Promise<{ pushname?: string }> {
+    this.requireReady();
+    return { pushname: `Contact ${contactId.split('@')[0]}` };
+  }
+
   async isRegisteredUser(id: string): Promise<boolean> {
     return Boolean(await this.getNumberId(id));
   }
@@ -551,6 +570,12 @@ export class FakeWhatsAppNetwork {
   readonly groups = new Map<string, FakeGroup>();
   readonly messages = new Map<string, RawMessage>();
   readonly media = new Map<string, Buffer>();
+  /** LID → phone id of registered users that have a LID. */
+  readonly lids = new Map<string, string>();
+  /** LIDs whose phone WhatsApp Web does not show (not a saved contact). */
+  readonly hiddenPhones = new Set<string>();
+  /** Phone ids WhatsApp Web has no LID for yet: sends to them fail with "No LID for user". */
+  readonly noLid = new Set<string>();
   private readonly linkedAccounts = new Set<string>();
   /** Every client start fails like puppeteer.launch with this message. */
   launchError: string | null = null;
@@ -586,6 +611,24 @@ export class FakeWhatsAppNetwork {
 
   register(...ids: string[]): void {
     for (const id of ids) this.registered.add(id);
+  }
+
+  /** Gives a registered phone a LID (`hidden`: its number is not shown for the LID). */
+  assignLid(phone: string, lid: string, hidden = false): void {
+    this.registered.add(phone);
+    this.lids.set(lid, phone);
+    if (hidden) this.hiddenPhones.add(lid);
+  }
+
+  lidAndPhone(id: string): { lid?: string; pn?: string } {
+    if (id.endsWith('@lid')) {
+      const pn = this.lids.get(id);
+      if (!pn) return {};
+      return this.hiddenPhones.has(id) ? { lid: id, pn: undefined } : { lid: id, pn };
+    }
+    if (!this.registered.has(id)) return {};
+    const lid = [...this.lids].find(([, pn]) => pn === id)?.[0];
+    return { lid, pn: id };
   }
 
   newQr(): string {
@@ -672,8 +715,13 @@ export class FakeWhatsAppNetwork {
       const member = group.participants.find((p) => p.id === me);
       if (!member || (group.announce && !member.isAdmin))
         throw new Error('Evaluation failed: Error: not-authorized');
+    } else if (chatId.endsWith('@lid')) {
+      if (!this.lids.has(chatId)) throw new Error('Evaluation failed: Error: invalid wid');
     } else if (!this.registered.has(chatId)) {
       throw new Error('Evaluation failed: Error: wid error: invalid wid');
+    } else if (this.noLid.has(chatId)) {
+      // findOrCreateLatestChat → toUserLidOrThrow (wwebjs/whatsapp-web.js#145434)
+      throw new Error('Evaluation failed: Error: No LID for user');
     }
     const id = newMessageId();
     const raw: RawMessage = {

@@ -123,4 +123,39 @@ describe('forwarder plugin', () => {
     expect(fx.sdk.simulator.phone(ALICE).inbox).to.have.length(0);
     expect(fx.sdk.simulator.phone(BOB).inbox).to.have.length(0);
   });
+
+  it('matches a LID user by the phone a route names; channel posts only when a route names the channel', async () => {
+    const CHANNEL = '120363000000000777@newsletter';
+    await start({
+      routes: [
+        { from: '+15550003333', to: [BOB_ID], mode: 'forward' },
+        { from: '*', to: [BOB_ID], mode: 'copy', prefix: 'any: ' },
+        { from: CHANNEL, to: [GROUP_ID], mode: 'forward' },
+      ],
+    });
+    fx.sdk.simulator.phone('15550003333', { lidAddressed: true });
+    fx.sdk.simulator.linkedPhone('bot')!.addContact('15550003333');
+    fx.sdk.simulator.channel({ id: CHANNEL, admins: [ALICE], followers: ['15550000001'] });
+    await fx.sdk.simulator.phone('15550003333').send(BOT_ID, 'from lid');
+    const bob = fx.sdk.simulator.phone(BOB);
+    const forwarded = await bob.waitForMessage((m) => m.body === 'from lid');
+    expect(forwarded.isForwarded).to.equal(true);
+    await fx.sdk.simulator.phone(ALICE).send(CHANNEL, 'channel post');
+    await bob.waitForMessage((m) => m.body === 'channel post' && m.chatId === GROUP_ID);
+    await settle(100);
+    expect(bob.inbox.filter((m) => m.body === 'any: channel post')).to.deep.equal([]);
+  });
+
+  it('refuses native forwards to channels or status in its options', async () => {
+    fx = await pluginFixture();
+    let error: unknown;
+    try {
+      fx.sdk.use(forwarder, { routes: [{ from: '*', to: ['status@broadcast'], mode: 'forward' }] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.have.property('code', 'CONFIG_INVALID');
+    expect((error as Error).message).to.contain('plugins.forwarder.routes.0.to.0');
+    expect((error as Error).message).to.contain('use mode "copy"');
+  });
 });

@@ -95,6 +95,29 @@ describe('REST: messages', () => {
       expect(named.json).to.deep.include({ id: body.id, status: 'read' });
     });
 
+    it('sends to a LID chat id and refuses a group as a mention, saying why', async () => {
+      const lia = fx.sdk.simulator.phone('15550007777', {
+        lidAddressed: true,
+        lid: '123450000054321',
+      });
+      const res = await fx.request('POST', '/api/v1/messages', {
+        json: { chatId: '123450000054321@lid', content: 'hi by lid' },
+      });
+      expect(res.status).to.equal(202);
+      expect((res.json as { chatId: string }).chatId).to.equal('123450000054321@lid');
+      await lia.waitForMessage((m) => m.body === 'hi by lid');
+      const bad = await fx.request('POST', '/api/v1/messages', {
+        json: {
+          chatId: CONTACT_ID,
+          content: 'x',
+          options: { mentions: ['120363000000000001@g.us'] },
+        },
+      });
+      expect(bad.status).to.equal(400);
+      expect(bad.json).to.deep.include({ code: 'INVALID_CHAT_ID' });
+      expect((bad.json as { detail: string }).detail).to.contain('a group is not a person');
+    });
+
     it('with Prefer: wait=N answers 201 once sent', async () => {
       const res = await fx.request('POST', '/api/v1/messages', {
         json: { chatId: CONTACT_ID, content: 'wait for me', options: { linkPreview: false } },

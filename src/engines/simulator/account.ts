@@ -2,7 +2,7 @@
 import { WakitError } from '../../errors/index.js';
 import type { MediaFile } from '../types.js';
 import type { SimInboxMessage, SimMediaContent, SimPhone } from './types.js';
-import { userId } from './ids.js';
+import { LID_SUFFIX, deriveLid, userId } from './ids.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
 export const SIM_INBOX_LIMIT = 1_000;
@@ -13,12 +13,14 @@ export interface SimRecord extends SimInboxMessage {
   /** The chat the sender addressed (a user id or a group id). */
   readonly target: string;
   readonly media?: MediaFile;
+  /** Receivers see the sender by LID (a LID-addressed phone, or a group in LID addressing mode). */
+  readonly byLid: boolean;
   ack: number;
 }
 
 /** What the network needs from an engine linked to an account. */
 export interface LinkedDevice {
-  receiveInbound(record: SimRecord, senderPushname: string): void;
+  receiveInbound(record: SimRecord, sender: SimAccount): void;
 }
 
 interface Waiter {
@@ -35,6 +37,12 @@ export type PhoneSend = (
 
 export class SimAccount implements SimPhone {
   readonly id: string;
+  /** `<digits>@lid`: every account has one, as on WhatsApp. */
+  readonly lid: string;
+  /** Its messages arrive as `…@lid` and its number is hidden from those who do not have it saved. */
+  lidAddressed = false;
+  /** Numbers this account has saved as contacts (they see a LID-addressed phone's number). */
+  readonly contacts = new Set<string>();
   /** Engines currently linked and ready on this account (multi-device). */
   readonly devices = new Set<LinkedDevice>();
   private box: SimRecord[] = [];
@@ -44,8 +52,23 @@ export class SimAccount implements SimPhone {
     readonly number: string,
     public pushname: string,
     private readonly sendVia: PhoneSend,
+    lidDigits?: string,
   ) {
     this.id = userId(number);
+    this.lid = `${lidDigits ?? deriveLid(number)}${LID_SUFFIX}`;
+  }
+
+  addContact(numberOrId: string): void {
+    const digits = numberOrId.replace(/@c\.us$/, '').replace(/[\s+-]/g, '');
+    if (!/^\d{5,20}$/.test(digits)) {
+      throw new WakitError('VALIDATION_FAILED', `"${numberOrId}" is not a phone number`);
+    }
+    this.contacts.add(digits);
+  }
+
+  /** How `viewer` sees this account's number: hidden behind the LID unless saved as a contact. */
+  phoneVisibleTo(viewer: SimAccount): boolean {
+    return !this.lidAddressed || viewer === this || viewer.contacts.has(this.number);
   }
 
   send(

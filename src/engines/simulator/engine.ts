@@ -5,7 +5,7 @@
  */
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
-import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
@@ -284,8 +284,16 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const group = this.network.findGroup(groupId);
     if (!group)
       return Promise.reject(new WakitError('CHAT_NOT_FOUND', `group ${groupId} does not exist`));
-    const number = toNumber(memberId);
-    return Promise.resolve(number !== null && group.admins.has(`${number}@c.us`));
+    const member = this.network.person(memberId);
+    return Promise.resolve(member !== undefined && group.admins.has(member.id));
+  }
+
+  resolveContact(id: string): Promise<ContactInfo> {
+    try {
+      return Promise.resolve(this.network.lookUp(this.ensureReady(), id));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   private ensureReady(): SimAccount {
@@ -305,7 +313,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const failed = this.network.deliveryFails(target.id);
     const record = this.network.post(account, target, payload, !failed, this);
     if (failed) record.ack = -1;
-    const message = ownMessage(record, account.id);
+    const message = ownMessage(record, account);
     this.fire('message.create', message);
     this.progressAcks(record, failed);
     return { id: record.id };
@@ -332,8 +340,8 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   }
 
   /** @internal A message reached our account: the lean inbound path. */
-  receiveInbound(record: SimRecord, senderPushname: string): void {
-    const message = incomingMessage(record, this.account?.id ?? '', senderPushname);
+  receiveInbound(record: SimRecord, sender: SimAccount): void {
+    const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
     this.fire('message', message);
     this.fire('message.create', message);
   }

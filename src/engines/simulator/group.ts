@@ -26,6 +26,7 @@ export function groupId(value: string): string {
 export class SimGroupImpl implements SimGroup {
   readonly members = new Set<string>();
   readonly admins = new Set<string>();
+  addressing: 'pn' | 'lid' = 'pn';
 
   constructor(
     readonly id: string,

@@ -15,6 +15,17 @@ export function userId(number: string): string {
   return `${number}${USER_SUFFIX}`;
 }
 
+export const LID_SUFFIX = '@lid';
+
+/**
+ * The LID digits of a number: 15 digits derived from it (stable across runs, unrelated-looking,
+ * like WhatsApp's), unless a phone was given its own.
+ */
+export function deriveLid(number: string): string {
+  const hash = createHash('sha256').update(`lid:${number}`).digest();
+  return `1${(hash.readBigUInt64BE(0) % 10n ** 14n).toString().padStart(14, '0')}`;
+}
+
 /** A random-looking base64 string of `bytes` bytes, drawn from `random`. */
 function base64Of(bytes: number, random: () => number): string {
   const buf = Buffer.allocUnsafe(bytes);

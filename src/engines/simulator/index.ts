@@ -4,6 +4,8 @@ export { SimulatorEngine } from './engine.js';
 export { SIM_INBOX_LIMIT } from './account.js';
 export { derivePhone } from './ids.js';
 export type {
+  SimChannel,
+  SimChannelSpec,
   SimGroup,
   SimGroupSpec,
   SimInboxMessage,

@@ -5,14 +5,17 @@
  */
 import { pino, type Logger } from 'pino';
 import { WakitError } from '../../errors/index.js';
-import type { DisconnectReason, MediaFile } from '../types.js';
+import type { ContactInfo, DisconnectReason, MediaFile } from '../types.js';
 import type { EngineContext } from '../engine.js';
 import { engineSchema } from '../../config/schema.js';
 import { SimAccount, type LinkedDevice, type SimRecord } from './account.js';
 import { SimGroupImpl, groupId, memberId } from './group.js';
-import { GROUP_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
+import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
+import { SimChannelImpl, channelId } from './channel.js';
 import { SimulatorEngine } from './engine.js';
 import type {
+  SimChannel,
+  SimChannelSpec,
   SimGroup,
   SimGroupSpec,
   SimMediaContent,
@@ -46,7 +49,11 @@ interface Target {
   id: string;
   account?: SimAccount;
   group?: SimGroupImpl;
+  channel?: SimChannelImpl;
+  status?: true;
 }
+
+export const STATUS_CHAT = 'status@broadcast';
 
 function mediaType(content: SimMediaContent): string {
   if (content.type) return content.type;
@@ -60,6 +67,8 @@ export class SimulatorNetwork {
   readonly random: () => number;
   private readonly accounts = new Map<string, SimAccount>();
   private readonly groups = new Map<string, SimGroupImpl>();
+  private readonly channels = new Map<string, SimChannelImpl>();
+  private readonly byLid = new Map<string, SimAccount>();
   /** Message registry: a ring indexed by stanza sequence number (no hashing, O(1) eviction). */
   private readonly registry: Array<SimRecord | undefined> = new Array<SimRecord | undefined>(
     SIM_REGISTRY_LIMIT,
@@ -105,11 +114,60 @@ export class SimulatorNetwork {
     engine.acceptScan(opts);
   }
 
-  /** Gets or creates a registered phone. */
-  phone(number: string, opts: { pushname?: string } = {}): SimPhone {
+  /**
+   * Gets or creates a registered phone. `lidAddressed: true` makes it a LID user: its messages
+   * arrive as `<lid>@lid` and its number is hidden from accounts that have not saved it
+   * (`addContact`). `lid` fixes its LID digits (else derived from the number).
+   */
+  phone(
+    number: string,
+    opts: { pushname?: string; lidAddressed?: boolean; lid?: string } = {},
+  ): SimPhone {
     const digits = toNumber(number);
     if (!digits) throw new WakitError('VALIDATION_FAILED', `"${number}" is not a phone number`);
-    return this.account(digits, opts.pushname);
+    if (opts.lid !== undefined && !/^\d{5,25}$/.test(opts.lid)) {
+      throw new WakitError('VALIDATION_FAILED', `"${opts.lid}" is not LID digits`);
+    }
+    const account = this.account(digits, opts.pushname, opts.lid);
+    if (opts.lidAddressed !== undefined) account.lidAddressed = opts.lidAddressed;
+    return account;
+  }
+
+  /** Creates (or replaces) a channel; admins may post to it, followers receive the posts. */
+  channel(spec: SimChannelSpec): SimChannel {
+    const channel = new SimChannelImpl(channelId(spec.id), spec.name);
+    for (const admin of spec.admins ?? []) channel.admins.add(this.account(this.digits(admin)).id);
+    for (const follower of spec.followers ?? []) channel.follow(follower);
+    this.channels.set(channel.id, channel);
+    return channel;
+  }
+
+  private digits(value: string): string {
+    const digits = toNumber(value);
+    if (!digits) throw new WakitError('VALIDATION_FAILED', `"${value}" is not a phone number`);
+    return digits;
+  }
+
+  /**
+   * What `viewer` learns about a person by `@c.us` or `@lid` id, like WhatsApp Web's look-up: a
+   * number gives its LID; a LID gives its number only when the viewer may see it.
+   */
+  lookUp(viewer: SimAccount, id: string): ContactInfo {
+    const account = id.endsWith(LID_SUFFIX)
+      ? this.byLid.get(id)
+      : this.accounts.get(id.slice(0, -'@c.us'.length));
+    if (!account) return { id, isRegistered: false };
+    const info: ContactInfo = { id, lid: account.lid, isRegistered: true };
+    if (account.phoneVisibleTo(viewer)) info.phone = account.id;
+    info.pushname = account.pushname;
+    return info;
+  }
+
+  /** @internal The account behind a `@c.us` or `@lid` id. */
+  person(id: string): SimAccount | undefined {
+    if (id.endsWith(LID_SUFFIX)) return this.byLid.get(id);
+    const number = toNumber(id);
+    return number ? this.accounts.get(number) : undefined;
   }
 
   /** Creates (or replaces) a group; members are created as phones when unknown. */
@@ -120,6 +178,7 @@ export class SimulatorNetwork {
     });
     for (const member of spec.members) group.addMember(member);
     for (const admin of spec.admins ?? []) group.addMember(admin, { admin: true });
+    group.addressing = spec.addressing ?? 'pn';
     this.groups.set(id, group);
     return group;
   }
@@ -162,11 +221,12 @@ export class SimulatorNetwork {
   }
 
   /** @internal get-or-create an account by digits. */
-  account(number: string, pushname?: string): SimAccount {
+  account(number: string, pushname?: string, lid?: string): SimAccount {
     let account = this.accounts.get(number);
     if (!account) {
-      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend);
+      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid);
       this.accounts.set(number, account);
+      this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {
       account.pushname = pushname;
     }
@@ -207,14 +267,28 @@ export class SimulatorNetwork {
       }
       return { id: chatId, group };
     }
-    const number = chatId.endsWith('@c.us') ? chatId.slice(0, -5) : toNumber(chatId);
-    const account = number ? this.accounts.get(number) : undefined;
+    if (chatId === STATUS_CHAT) return { id: chatId, status: true };
+    if (chatId.endsWith('@newsletter')) {
+      const channel = this.channels.get(chatId);
+      if (!channel)
+        throw new WakitError('CHAT_NOT_FOUND', `channel ${chatId} does not exist`, {
+          details: { chatId },
+        });
+      if (!channel.admins.has(sender.id)) {
+        throw new WakitError('PERMISSION_DENIED', `only admins of ${chatId} can post to it`, {
+          details: { chatId },
+        });
+      }
+      return { id: chatId, channel };
+    }
+    const account = this.person(chatId);
     if (!account) {
       throw new WakitError('CHAT_NOT_FOUND', `${chatId} is not on WhatsApp`, {
         details: { chatId },
       });
     }
-    return { id: account.id, account };
+    // A chat with a LID user stays the LID chat (as in WhatsApp Web); numbers are by @c.us.
+    return { id: chatId.endsWith(LID_SUFFIX) ? chatId : account.id, account };
   }
 
   /**
@@ -231,11 +305,13 @@ export class SimulatorNetwork {
     const seq = this.stanzas.nextSeq;
     const stanza = this.stanzas.next();
     const isGroup = target.group !== undefined;
+    const shared = isGroup || target.channel !== undefined || target.status === true;
     const record: SimRecord = {
       id: serializeId(true, target.id, stanza),
       stanza,
       target: target.id,
-      chatId: isGroup ? target.id : sender.id,
+      chatId: shared ? target.id : sender.id,
+      byLid: sender.lidAddressed || target.group?.addressing === 'lid',
       author: sender.id,
       isGroup,
       type: payload.type,
@@ -258,6 +334,17 @@ export class SimulatorNetwork {
         const account = this.accounts.get(member.slice(0, -5));
         if (account) this.deliverTo(account, record, sender, from);
       }
+    } else if (target.channel) {
+      for (const follower of target.channel.followers) {
+        const account = this.accounts.get(follower.slice(0, -5));
+        if (account && account !== sender) this.deliverTo(account, record, sender, from);
+      }
+    } else if (target.status) {
+      // Status posts reach every account of the network that has the poster saved or is linked.
+      for (const account of this.accounts.values()) {
+        if (account !== sender && (account.devices.size > 0 || account.contacts.has(sender.number)))
+          this.deliverTo(account, record, sender, from);
+      }
     }
     return record;
   }
@@ -271,7 +358,7 @@ export class SimulatorNetwork {
     account.receive(record);
     if (account.devices.size === 0) return;
     for (const device of account.devices) {
-      if (device !== from) device.receiveInbound(record, sender.pushname);
+      if (device !== from) device.receiveInbound(record, sender);
     }
   }
 

@@ -44,7 +44,16 @@ export interface SimPhone {
   /** `<digits>@c.us`. */
   readonly id: string;
   readonly pushname: string;
-  /** Send text or media to a contact (`@c.us`) or a group this phone is a member of (`@g.us`). */
+  /** `<digits>@lid`: the phone's linked identity. */
+  readonly lid: string;
+  /** True when its messages arrive by LID and its number is hidden from non-contacts. */
+  lidAddressed: boolean;
+  /** Saves a number as a contact: a LID-addressed phone's number becomes visible to this one. */
+  addContact(numberOrId: string): void;
+  /**
+   * Send text or media to a person (`@c.us` or `@lid`), a group this phone is in (`@g.us`), a
+   * channel it administers (`@newsletter`) or its status (`status@broadcast`).
+   */
   send(
     chatId: string,
     content: string | SimMediaContent,
@@ -72,12 +81,34 @@ export interface SimGroupSpec {
   admins?: string[];
   /** Only admins may send ("only admins can send messages"). */
   adminsOnly?: boolean;
+  /** `lid`: members see each other by LID (WhatsApp's LID addressing mode for groups). */
+  addressing?: 'pn' | 'lid';
+}
+
+export interface SimChannelSpec {
+  /** Channel id, with or without `@newsletter`. */
+  id: string;
+  name?: string;
+  /** Numbers that may post (a linked bot may post when its number is listed). */
+  admins?: string[];
+  /** Numbers that receive the posts. */
+  followers?: string[];
+}
+
+export interface SimChannel {
+  readonly id: string;
+  name: string;
+  readonly admins: ReadonlySet<string>;
+  readonly followers: ReadonlySet<string>;
+  follow(number: string): void;
 }
 
 export interface SimGroup {
   readonly id: string;
   name: string;
   adminsOnly: boolean;
+  /** `lid`: members see each other by LID. */
+  addressing: 'pn' | 'lid';
   readonly members: ReadonlySet<string>;
   readonly admins: ReadonlySet<string>;
   addMember(member: string, opts?: { admin?: boolean }): void;

@@ -27,10 +27,16 @@ export function buildClientOptions(
     qrMaxRetries: config.qrMaxRetries,
     takeoverOnConflict: false,
     userAgent: config.userAgent,
+    // whatsapp-web.js 1.34 (Client.js:1240-1270) asks webVersionCache for `webVersion` (default
+    // 2.3000.1017054665, util/Constants.js:10); a local cache answers from `<path>/<version>.html`
+    // (webCache/LocalWebCache.js:20) and, once linked, saves the build that loaded (Client.js:312).
     ...(config.webVersion
       ? {
           webVersion: config.webVersion,
-          webVersionCache: { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
+          webVersionCache:
+            config.webVersionCache === 'local'
+              ? { type: 'local', path: `${launch.workDir}/web-cache`, strict: true }
+              : { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
         }
       : // in the client's work directory, not whatsapp-web.js's default ./.wwebjs_cache
         { webVersionCache: { type: 'local', path: `${launch.workDir}/web-cache` } }),

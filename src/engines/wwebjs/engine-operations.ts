@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EngineContent, MediaFile } from '../types.js';
+import type { ContactInfo, EngineContent, MediaFile } from '../types.js';
 import { WakitError, isWakitError } from '../../errors/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Attempt } from './attempt.js';
@@ -10,6 +10,7 @@ import {
   forwardMessage,
   isGroupAdmin,
   pairingDigits,
+  resolveContact,
   resolveTarget,
   sendContent,
 } from './operations.js';
@@ -97,5 +98,9 @@ export class EngineOperations {
 
   async isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
     return isGroupAdmin(this.readyAttempt().client, groupId, memberId);
+  }
+
+  async resolveContact(id: string): Promise<ContactInfo> {
+    return resolveContact(this.readyAttempt().client, id);
   }
 }

@@ -35,6 +35,22 @@ export function classifyStartFailure(error: unknown): DisconnectReason {
   return BROWSER_GONE.test(messageOf(error)) ? 'browser_crashed' : 'connection_lost';
 }
 
+/**
+ * WhatsApp Web's `toUserLidOrThrow` inside `findOrCreateLatestChat` (reached from
+ * `WWebJS.getChat`, Injected/Utils.js:842-870, during `Client.sendMessage`, Client.js:1533) throws
+ * `Error: No LID for user` when it has no LID for a `@c.us` id (wwebjs/whatsapp-web.js#145434,
+ * rmyndharis/OpenWA#156).
+ */
+const NO_LID = /no lid for user/i;
+/** Puppeteer's prefix for an exception thrown inside `page.evaluate` (the WhatsApp Web page). */
+const EVALUATION_FAILED = /^evaluation failed/i;
+/**
+ * Strings WhatsApp Web (not whatsapp-web.js, whose sources throw none of these) puts in its
+ * errors: `invalid wid` / `wid error` from `WAWebWidFactory.createWid` on a malformed id,
+ * `Lid is missing` from the LID migration, `findOrCreateLatestChat` failing in
+ * `WWebJS.getChat` (Injected/Utils.js:864); `not-authorized` / `forbidden` / `403` are the
+ * server's IQ error texts for announcement groups and channels the account cannot post to.
+ */
 const CHAT_MISSING =
   /invalid wid|wid error|chat not found|no chat|lid is missing|not a (whatsapp|registered)|not registered|findorcreatelatestchat/i;
 const NOT_ALLOWED =
@@ -47,6 +63,15 @@ const NOT_ALLOWED =
 export function mapSendError(error: unknown, chatId: string): WakitError {
   if (isWakitError(error)) return error;
   const message = messageOf(error);
+  if (NO_LID.test(message)) {
+    return new WakitError(
+      'CHAT_NOT_FOUND',
+      `WhatsApp Web has no LID for ${chatId} ("No LID for user"): the number is not on WhatsApp, ` +
+        `or WhatsApp Web has not learnt its LID yet; reply by the person's @lid id ` +
+        `(message.sender.lid) or call resolveContact() first`,
+      { details: { chatId, reason: 'no_lid' }, cause: error },
+    );
+  }
   if (CHAT_MISSING.test(message)) {
     return new WakitError('CHAT_NOT_FOUND', `Chat ${chatId} does not exist on WhatsApp`, {
       details: { chatId },
@@ -58,6 +83,14 @@ export function mapSendError(error: unknown, chatId: string): WakitError {
       details: { chatId },
       cause: error,
     });
+  }
+  if (EVALUATION_FAILED.test(message)) {
+    return new WakitError(
+      'ENGINE_ERROR',
+      `WhatsApp Web rejected the call (${message.slice(0, 200)}); if this started after a ` +
+        `WhatsApp Web update, pin a known-good build with engine.webVersion`,
+      { details: { chatId, reason: 'page_error' }, cause: error },
+    );
   }
   return new WakitError('ENGINE_ERROR', `whatsapp-web.js failed: ${message}`, {
     details: { chatId },

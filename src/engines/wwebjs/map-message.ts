@@ -45,12 +45,22 @@ export function toMessageData(message: MessageLike, meId?: string): MessageData 
     fromMe: Boolean(message.fromMe),
     type: typeof message.type === 'string' ? message.type : 'unknown',
     ack: toAck(message.ack),
+    sender: { id: '' },
+    isChannel: chatId.endsWith('@newsletter'),
+    // structures/Message.js:130: `isStatusV3 || id.remote === 'status@broadcast'`.
+    isStatus: Boolean(message.isStatus) || chatId === 'status@broadcast',
   };
   const author = str(message.author);
   if (author) data.author = author;
   if (message.isForwarded) data.isForwarded = true;
   const notifyName = str(raw.notifyName);
   if (notifyName) data.notifyName = notifyName;
+  // The sender as the message carries it (`author` in groups and on status, else `from`); the
+  // client completes lid/phone through resolveContact (getContactLidAndPhone).
+  if (data.fromMe) data.sender = { id: meId ?? message.from, ...(meId ? { phone: meId } : {}) };
+  else if (data.isChannel) data.sender = { id: chatId };
+  else
+    data.sender = { id: author ?? message.from, ...(notifyName ? { pushname: notifyName } : {}) };
   if (message.hasQuotedMsg) {
     const quoted = serialized(raw.quotedMsgId) ?? quotedIdFromStanza(raw, chatId, meId);
     if (quoted) data.quotedMessageId = quoted;

@@ -2,7 +2,7 @@
  * Sends and look-ups on a READY whatsapp-web.js client, with errors mapped to our codes.
  * Stateless: the engine passes the client, the message cache and the bindings.
  */
-import type { EngineContent, MediaFile } from '../types.js';
+import type { ContactInfo, EngineContent, MediaFile } from '../types.js';
 import { WakitError } from '../../errors/index.js';
 import type { CreatedWaiter } from './attempt.js';
 import { mapSendError } from './map-errors.js';
@@ -160,6 +160,10 @@ export async function downloadMessageMedia(message: MessageLike): Promise<MediaF
   return file;
 }
 
+/**
+ * Whether a member is a group admin. `getChatModel` turns participant ids into phone ids where it
+ * can (`toPn`, Injected/Utils.js:961-965), so a `@lid` member is matched by its phone as well.
+ */
 export async function isGroupAdmin(
   client: ClientLike,
   groupId: string,
@@ -172,8 +176,33 @@ export async function isGroupAdmin(
     throw mapSendError(error, groupId);
   }
   if (!chat?.isGroup || !Array.isArray(chat.participants)) return false;
-  const member = chat.participants.find((p) => p.id._serialized === memberId);
+  const ids = new Set([memberId]);
+  if (memberId.endsWith('@lid')) {
+    const contact = await resolveContact(client, memberId);
+    if (contact.phone) ids.add(contact.phone);
+  }
+  const member = chat.participants.find((p) => ids.has(p.id._serialized));
   return Boolean(member && (member.isAdmin || member.isSuperAdmin));
+}
+
+/**
+ * A person's LID and phone through `getContactLidAndPhone` (Client.js:3307), plus the pushname
+ * from `getContactById` when it answers. Unknown users are `isRegistered: false`.
+ */
+export async function resolveContact(client: ClientLike, id: string): Promise<ContactInfo> {
+  let entry: { lid?: string; pn?: string } | undefined;
+  try {
+    [entry] = await client.getContactLidAndPhone([id]);
+  } catch (error) {
+    throw mapSendError(error, id);
+  }
+  if (!entry?.lid && !entry?.pn) return { id, isRegistered: false };
+  const info: ContactInfo = { id, isRegistered: true };
+  if (entry.lid) info.lid = entry.lid;
+  if (entry.pn) info.phone = entry.pn;
+  const contact = await client.getContactById(entry.pn ?? entry.lid ?? id).catch(() => null);
+  if (contact?.pushname) info.pushname = contact.pushname;
+  return info;
 }
 
 /**

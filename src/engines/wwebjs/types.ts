@@ -106,6 +106,14 @@ export interface ClientLike {
   getChatById(chatId: string): Promise<ChatLike | undefined>;
   getNumberId(number: string): Promise<SerializedId | null>;
   requestPairingCode(phoneNumber: string, showNotification?: boolean): Promise<string>;
+  /**
+   * Client.js:3307: `(userIds: string | string[]) → Array<{ lid?: string, pn?: string }>`, each
+   * from `WWebJS.enforceLidAndPnRetrieval` (Injected/Utils.js:1694): both `undefined` when
+   * WhatsApp knows no such user.
+   */
+  getContactLidAndPhone(userIds: string[]): Promise<Array<{ lid?: string; pn?: string }>>;
+  /** Client.js:1738; `Contact.pushname` (structures/Contact.js:61). */
+  getContactById(contactId: string): Promise<{ pushname?: string | null }>;
   // EventEmitter's own signature, so that the real Client (and the fake) fit.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: string, listener: (...args: any[]) => void): unknown;

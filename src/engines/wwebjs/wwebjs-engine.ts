@@ -1,6 +1,6 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
-import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
@@ -267,5 +267,9 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
     return this.ops.isGroupAdmin(groupId, memberId);
+  }
+
+  resolveContact(id: string): Promise<ContactInfo> {
+    return this.ops.resolveContact(id);
   }
 }

@@ -1,0 +1,177 @@
+/**
+ * Who is who: the LID ↔ phone answers of the engine's contact look-up, cached per client, and the
+ * completion of received messages' `sender` with them (in arrival order).
+ */
+import type { ContactInfo, MessageData, MessageSender } from '../engines/types.js';
+
+export interface ContactCacheOptions {
+  /** Entries kept (least recently used dropped first). */
+  max?: number;
+  /** How long an answer is trusted, ms (a number can change hands; LIDs appear later). */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  info: ContactInfo;
+  at: number;
+}
+
+export class ContactCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #pending = new Map<string, Promise<ContactInfo>>();
+  readonly #max: number;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+
+  constructor(
+    private readonly lookUp: (id: string) => Promise<ContactInfo>,
+    options: ContactCacheOptions = {},
+  ) {
+    this.#max = options.max ?? 5_000;
+    this.#ttlMs = options.ttlMs ?? 60 * 60_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** A cached, still fresh answer for this `@c.us`/`@lid` id. */
+  peek(id: string): ContactInfo | undefined {
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    if (this.#now() - entry.at > this.#ttlMs) {
+      this.#entries.delete(id);
+      return undefined;
+    }
+    return entry.info;
+  }
+
+  /** Resolves through the cache; concurrent asks for one id share one look-up. */
+  resolve(id: string): Promise<ContactInfo> {
+    const cached = this.peek(id);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.#pending.get(id);
+    if (!pending) {
+      let asked: Promise<ContactInfo>;
+      try {
+        asked = this.lookUp(id);
+      } catch (error) {
+        asked = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      pending = asked.then(
+        (info) => {
+          this.#pending.delete(id);
+          if (info.isRegistered) this.remember(info);
+          return info;
+        },
+        (error: unknown) => {
+          this.#pending.delete(id);
+          throw error;
+        },
+      );
+      this.#pending.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Stores an answer under every id it names (the id asked, its LID and its phone). */
+  remember(info: ContactInfo): void {
+    const at = this.#now();
+    for (const key of new Set([info.id, info.lid, info.phone])) {
+      if (!key) continue;
+      this.#entries.delete(key);
+      this.#entries.set(key, { info: { ...info, id: key }, at });
+    }
+    while (this.#entries.size > this.#max) {
+      this.#entries.delete(this.#entries.keys().next().value as string);
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+/** True when a sender is a person whose LID or phone is still unknown. */
+export function needsLookUp(sender: MessageSender): boolean {
+  const person = sender.id.endsWith('@c.us') || sender.id.endsWith('@lid');
+  return person && (sender.lid === undefined || sender.phone === undefined);
+}
+
+/** `sender` with what `info` adds (the message's own id and pushname win). */
+export function completeSender(sender: MessageSender, info: ContactInfo): MessageSender {
+  const out: MessageSender = { ...sender };
+  if (out.lid === undefined && info.lid) out.lid = info.lid;
+  if (out.phone === undefined && info.phone) out.phone = info.phone;
+  if (out.pushname === undefined && info.pushname) out.pushname = info.pushname;
+  return out;
+}
+
+interface Pending {
+  data: MessageData;
+  sender: MessageSender | null;
+  deliver: Deliver;
+}
+
+type Deliver = (data: MessageData, sender: MessageSender) => void;
+
+/**
+ * Completes received messages' senders and hands them on in arrival order: messages that need no
+ * look-up (or hit the cache) while nothing waits pass synchronously; the others wait in a queue
+ * behind the first unanswered look-up (one look-up per person, however many messages wait for
+ * it). A failed look-up leaves the sender as it came.
+ */
+export class SenderCompleter {
+  #queue: Pending[] = [];
+  #head = 0;
+  readonly #waiting = new Map<string, Pending[]>();
+
+  constructor(
+    private readonly cache: ContactCache,
+    private readonly onError: (error: unknown, data: MessageData) => void,
+  ) {}
+
+  push(data: MessageData, deliver: Deliver): void {
+    let sender: MessageSender | null = data.sender;
+    if (needsLookUp(sender)) {
+      const cached = this.cache.peek(sender.id);
+      sender = cached ? completeSender(sender, cached) : null;
+    }
+    if (sender && this.#head === this.#queue.length) {
+      deliver(data, sender);
+      return;
+    }
+    const entry: Pending = { data, sender, deliver };
+    this.#queue.push(entry);
+    if (sender) return;
+    const id = data.sender.id;
+    const waiting = this.#waiting.get(id);
+    if (waiting) {
+      waiting.push(entry);
+      return;
+    }
+    this.#waiting.set(id, [entry]);
+    this.cache.resolve(id).then(
+      (info) => this.#answer(id, info, undefined),
+      (error: unknown) => this.#answer(id, undefined, error),
+    );
+  }
+
+  #answer(id: string, info: ContactInfo | undefined, error: unknown): void {
+    const entries = this.#waiting.get(id) ?? [];
+    this.#waiting.delete(id);
+    for (const entry of entries) {
+      if (info) entry.sender = completeSender(entry.data.sender, info);
+      else {
+        this.onError(error, entry.data);
+        entry.sender = entry.data.sender;
+      }
+    }
+    while (this.#head < this.#queue.length) {
+      const next = this.#queue[this.#head];
+      if (!next.sender) return;
+      this.#head += 1;
+      next.deliver(next.data, next.sender);
+    }
+    this.#queue = [];
+    this.#head = 0;
+  }
+}
