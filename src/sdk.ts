@@ -138,6 +138,7 @@ export class Sdk {
       client: (name) => clients.get(name),
       onClient: (listener) => clients.onClient(listener),
       sends: this.sends,
+      stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
       simulator: this.#simulator,
       eventLoop,
     });

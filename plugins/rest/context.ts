@@ -9,7 +9,15 @@ import type { RestOptions } from './options.js';
 /** What the REST server needs of wakit: a part of the plugin context (tests build one from an Sdk). */
 export type RestHost = Pick<
   PluginContext,
-  'config' | 'clients' | 'client' | 'onClient' | 'sends' | 'simulator' | 'report' | 'eventLoop'
+  | 'config'
+  | 'clients'
+  | 'client'
+  | 'onClient'
+  | 'sends'
+  | 'simulator'
+  | 'report'
+  | 'stopping'
+  | 'eventLoop'
 >;
 
 /** What route modules share: the host, the options and the server's services. */

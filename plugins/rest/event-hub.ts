@@ -113,6 +113,7 @@ export class EventHub {
       this.publish(name, 'message.create', plain(message)),
     );
     on('message.ack', (update: unknown) => this.publish(name, 'message.ack', plain(update)));
+    on('message.status', (send: unknown) => this.publish(name, 'message.status', plain(send)));
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

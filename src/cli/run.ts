@@ -106,7 +106,9 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     stopping ??= (async () => {
       io.out('Stopping: sending what is queued, keeping sessions...');
       try {
-        await sdk.stop({ drainTimeoutMs: options.drainTimeoutMs ?? 10_000 });
+        await sdk.stop(
+          options.drainTimeoutMs !== undefined ? { drainTimeoutMs: options.drainTimeoutMs } : {},
+        );
         io.out('Stopped.');
         resolveDone(0);
       } catch (error) {

@@ -441,14 +441,16 @@ export class BotClient {
   }
 
   async #drain(deadlineMs: number): Promise<void> {
-    const { drained, remaining } = await this.queue.drain(deadlineMs);
-    if (!drained)
-      this.log.warn(
-        { remaining },
-        'client %s: %d sends left unsent at shutdown',
-        this.name,
-        remaining,
-      );
+    const { drained } = await this.queue.drain(deadlineMs);
+    if (drained) return;
+    // What did not go out stays journaled and is sent after the next start (not lost).
+    const ids = this.queue.unfinishedIds();
+    this.log.warn(
+      { remaining: ids.length, trackingIds: ids },
+      'client %s: %d sends left in the outbox for the next start',
+      this.name,
+      ids.length,
+    );
   }
 
   async #close(): Promise<void> {

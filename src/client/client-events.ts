@@ -31,11 +31,11 @@ export const ACCOUNT_EVENT_NAMES = [
   'message',
   'message.create',
   'message.ack',
+  'message.status',
   'state',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
   ...ACCOUNT_EVENT_NAMES,
-  'message.status',
   'session.leased',
 ];

@@ -47,6 +47,8 @@ export interface LoadedPluginInfo {
 export interface PluginHostDeps {
   readonly config: Readonly<WakitConfig>;
   readonly baseDir: string;
+  /** True once the SDK is stopping. */
+  stopping(): boolean;
   readonly logger: Logger;
   readonly errors: ErrorSink;
   readonly clients: readonly BotClient[];
@@ -281,6 +283,9 @@ export class PluginHost {
       options,
       log,
       config: sdk.config,
+      get stopping() {
+        return sdk.stopping();
+      },
       baseDir: sdk.baseDir,
       get clients(): readonly BotClient[] {
         return sdk.clients;

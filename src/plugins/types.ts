@@ -218,6 +218,8 @@ export interface PluginContext<Options = unknown> {
   readonly log: Logger;
   /** The SDK configuration (frozen). */
   readonly config: Readonly<WakitConfig>;
+  /** True once `sdk.stop()` began: queues drain, intake is closed (REST answers `/readyz` 503). */
+  readonly stopping: boolean;
   /** Directory relative paths resolve from (the config file's directory). */
   readonly baseDir: string;
   /** Every client, now (clients named in `config.clients` exist once `start()` created them). */

@@ -14,6 +14,9 @@ export function restHostOf(sdk: Sdk): RestHost {
     client: (name) => sdk.client(name),
     onClient: (listener) => sdk.onClient(listener),
     sends: sdk.sends,
+    get stopping() {
+      return sdk.phase === 'stopping' || sdk.phase === 'stopped';
+    },
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
     report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),

@@ -42,6 +42,10 @@ export function problemBoundary(deps: {
         log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
       else if (POLICY_REFUSALS.has(problem.code))
         log.warn({ code: problem.code, method: ctx.method, path: ctx.path }, problem.detail);
+      const retryAfterMs = problem.details?.retryAfterMs;
+      if (problem.code === 'QUEUE_FULL' && typeof retryAfterMs === 'number') {
+        ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+      }
       sendProblem(ctx, problem);
     }
     if (status.closing) ctx.set('Connection', 'close');

@@ -45,6 +45,7 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         const reasons: string[] = [];
         if (!rc.status.listening || rc.status.closing)
           reasons.push('the REST server is not serving');
+        if (rc.sdk.stopping) reasons.push('stopping: queues are draining');
         const missing = requiredClients(rc).filter((name) => {
           try {
             return rc.sdk.client(name).state !== 'READY';
