@@ -30,6 +30,10 @@ export class EventHub {
   readonly #qr = new Map<string, string>();
   readonly #detach: (() => void)[] = [];
   readonly #onListenerError: (error: unknown) => void;
+  readonly #clients: BotClient[] = [];
+  /** Subscribers that want `message.status` (many per send): followed only while there are some. */
+  #statusWanted = 0;
+  readonly #statusListeners = new Map<BotClient, (send: unknown) => void>();
 
   constructor(
     sdk: RestHost,
@@ -50,9 +54,36 @@ export class EventHub {
     return this.#seq;
   }
 
-  subscribe(listener: HubListener): () => void {
+  /**
+   * Adds a subscriber; `types` are the event types it wants (all when absent). `message.status`
+   * (several per send) is collected only while some subscriber wants it.
+   */
+  subscribe(listener: HubListener, types?: ReadonlySet<string>): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const wantsStatus = !types || types.has('message.status');
+    if (wantsStatus && ++this.#statusWanted === 1) {
+      for (const client of this.#clients) this.#followStatus(client);
+    }
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#listeners.delete(listener);
+      if (wantsStatus && --this.#statusWanted === 0) {
+        for (const [client, handler] of this.#statusListeners)
+          client.off('message.status', handler);
+        this.#statusListeners.clear();
+      }
+    };
+  }
+
+  #followStatus(client: BotClient): void {
+    if (this.#statusListeners.has(client)) return;
+    const handler = (send: unknown): void => {
+      this.publish(client.name, 'message.status', plain(send));
+    };
+    this.#statusListeners.set(client, handler);
+    client.on('message.status', handler);
   }
 
   /** Buffered events after `seq`, oldest first (as many as the buffer still holds). */
@@ -70,6 +101,8 @@ export class EventHub {
   /** Stops listening to clients (subscribers are kept; nothing new will reach them). */
   close(): void {
     for (const detach of this.#detach.splice(0)) detach();
+    for (const [client, handler] of this.#statusListeners) client.off('message.status', handler);
+    this.#statusListeners.clear();
   }
 
   publish(client: string, event: EventType, data: unknown): HubEvent {
@@ -93,6 +126,8 @@ export class EventHub {
 
   #attach(client: BotClient): void {
     const name = client.name;
+    this.#clients.push(client);
+    if (this.#statusWanted > 0) this.#followStatus(client);
     const on = (event: ClientEventName, handler: (...args: never[]) => void): void => {
       const listener = handler as never;
       client.on(event, listener);
@@ -113,7 +148,6 @@ export class EventHub {
       this.publish(name, 'message.create', plain(message)),
     );
     on('message.ack', (update: unknown) => this.publish(name, 'message.ack', plain(update)));
-    on('message.status', (send: unknown) => this.publish(name, 'message.status', plain(send)));
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

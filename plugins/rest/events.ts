@@ -113,7 +113,7 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         };
         const unsubscribe = rc.hub.subscribe((event) => {
           if (accepts(event)) write(formatEvent(event));
-        });
+        }, types);
         const heartbeat = setInterval(
           () => write(`: heartbeat ${Date.now()}\n\n`),
           rc.options.sse.heartbeatMs,

@@ -88,10 +88,17 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const detachMetrics: (() => void)[] = [];
   if (metrics)
     detachMetrics.push(sdk.onClient((client) => detachMetrics.push(metrics.watch(client))));
-  hub.subscribe((event) => {
-    metrics?.event(event.event);
-    webhooks.handle(event);
-  });
+  // Webhooks (and the events metric) want every type their hooks name; no hook: no message.status.
+  const hookTypes = options.webhooks.some((hook) => !hook.events)
+    ? undefined
+    : new Set<string>(options.webhooks.flatMap((hook) => hook.events ?? []));
+  hub.subscribe(
+    (event) => {
+      metrics?.event(event.event);
+      webhooks.handle(event);
+    },
+    hookTypes ?? (options.webhooks.length > 0 ? undefined : new Set()),
+  );
 
   const routes: AnyRoute[] = [];
   let document: Record<string, unknown> | undefined;

@@ -19,11 +19,14 @@ export class SendEntry {
   messageId: string | undefined = undefined;
   ack: number | undefined = undefined;
   error: WakitError | undefined = undefined;
+  /** The last status written to the outbox (it skips changes that do not change it). */
+  journaled: TrackingStatus | undefined = undefined;
   sentAt = 0;
   updatedAt: number;
   /** The job (its `run` performs the send); dropped once the send finished. */
   job: QueueJob | undefined;
   #outcome: 0 | 1 | 2 = 0; // pending | resolved | rejected
+  #createdIso: string | undefined = undefined;
   #promise: Promise<SendResult> | undefined = undefined;
   /** Settles `#promise`; only exists while someone holds a pending result. */
   #settle: { resolve(value: SendResult): void; reject(error: WakitError): void } | undefined =
@@ -90,7 +93,7 @@ export class SendEntry {
       kind: this.kind,
       status: this.status,
       attempts: this.attempts,
-      createdAt: new Date(this.createdAt).toISOString(),
+      createdAt: (this.#createdIso ??= new Date(this.createdAt).toISOString()),
       updatedAt: new Date(this.updatedAt).toISOString(),
     };
     if (this.messageId !== undefined) record.messageId = this.messageId;

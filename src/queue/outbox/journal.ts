@@ -2,11 +2,17 @@ import type { SendEntry } from '../send-entry.js';
 import type { OutboxStore } from './outbox-store.js';
 
 /**
- * Writes a change of a tracked send to the outbox. A send failed only because the process stops
- * (SHUTTING_DOWN) is not a failure of the send: it stays queued (or in flight) for the next start.
+ * Writes a change of a tracked send to the outbox, when it matters after a restart: the outcome
+ * (sent, failed) and the delivery progress (delivered, read, played). `queued` is what the append
+ * wrote, and `sending` recovers like `queued`, so neither is written; nor is an ack that does not
+ * change the status. A send failed only because the process stops (SHUTTING_DOWN) is not a failure
+ * of the send: it stays queued for the next start.
  */
 export function journalChange(store: OutboxStore, entry: SendEntry): void {
+  if (entry.status === 'queued' || entry.status === 'sending') return;
+  if (entry.status === entry.journaled) return;
   if (entry.status === 'failed' && entry.error?.code === 'SHUTTING_DOWN') return;
+  entry.journaled = entry.status;
   store.update(entry.id, {
     status: entry.status,
     attempts: entry.attempts,

@@ -82,8 +82,11 @@ CREATE TABLE IF NOT EXISTS sends (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sends_idempotency ON sends (idem_scope, idem_key) WHERE idem_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS sends_open ON sends (client, status, seq);
-CREATE INDEX IF NOT EXISTS sends_created ON sends (created_at, seq);
 `;
+
+/** Delivery progress after `sent`: written lazily (coalesced), as recovery does not need it. */
+const PROGRESS: ReadonlySet<string> = new Set(['delivered', 'read', 'played']);
+const PROGRESS_DELAY_MS = 250;
 
 /** SQLite error codes → wakit codes: a full disk is 507, anything else the store cannot do 503. */
 export function storageError(error: unknown, file: string): WakitError {
@@ -132,6 +135,9 @@ export class SqliteOutbox implements OutboxStore {
   readonly #ops: Op[] = [];
   #scheduled = false;
   #closed = false;
+  /** Delivery progress (delivered, read, played) waiting for its lazy write, by send. */
+  readonly #progress = new Map<string, OutboxChange>();
+  #progressTimer: NodeJS.Timeout | undefined;
   readonly #insert: Database.Statement;
   readonly #update: Database.Statement;
   readonly #byKey: Database.Statement;
@@ -201,6 +207,17 @@ export class SqliteOutbox implements OutboxStore {
 
   update(id: string, change: OutboxChange): void {
     if (this.#closed) return;
+    if (PROGRESS.has(change.status)) {
+      // Delivery progress is not needed to recover: it is written lazily, one write per send.
+      this.#progress.delete(id);
+      this.#progress.set(id, change);
+      this.#progressTimer ??= setTimeout(() => {
+        this.#progressTimer = undefined;
+        this.#schedule();
+      }, PROGRESS_DELAY_MS);
+      this.#progressTimer.unref();
+      return;
+    }
     this.#ops.push({ type: 'update', id, change });
     this.#schedule();
   }
@@ -215,13 +232,18 @@ export class SqliteOutbox implements OutboxStore {
   #flush(): void {
     this.#scheduled = false;
     const ops = this.#ops.splice(0);
+    for (const [id, change] of this.#progress) ops.push({ type: 'update', id, change });
+    this.#progress.clear();
     if (ops.length === 0) return;
     const settled: (() => void)[] = [];
     try {
       this.#db.transaction(() => {
+        // Only the last change of a send in this batch needs writing (each carries its whole state).
+        const updates = new Map<string, OutboxChange>();
         for (const op of ops) {
           if (op.type === 'update') {
-            this.#runUpdate(op.id, op.change);
+            updates.delete(op.id);
+            updates.set(op.id, op.change);
             continue;
           }
           const { entry } = op;
@@ -252,6 +274,7 @@ export class SqliteOutbox implements OutboxStore {
           });
           settled.push(() => op.resolve({ id: entry.id }));
         }
+        for (const [id, change] of updates) this.#runUpdate(id, change);
       })();
     } catch (error) {
       const failure = storageError(error, this.#file);
@@ -278,7 +301,7 @@ export class SqliteOutbox implements OutboxStore {
 
   /** Reads see every write made before them. */
   #sync(): void {
-    if (this.#ops.length > 0) this.#flush();
+    if (this.#ops.length > 0 || this.#progress.size > 0) this.#flush();
   }
 
   get(id: string): Promise<TrackedSend | undefined> {
@@ -367,6 +390,7 @@ export class SqliteOutbox implements OutboxStore {
 
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
+    clearTimeout(this.#progressTimer);
     try {
       this.#flush();
     } finally {
