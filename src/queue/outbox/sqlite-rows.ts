@@ -1,0 +1,92 @@
+/** The SQLite outbox's table, its rows as tracked sends, and its error mapping. */
+import path from 'node:path';
+import { WakitError, type ErrorCode } from '../../errors/index.js';
+import type { TrackedSend, TrackingStatus } from '../types.js';
+
+export interface Row {
+  seq: number;
+  id: string;
+  client: string;
+  account: string | null;
+  chat_id: string;
+  kind: string;
+  priority: string;
+  content: string;
+  status: string;
+  attempts: number;
+  message_id: string | null;
+  ack: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+  idem_scope: string | null;
+  idem_key: string | null;
+  idem_hash: string | null;
+}
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sends (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  client TEXT NOT NULL,
+  account TEXT,
+  chat_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  priority TEXT NOT NULL,
+  content TEXT NOT NULL,
+  media BLOB,
+  idem_scope TEXT,
+  idem_key TEXT,
+  idem_hash TEXT,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  message_id TEXT,
+  ack INTEGER,
+  error_code TEXT,
+  error_message TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  sent_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS sends_idempotency ON sends (idem_scope, idem_key) WHERE idem_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS sends_open ON sends (client, status, seq);
+`;
+
+/** Delivery progress after `sent`: written lazily (coalesced), as recovery does not need it. */
+export const PROGRESS: ReadonlySet<string> = new Set(['delivered', 'read', 'played']);
+export const PROGRESS_DELAY_MS = 250;
+
+/** SQLite error codes → wakit codes: a full disk is 507, anything else the store cannot do 503. */
+export function storageError(error: unknown, file: string): WakitError {
+  const code = (error as { code?: string }).code ?? '';
+  const full = code === 'SQLITE_FULL' || (error as { code?: string }).code === 'ENOSPC';
+  const wakitCode: ErrorCode = full ? 'STORAGE_FULL' : 'STORAGE_UNAVAILABLE';
+  return new WakitError(
+    wakitCode,
+    full
+      ? `The outbox ${file} is full (no space left): the send was not accepted`
+      : `The outbox ${file} cannot be written (${code || (error as Error).message}): the send was not accepted`,
+    { cause: error, details: { file: path.basename(file) } },
+  );
+}
+
+export function toTracked(row: Row): TrackedSend {
+  const record: TrackedSend = {
+    id: row.id,
+    client: row.client,
+    chatId: row.chat_id,
+    kind: row.kind,
+    status: row.status as TrackingStatus,
+    attempts: row.attempts,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+  if (row.message_id !== null) record.messageId = row.message_id;
+  if (row.ack !== null) record.ack = row.ack;
+  if (row.error_code !== null)
+    record.error = { code: row.error_code as ErrorCode, message: row.error_message ?? '' };
+  if (row.sent_at !== null) record.sentAt = new Date(row.sent_at).toISOString();
+  return record;
+}
