@@ -3,8 +3,6 @@ import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import { WakitError, isWakitError, issueError, toWakitError } from '../errors/index.js';
 import type { ErrorReport, ErrorSink } from '../kernel/error-sink.js';
-import type { SimulatorNetwork } from '../engines/simulator/index.js';
-import type { WakitConfig } from '../config/schema.js';
 import { prepareContent } from '../client/send-contract.js';
 import { CommandRegistry } from './commands.js';
 import { isPlugin } from './define-plugin.js';
@@ -22,9 +20,7 @@ import type {
   Plugin,
   PluginContext,
   PluginHttp,
-  SendLookup,
   PluginRouteRegistry,
-  EventLoopView,
 } from './types.js';
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
@@ -44,19 +40,14 @@ export interface LoadedPluginInfo {
 }
 
 /** What the plugin host needs of the SDK (the SDK implements it; plugins never see it whole). */
-export interface PluginHostDeps {
-  readonly config: Readonly<WakitConfig>;
-  readonly baseDir: string;
+export interface PluginHostDeps extends Pick<
+  PluginContext,
+  'config' | 'baseDir' | 'clients' | 'client' | 'onClient' | 'sends' | 'simulator' | 'eventLoop'
+> {
   /** True once the SDK is stopping. */
   stopping(): boolean;
   readonly logger: Logger;
   readonly errors: ErrorSink;
-  readonly clients: readonly BotClient[];
-  client(name: string): BotClient;
-  onClient(listener: (client: BotClient) => void): () => void;
-  readonly sends: SendLookup;
-  readonly simulator: SimulatorNetwork | undefined;
-  readonly eventLoop: EventLoopView;
 }
 
 interface Running {

@@ -1,6 +1,8 @@
 import type { TrackedSend } from '../types.js';
 import {
   FINISHED,
+  cursorSeq,
+  pageOf,
   type ListPage,
   type ListQuery,
   type OpenEntry,
@@ -58,9 +60,7 @@ export class MemoryOutbox implements OutboxStore {
   }
 
   list(query: ListQuery): Promise<ListPage> {
-    const before = query.cursor
-      ? Number(Buffer.from(query.cursor, 'base64url').toString())
-      : Infinity;
+    const before = query.cursor ? cursorSeq(query.cursor) : Infinity;
     const all = [...this.#items.values()]
       .filter(
         (i) =>
@@ -70,14 +70,7 @@ export class MemoryOutbox implements OutboxStore {
           (query.since === undefined || i.entry.createdAt >= query.since),
       )
       .sort((a, b) => b.seq - a.seq);
-    const page = all.slice(0, query.limit);
-    const last = page.at(-1);
-    return Promise.resolve({
-      items: page.map(tracked),
-      ...(all.length > query.limit && last
-        ? { next: Buffer.from(String(last.seq)).toString('base64url') }
-        : {}),
-    });
+    return Promise.resolve(pageOf(all, query.limit, (i) => i.seq, tracked));
   }
 
   open(client: string): Promise<OpenEntry[]> {

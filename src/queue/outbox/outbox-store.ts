@@ -86,6 +86,31 @@ export interface OutboxStore {
   close(): Promise<void>;
 }
 
+/**
+ * One page of a newest-first listing: `rows` holds up to `limit + 1` rows (the extra one says there
+ * is a next page); the cursor is the last row's sequence number.
+ */
+export function pageOf<R>(
+  rows: readonly R[],
+  limit: number,
+  seqOf: (row: R) => number,
+  toSend: (row: R) => TrackedSend,
+): ListPage {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toSend),
+    ...(rows.length > limit && last !== undefined
+      ? { next: Buffer.from(String(seqOf(last))).toString('base64url') }
+      : {}),
+  };
+}
+
+/** The sequence number a cursor of `pageOf` stands for. */
+export function cursorSeq(cursor: string): number {
+  return Number(Buffer.from(cursor, 'base64url').toString());
+}
+
 export const FINISHED: ReadonlySet<TrackingStatus> = new Set([
   'sent',
   'delivered',

@@ -13,6 +13,8 @@ import {
 } from './sqlite-rows.js';
 import {
   FINISHED,
+  cursorSeq,
+  pageOf,
   type ListPage,
   type ListQuery,
   type OpenEntry,
@@ -249,19 +251,12 @@ export class SqliteOutbox implements OutboxStore {
     }
     if (query.cursor) {
       where.push('seq < ?');
-      params.push(Number(Buffer.from(query.cursor, 'base64url').toString()));
+      params.push(cursorSeq(query.cursor));
     }
     const sql = `SELECT * FROM sends ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY seq DESC LIMIT ?`;
     const rows = this.#db.prepare(sql).all(...params, query.limit + 1) as Row[];
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return Promise.resolve({
-      items: page.map(toTracked),
-      ...(rows.length > query.limit && last
-        ? { next: Buffer.from(String(last.seq)).toString('base64url') }
-        : {}),
-    });
+    return Promise.resolve(pageOf(rows, query.limit, (row) => row.seq, toTracked));
   }
 
   open(client: string): Promise<OpenEntry[]> {
