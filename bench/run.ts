@@ -4,6 +4,7 @@
  * `npm run bench -- inbound queue` runs a subset.
  */
 import { benchInbound } from './inbound.js';
+import { benchOutbox } from './outbox.js';
 import { benchPipeline } from './pipeline.js';
 import { benchQueue } from './queue.js';
 import { benchRest } from './rest.js';
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   queue: benchQueue,
   pipeline: benchPipeline,
   rest: benchRest,
+  outbox: benchOutbox,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

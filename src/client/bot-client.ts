@@ -443,14 +443,18 @@ export class BotClient {
   async #drain(deadlineMs: number): Promise<void> {
     const { drained } = await this.queue.drain(deadlineMs);
     if (drained) return;
-    // What did not go out stays journaled and is sent after the next start (not lost).
+    // What did not go out stays journaled and is sent after the next start (not lost): every id
+    // is logged, 1,000 per line.
     const ids = this.queue.unfinishedIds();
     this.log.warn(
-      { remaining: ids.length, trackingIds: ids },
+      { remaining: ids.length },
       'client %s: %d sends left in the outbox for the next start',
       this.name,
       ids.length,
     );
+    for (let i = 0; i < ids.length; i += 1_000) {
+      this.log.warn({ trackingIds: ids.slice(i, i + 1_000) }, 'left in the outbox');
+    }
   }
 
   async #close(): Promise<void> {

@@ -125,10 +125,17 @@ export class SendIntake {
       });
       throw error;
     }
+    // The result promise is made only when someone asks for it: 100,000 waiting sends that
+    // nobody awaits hold no promises.
+    let result: Promise<SendResult> | undefined;
     return {
       trackingId: id,
       chatId,
-      result: handle.result.then(({ id: messageId }) => ({ id: messageId, trackingId: id })),
+      get result() {
+        return (result ??= quiet(
+          handle.result.then(({ id: messageId }) => ({ id: messageId, trackingId: id })),
+        ));
+      },
     };
   }
 
@@ -158,18 +165,24 @@ export class SendIntake {
         });
         continue;
       }
-      const content = decodeContent(entry.content, await outbox.media(entry.id));
-      queue.enqueue(
-        {
-          id: entry.id,
-          createdAt: entry.createdAt,
-          chatId: entry.chatId,
-          kind: entry.kind,
-          priority: entry.priority,
-          run: () => this.#d.deliver(entry.chatId, content, entry.account),
-        },
-        { recovering: true },
-      );
+      const content = await decodeContent(entry.content, () => outbox.media(entry.id));
+      try {
+        queue.enqueue(
+          {
+            id: entry.id,
+            createdAt: entry.createdAt,
+            chatId: entry.chatId,
+            kind: entry.kind,
+            priority: entry.priority,
+            run: () => this.#d.deliver(entry.chatId, content, entry.account),
+          },
+          { recovering: true },
+        );
+      } catch (error) {
+        // Stopped while recovering: the rest stays in the outbox for the next start.
+        if ((error as WakitError).code === 'SHUTTING_DOWN') break;
+        throw error;
+      }
       requeued++;
     }
     if (requeued > 0) {
@@ -207,7 +220,7 @@ export class SendIntake {
     return {
       trackingId,
       chatId: record.chatId,
-      result: result.then(({ id }) => ({ id, trackingId })),
+      result: quiet(result.then(({ id }) => ({ id, trackingId }))),
       duplicate: true,
     };
   }
@@ -224,6 +237,15 @@ export class SendIntake {
       ...(content.filename === undefined && file.filename ? { filename: file.filename } : {}),
     };
   }
+}
+
+/**
+ * A result promise a caller may ignore (REST's 202, fire-and-forget sends): its rejection is
+ * handled here, so it never becomes an unhandled rejection, while callers who await it still get it.
+ */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** What makes two requests with one idempotency key "the same request". */

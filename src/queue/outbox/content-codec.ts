@@ -13,15 +13,17 @@ export function encodeContent(content: OutgoingContent): { json: string; media?:
   return { json: JSON.stringify(content) };
 }
 
-export function decodeContent(json: string, media: Buffer | undefined): OutgoingContent {
+/** The content back from the outbox; `loadMedia` is called only when it had bytes stored. */
+export async function decodeContent(
+  json: string,
+  loadMedia: () => Promise<Buffer | undefined>,
+): Promise<OutgoingContent> {
   const content = JSON.parse(json) as OutgoingContent;
-  if (content.kind !== 'text' && content.kind !== 'forward' && !('url' in content.source)) {
-    if (!('path' in content.source) && media) {
-      return {
-        ...content,
-        source: { buffer: media, mimetype: (content.source as { mimetype: string }).mimetype },
-      };
-    }
-  }
-  return content;
+  if (content.kind === 'text' || content.kind === 'forward') return content;
+  const source = content.source as { url?: string; path?: string; mimetype?: string };
+  if (source.url !== undefined || source.path !== undefined) return content;
+  return {
+    ...content,
+    source: { buffer: (await loadMedia()) ?? Buffer.alloc(0), mimetype: source.mimetype ?? '' },
+  };
 }
