@@ -1,0 +1,191 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MemoryOutbox } from '../../src/queue/outbox/memory-outbox.js';
+import type { OutboxEntry, OutboxStore } from '../../src/queue/outbox/outbox-store.js';
+import { SqliteOutbox } from '../../src/queue/outbox/sqlite-outbox.js';
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function entry(n: number, extra: Partial<OutboxEntry> = {}): OutboxEntry {
+  return {
+    id: `id-${String(n).padStart(3, '0')}`,
+    client: 'bot',
+    account: '111@c.us',
+    chatId: '222@c.us',
+    kind: 'text',
+    priority: 'normal',
+    content: JSON.stringify({ type: 'text', text: `m${n}` }),
+    createdAt: 1_000 + n,
+    ...extra,
+  };
+}
+
+async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ code?: string; status?: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code?: string; status?: number; message: string };
+  }
+  throw new Error('expected a rejection');
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'wakit-outbox-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const adapters: Array<[string, () => OutboxStore]> = [
+  ['memory', () => new MemoryOutbox()],
+  [
+    'sqlite',
+    () =>
+      new SqliteOutbox({
+        file: path.join(dir, 'o.db'),
+        durability: 'normal' as never,
+        onError: () => {},
+      }),
+  ],
+];
+
+for (const [name, make] of adapters) {
+  describe(`OutboxStore contract (${name})`, () => {
+    let store: OutboxStore;
+    beforeEach(() => {
+      store = make();
+    });
+    afterEach(() => store.close());
+
+    it('appends, gets and lists newest first with filters and cursor pages', async () => {
+      for (let n = 1; n <= 5; n++) await store.append(entry(n, n === 5 ? { client: 'other' } : {}));
+      expect((await store.get('id-002'))?.status).to.equal('queued');
+      expect(await store.get('nope')).to.equal(undefined);
+      const first = await store.list({ clients: ['bot'], limit: 2 });
+      expect(first.items.map((i) => i.id)).to.deep.equal(['id-004', 'id-003']);
+      const second = await store.list({ clients: ['bot'], limit: 2, cursor: first.next });
+      expect(second.items.map((i) => i.id)).to.deep.equal(['id-002', 'id-001']);
+      expect(second.next).to.equal(undefined);
+      const since = await store.list({ since: 1_004, limit: 10 });
+      expect(since.items.map((i) => i.id)).to.deep.equal(['id-005', 'id-004']);
+      store.update('id-003', {
+        status: 'sent',
+        attempts: 1,
+        updatedAt: 2_000,
+        messageId: 'wa-3',
+        sentAt: 2_000,
+      });
+      await tick();
+      await tick();
+      const sent = await store.list({ status: 'sent', limit: 10 });
+      expect(sent.items.map((i) => i.id)).to.deep.equal(['id-003']);
+      expect(sent.items[0]?.messageId).to.equal('wa-3');
+    });
+
+    it('open() lists only queued and sending entries in acceptance order', async () => {
+      for (let n = 1; n <= 4; n++) await store.append(entry(n));
+      store.update('id-001', { status: 'sending', attempts: 1, updatedAt: 2_000 });
+      store.update('id-002', {
+        status: 'failed',
+        attempts: 1,
+        updatedAt: 2_000,
+        error: { code: 'SEND_FAILED' as never, message: 'x' },
+      });
+      store.update('id-004', { status: 'sent', attempts: 1, updatedAt: 2_000, messageId: 'w' });
+      await tick();
+      await tick();
+      const open = await store.open('bot');
+      expect(open.map((e) => [e.id, e.status])).to.deep.equal([
+        ['id-001', 'sending'],
+        ['id-003', 'queued'],
+      ]);
+      expect(await store.open('other')).to.have.length(0);
+    });
+
+    it('round-trips media bytes', async () => {
+      const bytes = Buffer.from([0, 1, 2, 255, 254, 10, 13]);
+      await store.append(entry(1, { media: bytes }));
+      expect((await store.media('id-001'))?.equals(bytes)).to.equal(true);
+      expect(await store.media('id-404')).to.equal(undefined);
+    });
+
+    it('dedupes an idempotency key within its scope only', async () => {
+      const idem = { scope: 's1', key: 'k', hash: 'h1' };
+      const a = await store.append(entry(1, { idempotency: idem }));
+      expect(a).to.deep.equal({ id: 'id-001' });
+      const b = await store.append(entry(2, { idempotency: { ...idem, hash: 'h2' } }));
+      expect(b.duplicateOf).to.deep.equal({ id: 'id-001', hash: 'h1' });
+      expect(await store.get('id-002')).to.equal(undefined);
+      const c = await store.append(entry(3, { idempotency: { ...idem, scope: 's2' } }));
+      expect(c).to.deep.equal({ id: 'id-003' });
+    });
+
+    it('prunes finished entries by count and by age, never unfinished ones', async () => {
+      for (let n = 1; n <= 6; n++) await store.append(entry(n));
+      for (const n of [1, 2, 3, 4])
+        store.update(`id-00${n}`, { status: 'sent', attempts: 1, updatedAt: 1_000 + n });
+      await tick();
+      await tick();
+      expect(await store.prune({ maxCount: 2, maxAgeMs: 1e12 }, 10_000)).to.equal(2);
+      expect(await store.get('id-001')).to.equal(undefined);
+      expect(await store.get('id-003')).to.not.equal(undefined);
+      expect(await store.prune({ maxCount: 100, maxAgeMs: 1 }, 1e9)).to.equal(2);
+      const left = (await store.list({ limit: 10 })).items.map((i) => i.id);
+      expect(left).to.deep.equal(['id-006', 'id-005']);
+    });
+  });
+}
+
+describe('SqliteOutbox faults', () => {
+  it('creates the file 0600 and a reopen sees everything committed', async () => {
+    const file = path.join(dir, 'a.db');
+    const one = new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    await one.append(entry(1));
+    await one.append(entry(2));
+    one.update('id-001', { status: 'sent', attempts: 1, updatedAt: 5, messageId: 'wa' });
+    await one.close();
+    expect(statSync(file).mode & 0o777).to.equal(0o600);
+    const two = new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    expect((await two.get('id-001'))?.messageId).to.equal('wa');
+    expect((await two.open('bot')).map((e) => e.id)).to.deep.equal(['id-002']);
+    await two.close();
+  });
+
+  it('refuses a garbage file with STORAGE_CORRUPT naming it and leaves it untouched', () => {
+    const file = path.join(dir, 'bad.db');
+    const garbage = Buffer.alloc(8192, 0x5a);
+    writeFileSync(file, garbage);
+    let error: { code?: string; message: string } | undefined;
+    try {
+      new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    } catch (e) {
+      error = e as { code?: string; message: string };
+    }
+    expect(error?.code).to.equal('STORAGE_CORRUPT');
+    expect(error?.message).to.contain('bad.db');
+    expect(readFileSync(file).equals(garbage)).to.equal(true);
+  });
+
+  it('rejects appends with STORAGE_FULL (507) when full and keeps what is stored', async () => {
+    const file = path.join(dir, 'full.db');
+    const store = new SqliteOutbox({
+      file,
+      durability: 'normal' as never,
+      onError: () => {},
+      maxPages: 12,
+    });
+    await store.append(entry(1));
+    const big = 'x'.repeat(200_000);
+    const error = await rejection(
+      store.append(entry(2, { content: JSON.stringify({ type: 'text', text: big }) })),
+    );
+    expect(error.code).to.equal('STORAGE_FULL');
+    expect(error.status).to.equal(507);
+    expect((await store.get('id-001'))?.id).to.equal('id-001');
+    expect(await store.get('id-002')).to.equal(undefined);
+    await store.close();
+  });
+});
