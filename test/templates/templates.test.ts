@@ -20,7 +20,7 @@ function bufferIo(): CliIo & { text: () => string } {
 function npmTest(cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     // the scaffold gets the local package through node_modules/wakit (a symlink to this repository);
-    // without a build, `import 'wakit'` is mapped onto the sources
+    // without a build, `import 'wakitjs'` is mapped onto the sources
     const child = spawn('npm', ['test', '--silent'], {
       cwd,
       env: {
@@ -71,9 +71,9 @@ describe('templates (wakit create + the template’s own test)', function () {
           $schema: string;
           plugins: Record<string, unknown>;
         };
-        expect(config.$schema).to.equal('./node_modules/wakit/config.schema.json');
+        expect(config.$schema).to.equal('./node_modules/wakitjs/config.schema.json');
         if (template === 'rest-api') {
-          expect(JSON.stringify(config.plugins.rest)).to.include('${WAKIT_TOKEN}');
+          expect(JSON.stringify(config.plugins.rest)).to.include('${WAKIT_REST_TOKEN}');
         }
         // a non-empty directory is refused
         const again = bufferIo();
