@@ -28,7 +28,7 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdef0123456789';
 const CONTACT = '15550001111';
 const BODY = JSON.stringify({ chatId: CONTACT, content: 'Hello from the benchmark' });
 

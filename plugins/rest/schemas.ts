@@ -311,3 +311,21 @@ export const SimInboxMessage = named(
 );
 export const SimInbox = named('SimulatorInbox', z.array(SimInboxMessage));
 export const PhoneParam = z.string().regex(/^\d{6,15}$/, 'must be 6-15 digits');
+
+export const SimScanRequest = named(
+  'SimulatorScanRequest',
+  z
+    .object({
+      /** Client whose QR is scanned; the default client when absent. */
+      client: clientNameParam.optional(),
+      /** Number of the phone that scans (the bot's number once linked); a new one when absent. */
+      phone: PhoneParam.optional(),
+      pushname: z.string().min(1).max(64).optional(),
+    })
+    .strict(),
+);
+
+export const SimScanned = named(
+  'SimulatorScanned',
+  z.object({ client: z.string(), status: ClientStatus }),
+);

@@ -107,7 +107,8 @@ export async function createProject(dir: string, options: CreateOptions, io: Cli
   await mkdir(target, { recursive: true });
   await cp(source, target, {
     recursive: true,
-    filter: (from) => !from.split(path.sep).includes('node_modules'),
+    // relative to the template: an installed package itself lives under node_modules
+    filter: (from) => !path.relative(source, from).split(path.sep).includes('node_modules'),
   });
   const pkgFile = path.join(target, 'package.json');
   const pkg = JSON.parse(await readFile(pkgFile, 'utf8')) as Record<string, unknown> & {

@@ -7,7 +7,14 @@ import { WakitError, normalizeChatId, type Sdk } from '../../../src/index.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { PhoneParam, SimInbox, SimSendRequest, SimSent } from '../schemas.js';
+import {
+  PhoneParam,
+  SimInbox,
+  SimScanned,
+  SimScanRequest,
+  SimSendRequest,
+  SimSent,
+} from '../schemas.js';
 
 function requireAll(principal: Principal): void {
   if (principal.clients !== '*') {
@@ -82,6 +89,37 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
               }
             : {}),
         }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/simulator/scan',
+      operationId: 'simulatorScan',
+      summary: "Simulator: a phone scans the client's QR code (links it, as a person would)",
+      tag: 'simulator',
+      body: SimScanRequest,
+      responses: {
+        202: { description: 'Scanned; the client goes on to READY', schema: SimScanned },
+      },
+      errors: [400, 401, 403, 404, 409, 415],
+      handler(ctx, { body, principal }) {
+        requireAll(principal);
+        const client = resolveClient(rc, principal, body.client);
+        ctx.state.client = client.name;
+        const qr = client.state === 'SCAN_QR' ? rc.hub.qr(client.name) : undefined;
+        if (!qr) {
+          throw new WakitError(
+            'QR_NOT_AVAILABLE',
+            `Client ${client.name} is ${client.state}, not showing a QR code to scan`,
+            { details: { status: client.state } },
+          );
+        }
+        sdk.simulator.scan(qr, {
+          ...(body.phone !== undefined ? { phone: body.phone } : {}),
+          ...(body.pushname !== undefined ? { pushname: body.pushname } : {}),
+        });
+        ctx.status = 202;
+        ctx.body = { client: client.name, status: client.state };
       },
     }),
   ];

@@ -12,7 +12,7 @@ import { createSdk, loadConfigFile, type Sdk } from 'wakitjs';
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BOT = '15550000001';
 const ALICE = '15550001111';
-const TOKEN = 'test-token-0123456789abcdef';
+const TOKEN = 'test-token-0123456789abcdef0123456789';
 let sdk: Sdk;
 let sessions: string;
 let baseUrl: string;
