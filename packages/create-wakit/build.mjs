@@ -1,7 +1,7 @@
 // Packs create-wakit on its own: bundles the CLI's `create` (src/cli/create.ts of wakitjs) into
 // dist/index.js with no dependencies, and copies the templates beside it. Run by `npm pack`.
 import { cp, rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { build } from 'tsup';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));

@@ -14,14 +14,14 @@ export function editDistance(a: string, b: string): number {
   for (let i = 1; i <= s.length; i++) {
     for (let j = 1; j <= t.length; j++) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
       if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) {
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+        best = Math.min(best, d[i - 2][j - 2] + 1);
       }
-      d[i]![j] = best;
+      d[i][j] = best;
     }
   }
-  return d[s.length]![t.length]!;
+  return d[s.length][t.length];
 }
 
 /** The candidate closest to `word` when it is close enough to be a typo; else undefined. */
@@ -88,7 +88,8 @@ function describe(value: unknown): string {
     return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   }
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
+  return typeof value;
 }
 
 const A: Record<string, string> = {

@@ -3,7 +3,8 @@ import { configSchema } from './schema.js';
 
 type Json = Record<string, unknown>;
 
-function optionsJsonSchema(name: string, schema: z.ZodType): Json {
+function optionsJsonSchema(name: string, schema: z.ZodType | undefined): Json {
+  if (!schema) throw new Error(`plugin ${name} has no options schema`);
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
@@ -32,7 +33,7 @@ export function configJsonSchema(pluginOptions: Record<string, z.ZodType> = {}):
           name,
           {
             anyOf: [
-              optionsJsonSchema(name, pluginOptions[name] as z.ZodType),
+              optionsJsonSchema(name, pluginOptions[name]),
               { const: false, description: `turn ${name} off` },
             ],
           },
