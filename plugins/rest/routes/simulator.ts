@@ -30,7 +30,8 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
       method: 'POST',
       path: '/api/v1/simulator/phones/{number}/messages',
       operationId: 'simulatorSend',
-      summary: "Simulator: the phone {number} sends a text (to a client's number by default)",
+      summary:
+        "Simulator: the phone {number} sends a text or an image (to a client's number by default)",
       tag: 'simulator',
       params,
       body: SimSendRequest,
@@ -54,7 +55,15 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
           }
           to = me.id;
         }
-        const sent = await sdk.simulator.phone(p.number).send(to, body.text);
+        const phone = sdk.simulator.phone(p.number);
+        const sent = body.image
+          ? await phone.send(to, {
+              data: Buffer.from(body.image.data, 'base64'),
+              mimetype: body.image.mimetype,
+              ...(body.image.filename !== undefined ? { filename: body.image.filename } : {}),
+              ...(body.text !== undefined ? { caption: body.text } : {}),
+            })
+          : await phone.send(to, body.text ?? '');
         ctx.status = 201;
         ctx.body = { id: sent.id };
       },
