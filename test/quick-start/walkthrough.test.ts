@@ -107,11 +107,30 @@ describe('quick start walkthrough (npm pack → npm create → npm test → waki
         "import { WakitError } from 'wakitjs';\n" +
         "test('my own test runs too', () => assert.equal(new WakitError('TIMEOUT', 'x').code, 'TIMEOUT'));\n",
     );
+    // docs/plugins.md's plugin and its test, as written: they typecheck with the template's
+    // tsconfig (a .ts import) and `npm test` runs them too
+    const pluginsDoc = await readFile(path.join(REPO, 'docs', 'plugins.md'), 'utf8');
+    await writeFile(
+      path.join(project, 'plugins', 'echo.ts'),
+      shellBlock(pluginsDoc, '# Plugins', '// plugins/echo.ts'),
+    );
+    await writeFile(
+      path.join(project, 'test', 'echo.test.ts'),
+      shellBlock(pluginsDoc, '# Plugins', "import echo from '../plugins/echo.ts'"),
+    );
+    const typecheck = await run(
+      path.join(project, 'node_modules/.bin/tsc'),
+      ['--noEmit', '-p', '.'],
+      project,
+      userEnv(),
+    );
+    expect(typecheck.code, typecheck.output).to.equal(0);
+
     const tested = await run('npm', ['test'], project, userEnv());
     expect(tested.code, tested.output).to.equal(0);
     expect(tested.output)
       .to.include('my own test runs too')
-      .and.match(/# pass 4\b/);
+      .and.match(/# pass 5\b/);
 
     await writeFile(
       path.join(project, 'test', 'more', 'broken.test.ts'),
