@@ -1,22 +1,23 @@
 /**
- * REST benchmark (issue 5): `POST /api/v1/messages` (text, bearer token, validation, enqueue on the
- * simulator with pacing off) with autocannon at 50 connections for 10 s, against a bare Koa app
- * with the same body parser answering a JSON POST, both in the same run. Reports requests per
- * second, p50/p99 latency and the ratio (target: ≥ 60 % of bare Koa, p99 < 25 ms).
- * Standalone: `npx tsx bench/rest.ts` (BENCH_DURATION=seconds to shorten it).
+ * REST benchmark (issue 8): `POST /api/v1/messages` of the wakit server (the built-in REST plugin,
+ * simulator engine, pacing off, otherwise the default configuration) against a bare Koa +
+ * @koa/bodyparser JSON POST and a bare Express 5 `express.json()` POST (the stack of the peer
+ * gateways). Each server runs in its own child process (bench/servers/), started fresh for every
+ * round; autocannon (50 connections) runs here. Rounds are interleaved (wakit, koa, express,
+ * wakit, ...); the table gives medians with their spread (min–max), p99, failed requests and the
+ * ratios wakit/koa and wakit/express. Goals: ≥ 60 % of Koa, ≥ 100 % of Express, p99 < 25 ms, 0 failed.
+ *
+ * Environment: BENCH_ROUNDS (3), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds
+ * (2), BENCH_TARGETS (e.g. `wakit`), BENCH_WAKIT_CONFIG (JSON merged into the wakit server's
+ * config, see bench/servers/wakit.ts), BENCH_CPU_PROF=<dir> (run the wakit server under
+ * `node --cpu-prof`, profiles written to <dir>). Standalone: `npx tsx bench/rest.ts`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Koa from 'koa';
-import { bodyParser } from '@koa/bodyparser';
-import { pino } from 'pino';
-import { createSdk } from '../src/index.js';
-import { createRestServer } from '../plugins/rest/server.js';
+import { BENCH_DIR, startServer } from './server-process.js';
+import { median, round, spread } from './stats.js';
+import { BENCH_CONTACT, BENCH_TOKEN } from './servers/wakit.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -28,17 +29,49 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const TOKEN = 'bench-token-0123456789abcdef0123456789';
-const CONTACT = '15550001111';
-const BODY = JSON.stringify({ chatId: CONTACT, content: 'Hello from the benchmark' });
+const BODY = JSON.stringify({ chatId: BENCH_CONTACT, content: 'Hello from the benchmark' });
 
-function load(
-  url: string,
-  headers: Record<string, string>,
-  duration: number,
-): Promise<AutocannonResult> {
+interface Target {
+  name: 'wakit' | 'koa' | 'express';
+  script: string;
+  nodeArgs: string[];
+  headers: Record<string, string>;
+}
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+function targets(): Target[] {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const all: Target[] = [
+    {
+      name: 'wakit',
+      script: path.join(BENCH_DIR, 'servers', 'wakit.ts'),
+      nodeArgs: [...profile, '--import', 'tsx'],
+      headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+    },
+    { name: 'koa', script: path.join(BENCH_DIR, 'servers', 'koa.mjs'), nodeArgs: [], headers: {} },
+    {
+      name: 'express',
+      script: path.join(BENCH_DIR, 'servers', 'express.mjs'),
+      nodeArgs: [],
+      headers: {},
+    },
+  ];
+  const wanted = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
+  return wanted.length ? all.filter((t) => wanted.includes(t.name)) : all;
+}
+
+function load(url: string, headers: Record<string, string>, duration: number) {
   return autocannon({
-    url,
+    url: `${url}/api/v1/messages`,
     method: 'POST',
     connections: 50,
     duration,
@@ -47,79 +80,84 @@ function load(
   });
 }
 
-async function bareKoa(): Promise<{ url: string; server: Server }> {
-  const app = new Koa();
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: 1024 * 1024 }));
-  app.use((ctx) => {
-    const body = ctx.request.body as { chatId?: unknown } | undefined;
-    ctx.status = 202;
-    ctx.body = { id: 'x', status: 'queued', chatId: body?.chatId ?? null };
-  });
-  const server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/messages`,
-    server,
-  };
-}
-
-const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
-
-export async function benchRest(): Promise<Record<string, number | string>> {
-  const duration = Number(process.env.BENCH_DURATION ?? 10);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'wakit-bench-rest-'));
-  const logger = pino({ level: 'silent' });
-  const sdk = createSdk(
-    {
-      engine: { type: 'simulator', ackDelayMs: 50 },
-      auth: { type: 'local', dataPath: dir },
-      clients: ['bot'],
-      queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0, maxSize: 10_000_000, trackLimit: 10_000 },
-    },
-    { logger },
-  );
-  const client = sdk.createClient({ name: 'bot' });
-  sdk.simulator.phone(CONTACT);
-  client.on('qr', (qr) => sdk.simulator.scan(qr, { phone: '15550000001' }));
-  const rest = await createRestServer({
-    sdk,
-    logger,
-    options: { port: 0, tokens: [{ token: TOKEN, clients: ['*'] }] },
-  });
-  await rest.listen();
-  await client.initialize();
-  await client.waitUntilReady({ timeoutMs: 10_000 });
-  const bare = await bareKoa();
+async function measure(target: Target, warmup: number, duration: number): Promise<Sample> {
+  const server = await startServer(target.script, { nodeArgs: target.nodeArgs });
   try {
-    // Warm both up (JIT), then measure.
-    await load(bare.url, {}, 1);
-    await load(`${rest.url}/api/v1/messages`, { authorization: `Bearer ${TOKEN}` }, 1);
-    const base = await load(bare.url, {}, duration);
-    const api = await load(
-      `${rest.url}/api/v1/messages`,
-      { authorization: `Bearer ${TOKEN}` },
-      duration,
-    );
-    const failures = api.non2xx + api.errors + api.timeouts;
-    const ratio = api.requests.average / base.requests.average;
+    if (warmup > 0) await load(server.url, target.headers, warmup);
+    const r = await load(server.url, target.headers, duration);
     return {
-      'bare Koa rps': round(base.requests.average),
-      'bare Koa p50 ms': base.latency.p50,
-      'bare Koa p99 ms': base.latency.p99,
-      'REST rps': round(api.requests.average),
-      'REST p50 ms': api.latency.p50,
-      'REST p99 ms': api.latency.p99,
-      'REST failed requests': failures,
-      'ratio REST / bare Koa': `${round(ratio * 100)} % (target ≥ 60 %)`,
-      'p99 target < 25 ms': api.latency.p99 < 25 ? 'met' : 'missed',
-      'sends accepted': api.requests.total,
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+      total: r.requests.total,
     };
   } finally {
-    await new Promise((resolve) => bare.server.close(resolve));
-    await rest.close();
-    await sdk.stop({ drainTimeoutMs: 1_000 });
-    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    await server.stop();
   }
+}
+
+const percent = (value: number) => `${round(value * 100)} %`;
+
+export async function benchRest(): Promise<Record<string, Record<string, string | number>>> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const duration = Number(process.env.BENCH_DURATION ?? 10);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 2);
+  const list = targets();
+  const samples = new Map<string, Sample[]>(list.map((t) => [t.name, []]));
+  for (let i = 1; i <= rounds; i++) {
+    for (const target of list) {
+      const sample = await measure(target, warmup, duration);
+      samples.get(target.name)!.push(sample);
+      console.error(
+        `round ${i}/${rounds} ${target.name}: ${round(sample.rps)} req/s, p99 ${sample.p99} ms, ` +
+          `non-2xx ${sample.non2xx}, errors ${sample.errors}`,
+      );
+    }
+  }
+  const table: Record<string, Record<string, string | number>> = {};
+  for (const [name, runs] of samples) {
+    table[name] = {
+      'req/s median (min–max)': spread(runs.map((s) => s.rps)),
+      'p50 ms': spread(runs.map((s) => s.p50)),
+      'p99 ms median (min–max)': spread(runs.map((s) => s.p99)),
+      'non-2xx': runs.reduce((sum, s) => sum + s.non2xx, 0),
+      'errors + timeouts': runs.reduce((sum, s) => sum + s.errors, 0),
+      requests: runs.reduce((sum, s) => sum + s.total, 0),
+    };
+  }
+  const wakit = samples.get('wakit');
+  for (const [base, goal] of [
+    ['koa', 0.6],
+    ['express', 1],
+  ] as const) {
+    const other = samples.get(base);
+    if (!wakit?.length || !other?.length) continue;
+    const ratio = median(wakit.map((s) => s.rps)) / median(other.map((s) => s.rps));
+    const perRound = wakit.map((s, i) => s.rps / other[i].rps);
+    table[`wakit / ${base}`] = {
+      'req/s median (min–max)': `${percent(ratio)} (per round ${percent(Math.min(...perRound))}–${percent(Math.max(...perRound))})`,
+      'p50 ms': '',
+      'p99 ms median (min–max)': '',
+      'non-2xx': '',
+      'errors + timeouts': '',
+      requests: `goal ≥ ${percent(goal)}: ${ratio >= goal ? 'met' : 'missed'}`,
+    };
+  }
+  if (wakit?.length) {
+    const p99 = median(wakit.map((s) => s.p99));
+    const failed = wakit.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
+    table['wakit goals'] = {
+      'req/s median (min–max)': '',
+      'p50 ms': '',
+      'p99 ms median (min–max)': `< 25 ms: ${p99 < 25 ? 'met' : 'missed'}`,
+      'non-2xx': '',
+      'errors + timeouts': '',
+      requests: `0 failed: ${failed === 0 ? 'met' : `missed (${failed})`}`,
+    };
+  }
+  return table;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -8,7 +8,7 @@ import { benchPipeline } from './pipeline.js';
 import { benchQueue } from './queue.js';
 import { benchRest } from './rest.js';
 
-const benches: Record<string, () => Promise<Record<string, number | string>>> = {
+const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   inbound: benchInbound,
   queue: benchQueue,
   pipeline: benchPipeline,

@@ -1,12 +1,13 @@
 /**
- * wakit — the public API. Everything a bot, a plugin or an integration may use is exported here;
- * anything else is internal.
+ * wakit — the public API, grouped by audience: building a bot with the SDK, writing plugins,
+ * handling errors, and advanced integrations. Anything not exported here is internal.
  */
 import 'reflect-metadata';
 
-// SDK
-export { createSdk, Sdk, type SdkOptions, type StopOptions } from './sdk.js';
-export { BotClient, type QueuedSend } from './client/bot-client.js';
+// ---------------------------------------------------------------------------------------------
+// SDK: create an SDK from a configuration, create clients, send and receive.
+export { createSdk, Sdk, type PluginsView, type SdkOptions, type StopOptions } from './sdk.js';
+export { BotClient, type EnqueueOptions, type QueuedSend } from './client/bot-client.js';
 export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';
 export { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from './client/client-events.js';
@@ -24,18 +25,34 @@ export {
   type DisconnectReason,
   type MediaData,
   type MediaKind,
-  type MediaSource,
   type MessageData,
+  type SendResult,
+  type TextOptions,
+} from './client/types.js';
+// The send contract: one schema per kind; input types derived from it.
+export {
+  SEND_KINDS,
+  prepareContent,
+  prepareSend,
+  sendRequestSchema,
+  sendSchemas,
+  textOptionsSchema,
+  type MediaContent,
+  type PreparedSend,
   type SendAudioInput,
+  type SendContent,
   type SendDocumentInput,
   type SendImageInput,
-  type SendResult,
+  type SendKind,
   type SendStickerInput,
   type SendTextInput,
   type SendVideoInput,
-  type TextOptions,
-} from './client/types.js';
+} from './client/send-contract.js';
+export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
+// The simulator (engine.type "simulator"): `sdk.simulator`, tests and demos.
+export { SimulatorNetwork } from './engines/simulator/index.js';
 
+// ---------------------------------------------------------------------------------------------
 // Configuration
 export {
   clientNameSchema,
@@ -49,40 +66,8 @@ export {
   type WakitConfigInput,
 } from './config/index.js';
 
-// Errors
-export {
-  ERROR_CODES,
-  WakitError,
-  isWakitError,
-  issueError,
-  MAX_ISSUES,
-  toWakitError,
-  zodIssues,
-  type ErrorCode,
-  type ErrorIssue,
-} from './errors/index.js';
-
-// Outbound queue
-export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
-
-// Engines (advanced: a custom engine through SdkOptions.engineFactory)
-export type {
-  Engine,
-  EngineContext,
-  EngineEvents,
-  EngineFactory,
-  EngineIdentity,
-} from './engines/engine.js';
-
-// Simulator
-export { SimulatorNetwork } from './engines/simulator/index.js';
-
-// Media helpers shared with plugins (guarded downloads, MIME types)
-export { safeFetch, redact, type SafeFetchOptions } from './client/safe-fetch.js';
-export { isPrivateAddress } from './client/ip-policy.js';
-export { extensionFor, mimeFromFilename } from './client/mime.js';
-
-// Plugins
+// ---------------------------------------------------------------------------------------------
+// Plugins: definePlugin and what `setup(ctx)` works with.
 export { definePlugin, isPlugin } from './plugins/define-plugin.js';
 export type {
   CommandContext,
@@ -92,13 +77,11 @@ export type {
   EventData,
   EventHandler,
   HttpMethod,
-  MediaContent,
   Next,
   OnOptions,
   Plugin,
   PluginContext,
   PluginDefinition,
-  PluginErrorEvent,
   PluginEvent,
   PluginHttp,
   PluginHttpRequest,
@@ -108,18 +91,46 @@ export type {
   PluginRouteDefinition,
   PluginRouteRegistry,
   PluginSendOptions,
-  RouteMatch,
-  SendContent,
+  ReportWhere,
+  SendLookup,
 } from './plugins/types.js';
-export {
-  PluginHost,
-  type LoadedPluginInfo,
-  type PluginHostOptions,
-} from './plugins/plugin-host.js';
-export { parseArgs, parseCommand, type ParsedCommand } from './plugins/parse-args.js';
-export { PLUGIN_ROUTE_PREFIX } from './plugins/routes.js';
-export { BUILT_IN_PLUGINS } from './plugins/loader.js';
-
+export type { LoadedPluginInfo } from './plugins/plugin-host.js';
 // zod, re-exported so plugins describe their options with the same instance wakit validates with
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';
+// Media helpers plugins share (MIME types, redacted URLs in logs)
+export { redact } from './client/safe-fetch.js';
+export { extensionFor } from './client/mime.js';
+
+// ---------------------------------------------------------------------------------------------
+// Errors: one class, stable codes (docs/errors.md), one sink (`sdk.on('error')`).
+export {
+  ERROR_CODES,
+  MAX_ISSUES,
+  WakitError,
+  isWakitError,
+  issueError,
+  toWakitError,
+  zodIssues,
+  type ErrorCode,
+  type ErrorIssue,
+} from './errors/index.js';
+export type { ErrorSource, WakitErrorEvent } from './kernel/error-sink.js';
+
+// ---------------------------------------------------------------------------------------------
+// Advanced: a custom engine through `SdkOptions.engineFactory`.
+export type {
+  Engine,
+  EngineContext,
+  EngineEvents,
+  EngineFactory,
+  EngineIdentity,
+} from './engines/engine.js';
+export type { EngineContent, MediaFile } from './engines/types.js';
+// Advanced: retry delays (capped exponential backoff with jitter), shared with built-in plugins.
+export {
+  Backoff,
+  computeBackoff,
+  type BackoffJitter,
+  type BackoffPolicy,
+} from './kernel/backoff.js';

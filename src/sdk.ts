@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { parseConfig } from './config/validate.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
@@ -7,12 +6,14 @@ import { WakitError, toWakitError } from './errors/index.js';
 import type { EngineFactory } from './engines/engine.js';
 import { SimulatorNetwork } from './engines/simulator/index.js';
 import type { BotClient } from './client/bot-client.js';
+import type { ClientEventName, ClientEvents } from './client/client-events.js';
 import { createRootContainer, createSessionStore } from './kernel/container.js';
 import { ClientManager } from './kernel/client-manager.js';
 import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
-import { PluginHost } from './plugins/plugin-host.js';
-import type { Plugin } from './plugins/types.js';
+import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
+import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
+import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -27,6 +28,23 @@ export interface SdkOptions {
   engineFactory?: EngineFactory;
 }
 
+/** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
+export interface PluginsView {
+  /** The plugins set up so far, in setup order. */
+  list(): LoadedPluginInfo[];
+  /** The commands plugins registered. */
+  commands(): CommandInfo[];
+  /**
+   * Runs one event through the plugin pipeline as if `client` had emitted it (tests, replays).
+   * Resolves when every handler finished; never rejects (failures go to `sdk.on('error')`).
+   */
+  dispatch<E extends ClientEventName>(
+    client: BotClient,
+    event: E,
+    ...args: ClientEvents[E]
+  ): Promise<void>;
+}
+
 export interface StopOptions {
   /** How long queued sends may take to go out before they are abandoned. Default 10 s. */
   drainTimeoutMs?: number;
@@ -37,14 +55,14 @@ export class Sdk {
   readonly config: Readonly<WakitConfig>;
   readonly logger: Logger;
   readonly baseDir: string;
-  /** The DI container of this SDK (kernel code and advanced integrations only). */
-  readonly container: DependencyContainer;
   readonly #clients: ClientManager;
+  readonly #errors: ErrorSink;
+  readonly #plugins: PluginHost;
   readonly #lifecycle = new Lifecycle();
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
   readonly #simulator: SimulatorNetwork | undefined;
-  /** The plugin host: `use`, commands, HTTP routes of plugins, plugin error events. */
-  readonly plugins: PluginHost;
+  /** Tracked sends by tracking id, across clients. */
+  readonly sends: SendLookup = { get: (trackingId) => this.#clients.findSend(trackingId) };
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
@@ -73,17 +91,32 @@ export class Sdk {
         return (await loaded)(context);
       };
     }
-    this.container = createRootContainer({
+    this.#errors = new ErrorSink(this.logger);
+    const container = createRootContainer({
       config,
       baseDir: this.baseDir,
       logger: this.logger,
       engineFactory,
       store: createSessionStore(config, this.baseDir, this.logger),
+      errors: this.#errors,
     });
-    this.#clients = this.container.resolve(ClientManager);
-    this.plugins = new PluginHost(this);
-    this.onStart('plugins', () => this.plugins.start());
-    this.onClose('plugins', () => this.plugins.close());
+    this.#clients = container.resolve(ClientManager);
+    const clients = this.#clients;
+    this.#plugins = new PluginHost({
+      config,
+      baseDir: this.baseDir,
+      logger: this.logger,
+      errors: this.#errors,
+      get clients() {
+        return clients.list();
+      },
+      client: (name) => clients.get(name),
+      onClient: (listener) => clients.onClient(listener),
+      sends: this.sends,
+      simulator: this.#simulator,
+    });
+    this.#startHooks.push({ name: 'plugins', hook: () => this.#plugins.start() });
+    this.onClose('plugins', () => this.#plugins.close());
   }
 
   /**
@@ -92,8 +125,29 @@ export class Sdk {
    */
   use<O>(plugin: Plugin<O>, options?: unknown): this {
     this.#lifecycle.expect('add a plugin', 'idle');
-    this.plugins.use(plugin, options);
+    this.#plugins.use(plugin, options);
     return this;
+  }
+
+  /**
+   * Every failure of a handler, plugin, command, engine, queue or webhook, once, with where it
+   * happened (it is also logged once). Returns a function that removes the listener.
+   */
+  on(event: 'error', listener: (error: WakitErrorEvent) => void): () => void {
+    if (event !== 'error') {
+      throw new WakitError('VALIDATION_FAILED', `Unknown SDK event "${String(event)}"`);
+    }
+    return this.#errors.on(listener);
+  }
+
+  /** The plugins that are set up, in setup order, and the commands they registered. */
+  get plugins(): PluginsView {
+    const host = this.#plugins;
+    return {
+      list: () => host.list(),
+      commands: () => host.commands(),
+      dispatch: (client, event, ...args) => host.dispatch(client, event, ...args),
+    };
   }
 
   get phase(): Phase {
@@ -129,12 +183,6 @@ export class Sdk {
   /** Calls `listener` for every client, existing and future (plugins use it to attach handlers). */
   onClient(listener: (client: BotClient) => void): () => void {
     return this.#clients.onClient(listener);
-  }
-
-  /** Work to do during `start()`, in registration order, before the configured clients start. */
-  onStart(name: string, hook: () => Promise<void>): void {
-    this.#lifecycle.expect('register a start hook', 'idle');
-    this.#startHooks.push({ name, hook });
   }
 
   /** Work to do during `stop()`; hooks run in reverse order of registration. */

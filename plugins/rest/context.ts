@@ -1,14 +1,20 @@
 import type { Logger } from 'pino';
-import type { BotClient, Sdk } from '../../src/index.js';
+import type { BotClient, PluginContext } from '../../src/index.js';
 import { WakitError } from '../../src/index.js';
 import { requireClientAccess, type Principal } from './auth.js';
 import type { EventHub } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import type { RestOptions } from './options.js';
 
-/** What route modules share: the SDK, the options and the server's services. */
+/** What the REST server needs of wakit: a part of the plugin context (tests build one from an Sdk). */
+export type RestHost = Pick<
+  PluginContext,
+  'config' | 'clients' | 'client' | 'onClient' | 'sends' | 'simulator' | 'report'
+>;
+
+/** What route modules share: the host, the options and the server's services. */
 export interface RestContext {
-  sdk: Sdk;
+  sdk: RestHost;
   options: RestOptions;
   log: Logger;
   hub: EventHub;

@@ -4,7 +4,8 @@
  * `Last-Event-ID` resume) and fans them out to subscribers (SSE streams, webhooks, metrics).
  * It also remembers the QR code each client currently shows.
  */
-import type { BotClient, ClientEventName, Sdk } from '../../src/index.js';
+import type { BotClient, ClientEventName } from '../../src/index.js';
+import type { RestHost } from './context.js';
 import type { EventType } from './options.js';
 
 export interface HubEvent {
@@ -31,7 +32,7 @@ export class EventHub {
   readonly #onListenerError: (error: unknown) => void;
 
   constructor(
-    sdk: Sdk,
+    sdk: RestHost,
     options: { bufferSize: number; onListenerError?: (error: unknown) => void },
   ) {
     this.#buffer = new Array<HubEvent | undefined>(options.bufferSize);

@@ -27,7 +27,7 @@ export default definePlugin({
   options: restOptionsSchema,
   async setup(ctx) {
     const server = await createRestServer({
-      sdk: ctx.sdk,
+      sdk: ctx,
       options: ctx.options,
       logger: ctx.log,
       pluginRoutes: ctx.http,

@@ -3,7 +3,8 @@
  * two servers in one process do not collide).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { CLIENT_STATES, type BotClient, type Sdk, type TrackedSend } from '../../src/index.js';
+import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
+import type { RestHost } from './context.js';
 
 const TRACK_LIMIT = 10_000;
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -22,7 +23,7 @@ export class RestMetrics {
   /** Last status seen per tracking id, to count each transition once. */
   readonly #seen = new Map<string, TrackedSend['status']>();
 
-  constructor(sdk: Sdk) {
+  constructor(sdk: RestHost) {
     const registers = [this.registry];
     new Gauge({
       name: 'wakit_clients',
@@ -101,8 +102,8 @@ export class RestMetrics {
   /** Follows the outbound queue of a client; returns a detach function. */
   watch(client: BotClient): () => void {
     const listener = (record: TrackedSend): void => this.#onUpdate(record);
-    client.outbound.on('update', listener);
-    return () => client.outbound.off('update', listener);
+    client.on('message.status', listener);
+    return () => client.off('message.status', listener);
   }
 
   event(type: string): void {

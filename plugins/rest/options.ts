@@ -44,7 +44,7 @@ export const webhookSchema = z
     secret: z.string().min(16, 'webhook secrets are at least 16 characters'),
     /** Attempts per event, the first included. */
     maxAttempts: z.number().int().min(1).max(20).default(5),
-    /** Delay before the first retry; doubles each retry (capped by maxBackoffMs). */
+    /** Delay ceiling of the first retry; doubles each retry (capped by maxBackoffMs); full jitter. */
     backoffMs: z.number().int().min(0).default(1_000),
     maxBackoffMs: z.number().int().min(0).default(60_000),
     /** Time one delivery attempt may take. */

@@ -1,10 +1,16 @@
 /**
- * Routes other plugins add through `ctx.http.route(...)`, served under
- * `/api/v1/plugins/<plugin><path>` behind the token (unless a route says `auth: false`). Matched at
- * request time, so plugins set up after this one are served too.
+ * Routes other plugins add through `ctx.http.route(...)`, mounted on an @koa/router sub-router
+ * under `/api/v1/plugins/<plugin><path>`, behind the token (unless a route says `auth: false`).
+ * The sub-router is (re)built when the registry grew, so plugins set up after this one are served.
  */
 import type { Context, Next } from 'koa';
-import { WakitError, type PluginHttpRequest, type PluginRouteRegistry } from '../../src/index.js';
+import { Router } from '@koa/router';
+import {
+  WakitError,
+  type PluginHttpRequest,
+  type PluginRoute,
+  type PluginRouteRegistry,
+} from '../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
 import { defaultClientName, type RestContext } from './context.js';
 
@@ -38,59 +44,91 @@ function clientFor(
   }
 }
 
-export function pluginRoutesMiddleware(
+/** Where plugin routes are served. */
+export const PLUGIN_ROUTE_PREFIX = '/api/v1/plugins';
+
+function mountPath(route: PluginRoute): string {
+  return `${PLUGIN_ROUTE_PREFIX}/${route.plugin}${route.path === '/' ? '' : route.path}`;
+}
+
+async function serve(
+  rc: RestContext,
+  deps: PluginRouteDeps,
+  route: PluginRoute,
+  ctx: Context,
+): Promise<void> {
+  const fullPath = mountPath(route);
+  ctx.state.route = fullPath;
+  const principal = route.auth ? deps.authenticate(ctx) : deps.anonymous;
+  const clientName = clientFor(rc, ctx, principal, route.auth);
+  if (clientName) ctx.state.client = clientName;
+  const body = await deps.readBody(ctx);
+  const headers: PluginHttpRequest['headers'] = {};
+  for (const [name, value] of Object.entries(ctx.headers)) {
+    if (!HIDDEN_HEADERS.has(name)) headers[name] = value;
+  }
+  const request: PluginHttpRequest = {
+    method: route.method,
+    path: ctx.path.slice(`${PLUGIN_ROUTE_PREFIX}/${route.plugin}`.length) || '/',
+    params: { ...(ctx.params as Record<string, string>) },
+    query: { ...ctx.query },
+    body,
+    headers,
+    ...(clientName ? { clientName } : {}),
+  };
+  const response = await route.handler(request);
+  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  ctx.status = response.status ?? (response.body === undefined ? 204 : 200);
+  if (response.body === undefined) return;
+  if (typeof response.body === 'string' || Buffer.isBuffer(response.body)) {
+    const typed = Object.keys(response.headers ?? {}).some(
+      (h) => h.toLowerCase() === 'content-type',
+    );
+    if (!typed)
+      ctx.type = typeof response.body === 'string' ? 'text/plain' : 'application/octet-stream';
+    ctx.body = response.body;
+  } else {
+    ctx.body = response.body;
+    ctx.type = 'application/json';
+  }
+}
+
+function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: PluginRouteDeps) {
+  const router = new Router({ prefix: PLUGIN_ROUTE_PREFIX });
+  for (const route of routes) {
+    router.register(
+      mountPath(route).slice(PLUGIN_ROUTE_PREFIX.length) || '/',
+      [route.method],
+      (ctx: Context) => serve(rc, deps, route, ctx),
+    );
+  }
+  const allowed = router.allowedMethods();
+  const handle = router.routes();
+  // The router's middleware types want its own context types; a Koa context is one at run time.
+  return async (ctx: Context, next: Next): Promise<void> => {
+    await handle(ctx as never, () => allowed(ctx as never, next) as Promise<void>);
+  };
+}
+
+/** Serves the plugin routes of `registry`; nothing else under the prefix. */
+export function pluginRoutes(
   rc: RestContext,
   registry: PluginRouteRegistry,
   deps: PluginRouteDeps,
 ): (ctx: Context, next: Next) => Promise<void> {
-  const prefix = `${registry.prefix}/`;
+  let mounted = -1;
+  let handler: ReturnType<typeof buildRouter> | undefined;
   return async (ctx, next) => {
-    if (!ctx.path.startsWith(prefix)) {
+    if (!ctx.path.startsWith(`${PLUGIN_ROUTE_PREFIX}/`)) {
       await next();
       return;
     }
-    const match = registry.match(ctx.method, ctx.path);
-    if (!match.found) {
-      if (match.allow.length > 0) {
-        ctx.set('Allow', match.allow.join(', '));
-        throw new WakitError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`);
-      }
-      throw new WakitError('NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
+    const routes = registry.routes();
+    if (!handler || mounted !== routes.length) {
+      handler = buildRouter(rc, routes, deps);
+      mounted = routes.length;
     }
-    const { route, params } = match;
-    ctx.state.route = route.fullPath;
-    const principal = route.auth ? deps.authenticate(ctx) : deps.anonymous;
-    const clientName = clientFor(rc, ctx, principal, route.auth);
-    if (clientName) ctx.state.client = clientName;
-    const body = await deps.readBody(ctx);
-    const headers: PluginHttpRequest['headers'] = {};
-    for (const [name, value] of Object.entries(ctx.headers)) {
-      if (!HIDDEN_HEADERS.has(name)) headers[name] = value;
-    }
-    const request: PluginHttpRequest = {
-      method: route.method,
-      path: ctx.path.slice(`${registry.prefix}/${route.plugin}`.length) || '/',
-      params,
-      query: { ...ctx.query },
-      body,
-      headers,
-      ...(clientName ? { clientName } : {}),
-    };
-    const response = await route.handler(request);
-    for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-    ctx.status = response.status ?? (response.body === undefined ? 204 : 200);
-    if (response.body === undefined) return;
-    if (typeof response.body === 'string' || Buffer.isBuffer(response.body)) {
-      if (
-        !response.headers ||
-        !Object.keys(response.headers).some((h) => h.toLowerCase() === 'content-type')
-      ) {
-        ctx.type = typeof response.body === 'string' ? 'text/plain' : 'application/octet-stream';
-      }
-      ctx.body = response.body;
-    } else {
-      ctx.body = response.body;
-      ctx.type = 'application/json';
-    }
+    // Unmatched paths fall through as 404 without a body: the problem boundary answers NOT_FOUND.
+    await handler(ctx, () => Promise.resolve());
   };
 }

@@ -4,7 +4,13 @@
  * `restSchemas` becomes an OpenAPI component.
  */
 import { z } from 'zod';
-import { CLIENT_STATES, DISCONNECT_REASONS, ERROR_CODES, MEDIA_KINDS } from '../../src/index.js';
+import {
+  CLIENT_STATES,
+  DISCONNECT_REASONS,
+  ERROR_CODES,
+  sendRequestSchema,
+  textOptionsSchema,
+} from '../../src/index.js';
 import { EVENT_TYPES } from './options.js';
 
 export const restSchemas = z.registry<{ id: string; description?: string }>();
@@ -72,83 +78,16 @@ export const PairingCodeRequest = named(
 );
 export const PairingCode = named('PairingCode', z.object({ code: z.string() }).strict());
 
-export const TextOptions = named(
-  'TextOptions',
-  z
-    .object({
-      linkPreview: z.boolean().optional(),
-      sendSeen: z.boolean().optional(),
-      mentions: z.array(z.string().max(64)).max(256).optional(),
-      quotedMessageId: z.string().min(1).max(256).optional(),
-    })
-    .strict(),
-);
+/** The text options of the send contract (one definition, shared with the SDK). */
+export const TextOptions = named('TextOptions', textOptionsSchema);
 
-export const MediaContent = named(
-  'MediaContent',
-  z
-    .object({
-      type: z.enum(MEDIA_KINDS),
-      url: z
-        .string()
-        .max(4096)
-        .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http(s) URL')
-        .optional(),
-      data: z.base64().min(1).optional(),
-      mimetype: z
-        .string()
-        .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type like image/png')
-        .optional(),
-      caption: z.string().max(4096).optional(),
-      filename: z.string().min(1).max(255).optional(),
-    })
-    .strict()
-    .superRefine((media, ctx) => {
-      if ((media.url === undefined) === (media.data === undefined)) {
-        ctx.addIssue({ code: 'custom', message: 'exactly one of url or data is required' });
-      }
-      if (media.data !== undefined && media.mimetype === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['mimetype'],
-          message: 'mimetype is required with data',
-        });
-      }
-      if (media.type === 'document' && media.filename === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['filename'],
-          message: 'filename is required for documents',
-        });
-      }
-      if (media.type !== 'document' && media.filename !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['filename'],
-          message: 'filename is only for documents',
-        });
-      }
-      if ((media.type === 'audio' || media.type === 'sticker') && media.caption !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['caption'],
-          message: `${media.type} takes no caption`,
-        });
-      }
-    }),
-  'Media by http(s) `url` (fetched by the server) or base64 `data` (with `mimetype`).',
-);
-
+/**
+ * `POST /api/v1/messages`: the send contract's HTTP body (`chatId`, `content` as text or media by
+ * http(s) `url` or base64 `data`, `options` for text) plus `client`. Parsing it prepares the send.
+ */
 export const SendMessageRequest = named(
   'SendMessageRequest',
-  z
-    .object({
-      chatId: z.string().min(1).max(128),
-      content: z.union([z.string().min(1).max(65_536), MediaContent]),
-      options: TextOptions.optional(),
-      client: clientNameParam.optional(),
-    })
-    .strict(),
+  sendRequestSchema({ client: clientNameParam.optional() }),
 );
 
 export const TRACKING_STATUSES = [

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { redact } from '../../src/index.js';
+import { computeBackoff, redact } from '../../src/index.js';
 import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import type { WebhookOptions } from './options.js';
@@ -20,8 +20,9 @@ export function signBody(secret: string, body: string): string {
 export function backoffDelay(
   hook: Pick<WebhookOptions, 'backoffMs' | 'maxBackoffMs'>,
   attempt: number,
+  random: () => number = Math.random,
 ): number {
-  return Math.min(hook.maxBackoffMs, hook.backoffMs * 2 ** (attempt - 1));
+  return computeBackoff({ initialMs: hook.backoffMs, maxMs: hook.maxBackoffMs }, attempt, random);
 }
 
 interface Delivery {

@@ -4,10 +4,14 @@ import type { WakitConfig } from '../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Engine, EngineFactory } from '../engines/engine.js';
 import type { SessionStore } from '../auth/session-store.js';
+import type { Clock } from '../kernel/clock.js';
+import type { ErrorSink } from '../kernel/error-sink.js';
 import {
   CLIENT_NAME,
+  CLOCK,
   CONFIG,
   ENGINE_FACTORY,
+  ERROR_SINK,
   LOGGER,
   MEDIA_RESOLVER,
   OUTBOUND_QUEUE,
@@ -18,43 +22,56 @@ import type { MediaResolver } from './media-resolver.js';
 import { SafeEmitter } from './safe-emitter.js';
 import type { ClientEvents } from './client-events.js';
 import { StateMachine } from './state-machine.js';
-import { Message, type MessageOwner } from './message.js';
-import { validateMedia, validateText, type ValidatedSend } from './send-input.js';
+import { Message, type MessageActions } from './message.js';
+import { isPreparedSend, prepareContent, prepareSend, type PreparedSend } from './send-contract.js';
+import type {
+  SendAudioInput,
+  SendDocumentInput,
+  SendImageInput,
+  SendStickerInput,
+  SendTextInput,
+  SendVideoInput,
+} from './send-contract.js';
 import { normalizeChatId } from './chat-id.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
+import { registerInternals } from './client-internals.js';
 import type {
   ClientInfo,
   ClientState,
   EngineContent,
   MediaData,
-  MediaKind,
-  MessageData,
   OutgoingContent,
-  SendAudioInput,
-  SendDocumentInput,
-  SendImageInput,
   SendResult,
-  SendStickerInput,
-  SendTextInput,
-  SendVideoInput,
 } from './types.js';
 
-/** A send accepted by the queue: its tracking id now, its WhatsApp id when it is sent. */
+/** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
 export interface QueuedSend {
   trackingId: string;
+  /** The normalised chat id the send goes to. */
+  chatId: string;
   result: Promise<SendResult>;
+}
+
+export interface EnqueueOptions {
+  /** Queue priority; default `normal` (`reply` goes first, `bulk` last). */
+  priority?: SendPriority;
 }
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
- * events, validates sends and hands them to its outbound queue; the engine does the talking and
- * the ConnectionSupervisor the (re)connecting.
+ * events, hands prepared sends to its outbound queue; the engine does the talking and the
+ * ConnectionSupervisor the (re)connecting. Its public surface is the SDK; the kernel reaches the
+ * rest through `internalsOf(client)`.
  */
 @injectable()
-export class BotClient implements MessageOwner {
+export class BotClient {
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
+  readonly #actions: MessageActions;
+  readonly #followStatus = (record: TrackedSend): void => {
+    this.#events.emit('message.status', record);
+  };
   #lastDisconnect: ClientInfo['lastDisconnect'] = null;
 
   constructor(
@@ -65,11 +82,12 @@ export class BotClient implements MessageOwner {
     @inject(MEDIA_RESOLVER) private readonly media: MediaResolver,
     @inject(OUTBOUND_QUEUE) private readonly queue: OutboundQueue,
     @inject(LOGGER) private readonly log: Logger,
+    @inject(ERROR_SINK) errors: ErrorSink,
+    @inject(CLOCK) clock: Clock,
   ) {
-    this.#events = new SafeEmitter<ClientEvents>((event, error) => {
-      this.log.error({ event, err: error }, 'a %s handler of client %s threw', event, name);
-      if (event !== 'error') this.#events.emit('error', { event, error });
-    });
+    this.#events = new SafeEmitter<ClientEvents>((event, error) =>
+      errors.report({ source: 'handler', event, client: name, error }),
+    );
     this.#machine = new StateMachine((from, to, at) => {
       this.log.info({ from, to }, 'client %s: %s → %s', name, from, to);
       if (to === 'READY') this.queue.resume();
@@ -83,13 +101,34 @@ export class BotClient implements MessageOwner {
       config,
       store,
       log,
+      errors,
       createEngine: async () =>
         this.#wire(await engineFactory({ clientName: name, store, logger: log })),
       machine: this.#machine,
+      clock,
       emit: (event, ...args) => this.#events.emit(event, ...args),
       onDisconnect: (reason) => {
         this.#lastDisconnect = { reason, at: new Date().toISOString() };
       },
+    });
+    this.#actions = {
+      client: name,
+      reply: (message, text) =>
+        this.enqueue(prepareContent(message.chatId, text, { quotedMessageId: message.id }), {
+          priority: 'reply',
+        }).result,
+      forward: (message, chatId) =>
+        this.#accept(
+          normalizeChatId(chatId, 'chatId'),
+          { kind: 'forward', messageId: message.id },
+          'normal',
+        ).result,
+      download: (message) => this.#download(message),
+    };
+    registerInternals(this, {
+      drain: (deadlineMs) => this.#drain(deadlineMs),
+      close: () => this.#close(),
+      getSend: (trackingId) => this.queue.get(trackingId),
     });
   }
 
@@ -99,6 +138,9 @@ export class BotClient implements MessageOwner {
 
   on<E extends keyof ClientEvents>(event: E, handler: (...args: ClientEvents[E]) => unknown): this {
     this.#events.on(event, handler);
+    if (event === 'message.status' && this.#events.listenerCount(event) === 1) {
+      this.queue.on('update', this.#followStatus);
+    }
     return this;
   }
 
@@ -106,8 +148,11 @@ export class BotClient implements MessageOwner {
     event: E,
     handler: (...args: ClientEvents[E]) => unknown,
   ): this {
-    this.#events.once(event, handler);
-    return this;
+    const wrapper = (...args: ClientEvents[E]): unknown => {
+      this.off(event, wrapper);
+      return handler(...args);
+    };
+    return this.on(event, wrapper);
   }
 
   off<E extends keyof ClientEvents>(
@@ -115,6 +160,9 @@ export class BotClient implements MessageOwner {
     handler: (...args: ClientEvents[E]) => unknown,
   ): this {
     this.#events.off(event, handler);
+    if (event === 'message.status' && this.#events.listenerCount(event) === 0) {
+      this.queue.off('update', this.#followStatus);
+    }
     return this;
   }
 
@@ -162,87 +210,46 @@ export class BotClient implements MessageOwner {
     return this.#supervisor.requireEngine().isGroupAdmin(groupId, memberId);
   }
 
-  sendTextMessage(input: SendTextInput): Promise<SendResult> {
-    return this.#send(() => validateText(input));
+  async sendTextMessage(input: SendTextInput): Promise<SendResult> {
+    return this.enqueue(prepareSend('text', input)).result;
   }
 
-  sendImageMessage(input: SendImageInput): Promise<SendResult> {
-    return this.#send(() => validateMedia('image', input));
+  async sendImageMessage(input: SendImageInput): Promise<SendResult> {
+    return this.enqueue(prepareSend('image', input)).result;
   }
 
-  sendVideoMessage(input: SendVideoInput): Promise<SendResult> {
-    return this.#send(() => validateMedia('video', input));
+  async sendVideoMessage(input: SendVideoInput): Promise<SendResult> {
+    return this.enqueue(prepareSend('video', input)).result;
   }
 
-  sendAudioMessage(input: SendAudioInput): Promise<SendResult> {
-    return this.#send(() => validateMedia('audio', input));
+  async sendAudioMessage(input: SendAudioInput): Promise<SendResult> {
+    return this.enqueue(prepareSend('audio', input)).result;
   }
 
-  sendDocumentMessage(input: SendDocumentInput): Promise<SendResult> {
-    return this.#send(() => validateMedia('document', input));
+  async sendDocumentMessage(input: SendDocumentInput): Promise<SendResult> {
+    return this.enqueue(prepareSend('document', input)).result;
   }
 
-  sendStickerMessage(input: SendStickerInput): Promise<SendResult> {
-    return this.#send(() => validateMedia('sticker', input));
+  async sendStickerMessage(input: SendStickerInput): Promise<SendResult> {
+    return this.enqueue(prepareSend('sticker', input)).result;
   }
 
   /**
-   * Validates and enqueues a send without waiting for it: the tracking id comes back at once (for
-   * REST's 202), the result when the message is sent. `kind` is `text` or a media kind, `input`
-   * the same object the matching `send*Message` takes.
+   * Enqueues a prepared send (from `prepareSend`, `prepareContent` or `sendRequestSchema`) without
+   * waiting for it: the tracking id and chat come back at once (REST's 202), the result when the
+   * message is sent. Throws CLIENT_NOT_READY, QUEUE_FULL or SHUTTING_DOWN synchronously.
    */
-  enqueue(
-    kind: 'text' | MediaKind,
-    input: unknown,
-    options: { priority?: SendPriority } = {},
-  ): QueuedSend {
-    const validated = kind === 'text' ? validateText(input) : validateMedia(kind, input);
-    return this.#enqueueValidated(validated, options.priority ?? 'normal');
-  }
-
-  /** Looks up a send by its tracking id. */
-  getSend(trackingId: string): TrackedSend | undefined {
-    return this.queue.get(trackingId);
-  }
-
-  /** The client's outbound queue (stats, tracking updates). */
-  get outbound(): OutboundQueue {
-    return this.queue;
-  }
-
-  replyTo(message: MessageData, text: string): Promise<SendResult> {
-    const validated = validateText({
-      to: message.chatId,
-      text,
-      options: { quotedMessageId: message.id },
-    });
-    return this.#enqueueValidated(validated, 'reply').result;
-  }
-
-  forwardMessage(messageId: string, chatId: string): Promise<SendResult> {
-    return this.#send(() => ({
-      chatId: normalizeChatId(chatId, 'chatId'),
-      content: { kind: 'forward', messageId },
-    }));
-  }
-
-  async downloadMediaOf(message: MessageData): Promise<MediaData> {
-    if (!message.hasMedia) {
-      throw new WakitError('MEDIA_NOT_FOUND', `Message ${message.id} has no media`);
+  enqueue(send: PreparedSend, options: EnqueueOptions = {}): QueuedSend {
+    if (!isPreparedSend(send)) {
+      throw new WakitError(
+        'VALIDATION_FAILED',
+        'enqueue() takes a send made by prepareSend(), prepareContent() or sendRequestSchema()',
+      );
     }
-    const file = await this.#supervisor.requireEngine().downloadMedia(message.id);
-    return {
-      data: file.data.toString('base64'),
-      mimetype: file.mimetype,
-      filename: file.filename ?? message.media?.filename ?? `${message.id}`,
-    };
+    return this.#accept(send.chatId, send.content, options.priority ?? 'normal');
   }
 
-  async #send(validate: () => ValidatedSend): Promise<SendResult> {
-    return this.#enqueueValidated(validate(), 'normal').result;
-  }
-
-  #enqueueValidated(validated: ValidatedSend, priority: SendPriority): QueuedSend {
+  #accept(chatId: string, content: OutgoingContent, priority: SendPriority): QueuedSend {
     const state = this.state;
     const holding = this.config.queue.holdUntilReady && state !== 'STOPPED' && state !== 'FAILED';
     if (state !== 'READY' && !holding) {
@@ -250,14 +257,13 @@ export class BotClient implements MessageOwner {
         details: { client: this.name, state },
       });
     }
-    const { chatId, content } = validated;
     const { trackingId, result } = this.queue.enqueue({
       chatId,
       kind: content.kind,
       priority,
       run: () => this.#deliver(chatId, content),
     });
-    return { trackingId, result: result.then(({ id }) => ({ id, trackingId })) };
+    return { trackingId, chatId, result: result.then(({ id }) => ({ id, trackingId })) };
   }
 
   async #deliver(chatId: string, content: OutgoingContent): Promise<{ id: string }> {
@@ -277,10 +283,22 @@ export class BotClient implements MessageOwner {
     return engine.send(chatId, engineContent);
   }
 
+  async #download(message: Message): Promise<MediaData> {
+    if (!message.hasMedia) {
+      throw new WakitError('MEDIA_NOT_FOUND', `Message ${message.id} has no media`);
+    }
+    const file = await this.#supervisor.requireEngine().downloadMedia(message.id);
+    return {
+      data: file.data.toString('base64'),
+      mimetype: file.mimetype,
+      filename: file.filename ?? message.media?.filename ?? `${message.id}`,
+    };
+  }
+
   #wire(engine: Engine): Engine {
-    engine.on('message', (data) => this.#events.emit('message', new Message(data, this)));
+    engine.on('message', (data) => this.#events.emit('message', new Message(data, this.#actions)));
     engine.on('message.create', (data) =>
-      this.#events.emit('message.create', new Message(data, this)),
+      this.#events.emit('message.create', new Message(data, this.#actions)),
     );
     engine.on('message.ack', (update) => {
       this.queue.ackUpdate(update.messageId, update.ack);
@@ -289,8 +307,7 @@ export class BotClient implements MessageOwner {
     return engine;
   }
 
-  /** For the kernel: stop taking sends and let the queue finish within a deadline. */
-  async drain(deadlineMs: number): Promise<void> {
+  async #drain(deadlineMs: number): Promise<void> {
     const { drained, remaining } = await this.queue.drain(deadlineMs);
     if (!drained)
       this.log.warn(
@@ -301,8 +318,7 @@ export class BotClient implements MessageOwner {
       );
   }
 
-  /** For the kernel: final teardown. */
-  async close(): Promise<void> {
+  async #close(): Promise<void> {
     await this.stop().catch((error: unknown) => {
       if (!isWakitError(error)) this.log.error({ err: toWakitError(error) }, 'stop failed');
     });

@@ -1,5 +1,6 @@
 import type { WakitError } from '../errors/index.js';
 import type { Message } from './message.js';
+import type { TrackedSend } from '../queue/types.js';
 import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
 
 /** Events of a client, with their handler arguments. */
@@ -15,8 +16,8 @@ export interface ClientEvents {
   /** The remote session is held by another server; the client retries in `retryInMs`. */
   'session.leased': [info: { holder?: unknown; expiresAt?: unknown; retryInMs: number }];
   state: [change: { from: ClientState; to: ClientState; at: string }];
-  /** A listener of this client threw; the error is logged and reported here (never rethrown). */
-  error: [error: { event: string; error: unknown }];
+  /** A tracked send changed: queued → sending → sent → delivered → read, or failed (with its code). */
+  'message.status': [send: TrackedSend];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -35,6 +36,6 @@ export const ACCOUNT_EVENT_NAMES = [
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
   ...ACCOUNT_EVENT_NAMES,
+  'message.status',
   'session.leased',
-  'error',
 ];

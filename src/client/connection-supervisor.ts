@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
 import type { Engine } from '../engines/engine.js';
+import { Backoff } from '../kernel/backoff.js';
+import { systemClock, type Clock } from '../kernel/clock.js';
+import type { ErrorSink } from '../kernel/error-sink.js';
 import type { SessionLease, SessionStore } from '../auth/session-store.js';
 import type { ClientEvents } from './client-events.js';
 import type { StateMachine } from './state-machine.js';
@@ -12,10 +15,16 @@ export interface SupervisorOptions {
   config: Readonly<WakitConfig>;
   store: SessionStore;
   log: Logger;
+  /** Engine failures are reported here (the SDK's error sink). */
+  errors: ErrorSink;
   createEngine: () => Promise<Engine>;
   machine: StateMachine;
   emit: <E extends keyof ClientEvents>(event: E, ...args: ClientEvents[E]) => void;
   onDisconnect: (reason: DisconnectReason) => void;
+  /** Timers and time (the kernel's CLOCK); the system clock when absent. */
+  clock?: Clock;
+  /** Jitter source of the reconnect backoff; `Math.random` when absent. */
+  random?: () => number;
 }
 
 const RUNNING: ReadonlySet<ClientState> = new Set([
@@ -27,19 +36,24 @@ const RUNNING: ReadonlySet<ClientState> = new Set([
 
 /**
  * Drives one client's connection through the state table of DESIGN.md: starts engines, maps
- * their lifecycle events to states, reconnects with capped exponential backoff after recoverable
- * disconnects, holds the session lease, and deletes the session only on logout or expiry.
+ * their lifecycle events to states, reconnects after recoverable disconnects with capped
+ * exponential backoff and jitter (the `reconnect` config section), holds the session lease, and deletes the session only on logout or expiry.
  * Each (re)start gets a fresh engine; events of an engine that was replaced are ignored.
  */
 export class ConnectionSupervisor {
   engine: Engine | null = null;
   #lease: SessionLease | null = null;
-  #failures = 0;
+  readonly #clock: Clock;
+  readonly #backoff: Backoff;
   #lastError: WakitError | null = null;
   #reconnectTimer: NodeJS.Timeout | null = null;
   #epoch = 0;
 
-  constructor(private readonly o: SupervisorOptions) {}
+  constructor(private readonly o: SupervisorOptions) {
+    this.#clock = o.clock ?? systemClock;
+    const { initialDelayMs, maxDelayMs, jitter } = o.config.reconnect;
+    this.#backoff = new Backoff({ initialMs: initialDelayMs, maxMs: maxDelayMs, jitter }, o.random);
+  }
 
   private get state(): ClientState {
     return this.o.machine.state;
@@ -48,7 +62,7 @@ export class ConnectionSupervisor {
   async initialize(): Promise<void> {
     if (RUNNING.has(this.state)) return;
     this.#cancelReconnect();
-    this.#failures = 0;
+    this.#backoff.reset();
     this.#lastError = null;
     this.o.machine.transition('STARTING');
     const epoch = ++this.#epoch;
@@ -96,7 +110,7 @@ export class ConnectionSupervisor {
     }
     return new Promise((resolve, reject) => {
       const settle = (error?: WakitError): void => {
-        clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         this.#stateWaiters.delete(onState);
         if (error) reject(error);
         else resolve();
@@ -112,7 +126,7 @@ export class ConnectionSupervisor {
           );
         }
       };
-      const timer = setTimeout(() => {
+      const timer = this.#clock.setTimeout(() => {
         settle(
           new WakitError('TIMEOUT', `Client ${this.o.name} not READY after ${timeoutMs} ms`, {
             details: { state: this.state },
@@ -176,7 +190,7 @@ export class ConnectionSupervisor {
           this.o.name,
         );
         this.o.emit('session.leased', { ...error.details, retryInMs });
-        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+        await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, retryInMs));
         if (epoch !== this.#epoch) return;
       }
     }
@@ -215,7 +229,12 @@ export class ConnectionSupervisor {
     } catch (error) {
       if (epoch !== this.#epoch || (engine && this.engine !== engine)) return;
       const wrapped = toWakitError(error, 'ENGINE_ERROR');
-      this.o.log.error({ err: wrapped }, 'client %s: engine failed to start', this.o.name);
+      this.o.errors.report({
+        source: 'engine',
+        event: 'start',
+        client: this.o.name,
+        error: wrapped,
+      });
       if (!wrapped.transient) {
         this.#lastError = wrapped;
         await this.#teardown();
@@ -239,14 +258,14 @@ export class ConnectionSupervisor {
       this.o.machine.transition('AUTHENTICATED');
       this.o.emit('authenticated', {
         client: this.o.name,
-        at: new Date().toISOString(),
+        at: new Date(this.#clock.now()).toISOString(),
         restored,
         me: engine.me(),
       });
     });
     engine.on('ready', () => {
       if (!current()) return;
-      this.#failures = 0;
+      this.#backoff.reset();
       this.o.machine.transition('READY');
       this.o.emit('ready');
     });
@@ -279,12 +298,12 @@ export class ConnectionSupervisor {
     void cleanup
       .then(() => this.#releaseLease())
       .catch((error: unknown) =>
-        this.o.log.error(
-          { err: toWakitError(error) },
-          'client %s: cleanup after %s failed',
-          this.o.name,
-          reason,
-        ),
+        this.o.errors.report({
+          source: 'engine',
+          event: `cleanup:${reason}`,
+          client: this.o.name,
+          error,
+        }),
       );
     if (reason === 'session_expired' || reason === 'logout') {
       this.o.machine.transition('STOPPED');
@@ -300,29 +319,25 @@ export class ConnectionSupervisor {
   }
 
   #scheduleReconnect(after: Promise<void>): void {
-    const engineConfig = this.o.config.engine;
-    this.#failures += 1;
-    if (this.#failures > engineConfig.maxRestarts) {
+    const { maxAttempts } = this.o.config.reconnect;
+    if (this.#backoff.attempts >= maxAttempts) {
       this.#fail(
-        new WakitError(
-          'ENGINE_ERROR',
-          `Gave up after ${engineConfig.maxRestarts} reconnect attempts`,
-          { details: { attempts: this.#failures - 1 } },
-        ),
+        new WakitError('ENGINE_ERROR', `Gave up after ${maxAttempts} reconnect attempts`, {
+          details: { attempts: this.#backoff.attempts },
+        }),
       );
       void after.then(() => this.#releaseLease());
       return;
     }
-    const { initial, max } = engineConfig.restartBackoffMs;
-    const delay = Math.min(initial * 2 ** (this.#failures - 1), max);
+    const delay = this.#backoff.next();
     const epoch = this.#epoch;
     this.o.log.info(
-      { attempt: this.#failures, delay },
+      { attempt: this.#backoff.attempts, delay },
       'client %s: reconnecting in %d ms',
       this.o.name,
       delay,
     );
-    this.#reconnectTimer = setTimeout(() => {
+    this.#reconnectTimer = this.#clock.setTimeout(() => {
       this.#reconnectTimer = null;
       void after.then(async () => {
         if (epoch !== this.#epoch || this.state !== 'DISCONNECTED') return;
@@ -333,7 +348,7 @@ export class ConnectionSupervisor {
   }
 
   #cancelReconnect(): void {
-    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    if (this.#reconnectTimer) this.#clock.clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = null;
   }
 

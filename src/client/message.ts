@@ -1,11 +1,11 @@
 import type { Ack, MediaData, MessageData, SendResult } from './types.js';
 
-/** What a message needs from its client: reply, forward and download go through it (and its queue). */
-export interface MessageOwner {
-  readonly name: string;
-  replyTo(message: MessageData, text: string): Promise<SendResult>;
-  forwardMessage(messageId: string, chatId: string): Promise<SendResult>;
-  downloadMediaOf(message: MessageData): Promise<MediaData>;
+/** What a message can do, given by its client: reply, forward and download go through it. */
+export interface MessageActions {
+  readonly client: string;
+  reply(message: Message, text: string): Promise<SendResult>;
+  forward(message: Message, chatId: string): Promise<SendResult>;
+  download(message: Message): Promise<MediaData>;
 }
 
 /**
@@ -32,10 +32,10 @@ export class Message implements MessageData {
   readonly isForwarded?: boolean;
   readonly notifyName?: string;
   readonly media?: MessageData['media'];
-  readonly #owner: MessageOwner;
+  readonly #actions: MessageActions;
 
-  constructor(data: MessageData, owner: MessageOwner) {
-    this.client = owner.name;
+  constructor(data: MessageData, actions: MessageActions) {
+    this.client = actions.client;
     this.id = data.id;
     this.body = data.body;
     this.from = data.from;
@@ -54,7 +54,7 @@ export class Message implements MessageData {
     if (data.isForwarded !== undefined) this.isForwarded = data.isForwarded;
     if (data.notifyName !== undefined) this.notifyName = data.notifyName;
     if (data.media !== undefined) this.media = data.media;
-    this.#owner = owner;
+    this.#actions = actions;
   }
 
   /** The sender: the author inside a group, else `from`. */
@@ -64,16 +64,16 @@ export class Message implements MessageData {
 
   /** Replies in the same chat, quoting this message; replies go ahead of bulk sends in the queue. */
   reply(text: string): Promise<SendResult> {
-    return this.#owner.replyTo(this, text);
+    return this.#actions.reply(this, text);
   }
 
   /** Forwards this message to another chat (through the queue). */
   forward(chatId: string): Promise<SendResult> {
-    return this.#owner.forwardMessage(this.id, chatId);
+    return this.#actions.forward(this, chatId);
   }
 
   /** Downloads the media: `{ data (base64), mimetype, filename }`; MEDIA_NOT_FOUND when there is none. */
   downloadMedia(): Promise<MediaData> {
-    return this.#owner.downloadMediaOf(this);
+    return this.#actions.download(this);
   }
 }

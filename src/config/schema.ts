@@ -6,8 +6,24 @@ export const clientNameSchema = z
   .string()
   .regex(CLIENT_NAME_PATTERN, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
 
-const simulatorEngineSchema = z
-  .object({
+/** Keys that moved out of `engine`: their old names get an error naming the new key. */
+const MOVED_ENGINE_KEYS: Record<string, string> = {
+  maxRestarts: 'reconnect.maxAttempts',
+  restartBackoffMs: 'reconnect.initialDelayMs and reconnect.maxDelayMs',
+};
+
+function movedEngineKey(issue: { code?: string; keys?: string[] }): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const moved = (issue.keys ?? []).filter((key) => key in MOVED_ENGINE_KEYS);
+  if (moved.length === 0) return undefined;
+  const hints = moved.map((key) => `engine.${key} moved to ${MOVED_ENGINE_KEYS[key]}`);
+  const others = (issue.keys ?? []).filter((key) => !(key in MOVED_ENGINE_KEYS));
+  const rest = others.length ? `; unrecognized key(s): ${others.join(', ')}` : '';
+  return `Reconnect settings live in the "reconnect" section: ${hints.join('; ')}${rest}`;
+}
+
+const simulatorEngineSchema = z.strictObject(
+  {
     type: z.literal('simulator'),
     /** Link automatically this long after a QR is shown (demos, `wakit dev`). Off when absent. */
     autoScanMs: z.number().int().min(0).optional(),
@@ -24,35 +40,18 @@ const simulatorEngineSchema = z
     ackDelayMs: z.number().int().min(0).default(50),
     /** Simulated network latency of a send. */
     latencyMs: z.number().int().min(0).default(0),
-    /** Consecutive failed reconnects before the client is FAILED. */
-    maxRestarts: z.number().int().min(0).default(5),
-    restartBackoffMs: z
-      .object({
-        initial: z.number().int().min(0).default(100),
-        max: z.number().int().min(0).default(5_000),
-      })
-      .strict()
-      .prefault({}),
-  })
-  .strict();
+  },
+  { error: movedEngineKey },
+);
 
-const wwebjsEngineSchema = z
-  .object({
+const wwebjsEngineSchema = z.strictObject(
+  {
     type: z.literal('whatsapp-web.js'),
     /** Chromium to drive; else PUPPETEER_EXECUTABLE_PATH, else /usr/bin/chromium and friends. */
     executablePath: z.string().min(1).optional(),
     headless: z.boolean().default(true),
     /** Extra puppeteer launch options, merged over the server-safe defaults. */
     puppeteer: z.record(z.string(), z.unknown()).default({}),
-    /** Consecutive failed starts before the client is FAILED. */
-    maxRestarts: z.number().int().min(0).default(5),
-    restartBackoffMs: z
-      .object({
-        initial: z.number().int().min(0).default(1_000),
-        max: z.number().int().min(0).default(60_000),
-      })
-      .strict()
-      .prefault({}),
     /** QR codes shown before giving up (`qr_timeout`); 0 means no limit. */
     qrMaxRetries: z.number().int().min(0).default(5),
     /** Time allowed for WhatsApp Web to load and authenticate. */
@@ -60,6 +59,21 @@ const wwebjsEngineSchema = z
     /** Pin a WhatsApp Web version (whatsapp-web.js `webVersionCache`). */
     webVersion: z.string().optional(),
     userAgent: z.string().optional(),
+  },
+  { error: movedEngineKey },
+);
+
+/** Reconnecting after a recoverable disconnect (ConnectionSupervisor), whatever the engine. */
+export const reconnectSchema = z
+  .object({
+    /** Consecutive failed reconnects before the client is FAILED (0: never reconnect). */
+    maxAttempts: z.number().int().min(0).default(5),
+    /** Delay ceiling of the first reconnect; doubles with each consecutive failure. */
+    initialDelayMs: z.number().int().min(0).default(1_000),
+    /** Longest delay between reconnects. */
+    maxDelayMs: z.number().int().min(0).default(60_000),
+    /** `full`: uniform in [0, ceiling]; `decorrelated`: [initial, 3 × previous]; `none`: the ceiling. */
+    jitter: z.enum(['full', 'decorrelated', 'none']).default('full'),
   })
   .strict();
 
@@ -128,7 +142,7 @@ export const queueSchema = z
     sendTimeoutMs: z.number().int().min(100).default(60_000),
     /** Retries of transient engine errors. */
     retries: z.number().int().min(0).default(2),
-    /** First retry delay; doubles each retry. */
+    /** Delay ceiling of the first retry; doubles each retry, full jitter (uniform in [0, ceiling]). */
     retryBackoffMs: z.number().int().min(0).default(2_000),
     /** Accept sends while the client is not READY and send them once it is. */
     holdUntilReady: z.boolean().default(false),
@@ -174,6 +188,7 @@ export const configSchema = z
     $schema: z.string().optional(),
     engine: engineSchema.prefault({ type: 'whatsapp-web.js' }),
     auth: authSchema,
+    reconnect: reconnectSchema.prefault({}),
     /** Clients created (and initialized) by `sdk.start()`. */
     clients: z
       .array(clientNameSchema)
@@ -192,6 +207,7 @@ export type WakitConfigInput = z.input<typeof configSchema>;
 export type WakitConfig = z.output<typeof configSchema>;
 export type EngineConfig = WakitConfig['engine'];
 export type AuthConfig = WakitConfig['auth'];
+export type ReconnectConfig = WakitConfig['reconnect'];
 export type QueueConfig = WakitConfig['queue'];
 export type MediaConfig = WakitConfig['media'];
 export type LogConfig = WakitConfig['log'];

@@ -1,6 +1,8 @@
 import { inject, injectable, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { BotClient } from '../client/bot-client.js';
+import { internalsOf } from '../client/client-internals.js';
+import type { TrackedSend } from '../queue/index.js';
 import { CLIENT_NAME_PATTERN, type WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { OutboundQueue } from '../queue/index.js';
@@ -76,11 +78,20 @@ export class ClientManager {
     return () => this.#listeners.delete(listener);
   }
 
+  /** A tracked send of any client by its tracking id. */
+  findSend(trackingId: string): TrackedSend | undefined {
+    for (const client of this.#clients.values()) {
+      const record = internalsOf(client).getSend(trackingId);
+      if (record) return record;
+    }
+    return undefined;
+  }
+
   async drainAll(deadlineMs: number): Promise<void> {
-    await Promise.all(this.list().map((client) => client.drain(deadlineMs)));
+    await Promise.all(this.list().map((client) => internalsOf(client).drain(deadlineMs)));
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all(this.list().map((client) => client.close()));
+    await Promise.all(this.list().map((client) => internalsOf(client).close()));
   }
 }

@@ -8,12 +8,13 @@ import { LocalSessionStore } from '../auth/local-store.js';
 import type { EngineFactory } from '../engines/engine.js';
 import { DefaultMediaResolver } from '../client/default-media-resolver.js';
 import { systemClock } from './clock.js';
+import type { ErrorSink } from './error-sink.js';
 import {
-  BASE_DIR,
   CLOCK,
   CONFIG,
   CONTAINER,
   ENGINE_FACTORY,
+  ERROR_SINK,
   LOGGER,
   MEDIA_RESOLVER,
   SESSION_STORE,
@@ -25,6 +26,7 @@ export interface KernelParts {
   logger: Logger;
   engineFactory: EngineFactory;
   store: SessionStore;
+  errors: ErrorSink;
 }
 
 /**
@@ -60,11 +62,11 @@ export function createRootContainer(parts: KernelParts): DependencyContainer {
   const root = globalContainer.createChildContainer();
   root.register(CONTAINER, { useValue: root });
   root.register(CONFIG, { useValue: parts.config });
-  root.register(BASE_DIR, { useValue: parts.baseDir });
   root.register(LOGGER, { useValue: parts.logger });
   root.register(CLOCK, { useValue: systemClock });
   root.register(SESSION_STORE, { useValue: parts.store });
   root.register(ENGINE_FACTORY, { useValue: parts.engineFactory });
+  root.register(ERROR_SINK, { useValue: parts.errors });
   root.register(MEDIA_RESOLVER, { useValue: new DefaultMediaResolver(parts.config.media) });
   return root;
 }

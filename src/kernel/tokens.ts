@@ -5,6 +5,7 @@ import type { EngineFactory } from '../engines/engine.js';
 import type { WakitConfig } from '../config/schema.js';
 import type { MediaResolver } from '../client/media-resolver.js';
 import type { Clock } from './clock.js';
+import type { ErrorSink } from './error-sink.js';
 import type { OutboundQueue } from '../queue/index.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
@@ -17,13 +18,12 @@ export function token<T>(name: string): Token<T> {
 /** Root container. */
 export const CONTAINER = token<DependencyContainer>('container');
 export const CONFIG = token<Readonly<WakitConfig>>('config');
-/** Directory relative paths in the config are resolved from (the config file's directory). */
-export const BASE_DIR = token<string>('baseDir');
 export const LOGGER = token<Logger>('logger');
 export const CLOCK = token<Clock>('clock');
 export const SESSION_STORE = token<SessionStore>('sessionStore');
 export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
 export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
+export const ERROR_SINK = token<ErrorSink>('errorSink');
 
 /** Per-client child container. */
 export const CLIENT_NAME = token<string>('clientName');

@@ -1,3 +1,4 @@
+import { WakitError } from '../errors/index.js';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/message.js';
@@ -120,25 +121,29 @@ export class EventPipeline {
       const nextIndex = i + 1;
       let called = false;
       const next = (): Promise<void> => {
-        if (called) return RESOLVED;
+        if (called) {
+          throw new WakitError(
+            'INVALID_STATE',
+            `Plugin ${current.plugin}: next() was called twice for one ${name} event`,
+            { details: { plugin: current.plugin, event: name } },
+          );
+        }
         called = true;
         return step(nextIndex);
+      };
+      // After a failure the chain goes on, unless the handler already passed the event on.
+      const afterFailure = (error: unknown): Promise<void> => {
+        fail(current, error);
+        return called ? RESOLVED : next();
       };
       let result: unknown;
       try {
         result = (current.handler as EventHandler<E>)(event, next);
       } catch (error) {
-        fail(current, error);
-        return next();
+        return afterFailure(error);
       }
       if (result === RESOLVED || !isThenable(result)) return RESOLVED;
-      return Promise.resolve(result).then(
-        () => undefined,
-        (error: unknown) => {
-          fail(current, error);
-          return next();
-        },
-      );
+      return Promise.resolve(result).then(() => undefined, afterFailure);
     };
     return step(0);
   }

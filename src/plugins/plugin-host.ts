@@ -1,9 +1,11 @@
-import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import { WakitError, isWakitError, issueError, toWakitError } from '../errors/index.js';
-import type { Sdk } from '../sdk.js';
+import type { ErrorReport, ErrorSink } from '../kernel/error-sink.js';
+import type { SimulatorNetwork } from '../engines/simulator/index.js';
+import type { WakitConfig } from '../config/schema.js';
+import { prepareContent } from '../client/send-contract.js';
 import { CommandRegistry } from './commands.js';
 import { isPlugin } from './define-plugin.js';
 import { importConfiguredPlugins } from './loader.js';
@@ -15,13 +17,12 @@ import {
   type ResolvedPlugin,
 } from './plugin-set.js';
 import { RouteRegistry } from './routes.js';
-import { toEnqueueInput } from './send-content.js';
 import type {
   CommandInfo,
   Plugin,
   PluginContext,
-  PluginErrorEvent,
   PluginHttp,
+  SendLookup,
   PluginRouteRegistry,
 } from './types.js';
 
@@ -41,6 +42,19 @@ export interface LoadedPluginInfo {
   source: string;
 }
 
+/** What the plugin host needs of the SDK (the SDK implements it; plugins never see it whole). */
+export interface PluginHostDeps {
+  readonly config: Readonly<WakitConfig>;
+  readonly baseDir: string;
+  readonly logger: Logger;
+  readonly errors: ErrorSink;
+  readonly clients: readonly BotClient[];
+  client(name: string): BotClient;
+  onClient(listener: (client: BotClient) => void): () => void;
+  readonly sends: SendLookup;
+  readonly simulator: SimulatorNetwork | undefined;
+}
+
 interface Running {
   plugin: Plugin;
   source: string;
@@ -53,19 +67,18 @@ interface Running {
  * in reverse order. Handler failures are logged and reported (`onError`), never thrown.
  */
 export class PluginHost {
-  readonly #sdk: Sdk;
+  readonly #sdk: PluginHostDeps;
   readonly #log: Logger;
   readonly #options: Required<PluginHostOptions>;
   readonly #entries: PluginEntry[] = [];
   readonly #running: Running[] = [];
-  readonly #errors = new EventEmitter();
   readonly #pipeline: EventPipeline;
   readonly #commands: CommandRegistry;
   readonly #routes = new RouteRegistry();
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
-  constructor(sdk: Sdk, options: PluginHostOptions = {}) {
+  constructor(sdk: PluginHostDeps, options: PluginHostOptions = {}) {
     this.#sdk = sdk;
     this.#log = sdk.logger.child({ component: 'plugins' });
     this.#options = {
@@ -74,22 +87,24 @@ export class PluginHost {
     };
     this.#pipeline = new EventPipeline(({ plugin, event, client, messageId, error }) =>
       this.#report({
+        source: 'plugin',
         plugin,
         event,
         client,
         ...(messageId ? { messageId } : {}),
-        error: toWakitError(error),
+        error,
       }),
     );
     this.#commands = new CommandRegistry(
       { prefix: sdk.config.commands.prefix, unknownReply: sdk.config.commands.unknownReply },
       ({ plugin, command, client, messageId, error }) =>
         this.#report({
+          source: 'command',
           plugin,
           event: `command:${command}`,
           client,
           messageId,
-          error: toWakitError(error),
+          error,
         }),
       (message, error) => this.#log.warn({ err: toWakitError(error) }, message),
     );
@@ -158,12 +173,6 @@ export class PluginHost {
     return this.#pipeline.dispatch(client, event, args);
   }
 
-  /** Listens to handler, command and close-hook failures. */
-  onError(listener: (event: PluginErrorEvent) => void): () => void {
-    this.#errors.on('plugin-error', listener);
-    return () => this.#errors.off('plugin-error', listener);
-  }
-
   /** Loads configured plugins, sets every plugin up in dependency order, then feeds client events. */
   async start(): Promise<void> {
     if (this.#phase !== 'idle')
@@ -198,7 +207,7 @@ export class PluginHost {
         try {
           await hook();
         } catch (error) {
-          this.#report({ plugin: running.plugin.name, event: 'close', error: toWakitError(error) });
+          this.#report({ source: 'hook', plugin: running.plugin.name, event: 'close', error });
         }
       }
     }
@@ -250,9 +259,7 @@ export class PluginHost {
     };
     const routes = this.#routes;
     const http: PluginHttp = {
-      prefix: routes.prefix,
       routes: () => routes.routes(),
-      match: (method, path) => routes.match(method, path),
       route(definition) {
         duringSetup('add HTTP routes');
         routes.add(name, definition);
@@ -262,13 +269,17 @@ export class PluginHost {
       name,
       options,
       log,
-      sdk,
       config: sdk.config,
       baseDir: sdk.baseDir,
       get clients(): readonly BotClient[] {
         return sdk.clients;
       },
       client: (clientName) => sdk.client(clientName),
+      onClient: (listener) => sdk.onClient(listener),
+      sends: sdk.sends,
+      simulator: sdk.simulator,
+      report: (error, where = {}) =>
+        this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
       on: (event, handler, onOptions) => {
         if (typeof handler !== 'function') {
           throw new WakitError(
@@ -284,8 +295,8 @@ export class PluginHost {
       },
       send: async (clientName, chatId, content, sendOptions) => {
         const client = sdk.client(clientName);
-        const { kind, input } = toEnqueueInput(chatId, content, sendOptions);
-        return client.enqueue(kind, input, { priority: sendOptions?.priority ?? 'normal' }).result;
+        const send = prepareContent(chatId, content, sendOptions?.text);
+        return client.enqueue(send, { priority: sendOptions?.priority ?? 'normal' }).result;
       },
       onClose: (hook) => {
         if (typeof hook !== 'function')
@@ -296,25 +307,7 @@ export class PluginHost {
     };
   }
 
-  #report(event: PluginErrorEvent): void {
-    this.#log.error(
-      {
-        plugin: event.plugin,
-        event: event.event,
-        client: event.client,
-        messageId: event.messageId,
-        err: event.error,
-      },
-      'plugin %s failed in %s%s: %s',
-      event.plugin,
-      event.event,
-      event.messageId ? ` (message ${event.messageId})` : '',
-      event.error.message,
-    );
-    try {
-      this.#errors.emit('plugin-error', event);
-    } catch (error) {
-      this.#log.error({ err: toWakitError(error) }, 'a plugin error listener threw');
-    }
+  #report(report: ErrorReport): void {
+    this.#sdk.errors.report(report);
   }
 }

@@ -4,10 +4,8 @@ import type {
   PluginRoute,
   PluginRouteDefinition,
   PluginRouteRegistry,
-  RouteMatch,
 } from './types.js';
 
-export const PLUGIN_ROUTE_PREFIX = '/api/v1/plugins';
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const SEGMENT = /^(?::[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9._~-]+)$/;
 
@@ -16,9 +14,8 @@ interface Compiled {
   segments: string[];
 }
 
-/** Routes added by plugins through `ctx.http.route`, matched for the REST plugin. */
+/** Routes plugins declare through `ctx.http.route`: validated, no two alike; served by REST. */
 export class RouteRegistry implements PluginRouteRegistry {
-  readonly prefix = PLUGIN_ROUTE_PREFIX;
   readonly #routes: Compiled[] = [];
 
   add(plugin: string, definition: PluginRouteDefinition): PluginRoute {
@@ -66,7 +63,6 @@ export class RouteRegistry implements PluginRouteRegistry {
       path,
       auth: definition.auth !== false,
       plugin,
-      fullPath: `${PLUGIN_ROUTE_PREFIX}/${plugin}${path === '/' ? '' : path}`,
     });
     this.#routes.push({ route, segments: all });
     return route;
@@ -75,39 +71,4 @@ export class RouteRegistry implements PluginRouteRegistry {
   routes(): readonly PluginRoute[] {
     return this.#routes.map((r) => r.route);
   }
-
-  match(method: string, fullPath: string): RouteMatch {
-    const upper = method.toUpperCase();
-    if (!fullPath.startsWith(`${PLUGIN_ROUTE_PREFIX}/`)) return { found: false, allow: [] };
-    let parts: string[];
-    try {
-      parts = fullPath
-        .slice(PLUGIN_ROUTE_PREFIX.length)
-        .split('/')
-        .filter(Boolean)
-        .map((p) => decodeURIComponent(p));
-    } catch {
-      return { found: false, allow: [] };
-    }
-    const allow = new Set<HttpMethod>();
-    for (const { route, segments } of this.#routes) {
-      const params = matchSegments(segments, parts);
-      if (!params) continue;
-      if (route.method === upper) return { found: true, route, params };
-      allow.add(route.method);
-    }
-    return { found: false, allow: [...allow] };
-  }
-}
-
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
-  if (pattern.length !== parts.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i += 1) {
-    const p = pattern[i];
-    const v = parts[i];
-    if (p.startsWith(':')) params[p.slice(1)] = v;
-    else if (p !== v) return undefined;
-  }
-  return params;
 }

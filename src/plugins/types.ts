@@ -7,11 +7,13 @@ import type { z } from 'zod';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/message.js';
-import type { MediaKind, SendResult, TextOptions } from '../client/types.js';
+import type { SendResult, TextOptions } from '../client/types.js';
+import type { SendContent } from '../client/send-contract.js';
 import type { WakitConfig } from '../config/schema.js';
-import type { WakitError } from '../errors/index.js';
 import type { SendPriority } from '../queue/types.js';
-import type { Sdk } from '../sdk.js';
+import type { SimulatorNetwork } from '../engines/simulator/index.js';
+import type { ErrorSource } from '../kernel/error-sink.js';
+import type { TrackedSend } from '../queue/types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -133,21 +135,6 @@ export interface CommandInfo extends CommandMeta {
 // ---------------------------------------------------------------------------------------------
 // Sending
 
-/** Media content of `ctx.send`: one source (`url`, `path` or `buffer` + `mimetype`). */
-export interface MediaContent {
-  type: MediaKind;
-  url?: string;
-  path?: string;
-  buffer?: Uint8Array;
-  mimetype?: string;
-  caption?: string;
-  /** Required for `document`. */
-  filename?: string;
-}
-
-/** A string sends text; an object sends media. */
-export type SendContent = string | MediaContent;
-
 export interface PluginSendOptions {
   /** Queue priority; default `normal` (`reply` goes first, `bulk` last). */
   priority?: SendPriority;
@@ -156,7 +143,7 @@ export interface PluginSendOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP routes (served by the REST plugin under /api/v1/plugins/<plugin-name><path>)
+// HTTP routes (served by the REST plugin, when enabled, under /api/v1/plugins/<plugin><path>)
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -194,26 +181,18 @@ export interface PluginRouteDefinition {
   handler(request: PluginHttpRequest): PluginHttpResponse | Promise<PluginHttpResponse>;
 }
 
-/** A route as the registry holds it. */
+/** A route as the registry holds it: what the plugin declared, its plugin, `auth` resolved. */
 export interface PluginRoute extends Readonly<PluginRouteDefinition> {
   readonly plugin: string;
-  /** Mount path: `/api/v1/plugins/<plugin>` + `path`. */
-  readonly fullPath: string;
   readonly auth: boolean;
 }
 
-export type RouteMatch =
-  | { found: true; route: PluginRoute; params: Record<string, string> }
-  /** The path exists but not for this method (405 with `allow`); or no such path (`allow` empty, 404). */
-  | { found: false; allow: HttpMethod[] };
-
-/** The routes plugins registered, read by the REST plugin. Complete once `sdk.start()` set up all plugins. */
+/**
+ * The routes plugins declared, in declaration order. The REST plugin serves them under
+ * `/api/v1/plugins/<plugin><path>`; complete once `sdk.start()` set up all plugins.
+ */
 export interface PluginRouteRegistry {
-  /** Mount prefix: `/api/v1/plugins`. */
-  readonly prefix: string;
   routes(): readonly PluginRoute[];
-  /** Matches a full request path (`/api/v1/plugins/<plugin>/...`, no query string). */
-  match(method: string, fullPath: string): RouteMatch;
 }
 
 /** `ctx.http`: add routes; read the registry (the REST plugin does). */
@@ -233,7 +212,6 @@ export interface PluginContext<Options = unknown> {
   readonly options: Options;
   /** A child logger with `plugin: <name>`. */
   readonly log: Logger;
-  readonly sdk: Sdk;
   /** The SDK configuration (frozen). */
   readonly config: Readonly<WakitConfig>;
   /** Directory relative paths resolve from (the config file's directory). */
@@ -242,6 +220,14 @@ export interface PluginContext<Options = unknown> {
   readonly clients: readonly BotClient[];
   /** A client by name (CLIENT_NOT_FOUND otherwise). */
   client(name: string): BotClient;
+  /** Calls `listener` for every client, existing and future. */
+  onClient(listener: (client: BotClient) => void): () => void;
+  /** Tracked sends by tracking id (every client). */
+  readonly sends: SendLookup;
+  /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
+  readonly simulator: SimulatorNetwork | undefined;
+  /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
+  report(error: unknown, where?: ReportWhere): void;
   /** Adds a middleware handler for a client event; returns a function that removes it. */
   on<E extends ClientEventName>(
     event: E,
@@ -263,12 +249,15 @@ export interface PluginContext<Options = unknown> {
   readonly http: PluginHttp;
 }
 
-/** Reported (and logged) when a handler, a command or a close hook throws. */
-export interface PluginErrorEvent {
-  plugin: string;
-  /** `message`, `command:<name>`, `close`, ... */
-  event: string;
+/** Where a failure reported with `ctx.report` happened. */
+export interface ReportWhere {
+  source?: Extract<ErrorSource, 'plugin' | 'webhook'>;
+  event?: string;
   client?: string;
   messageId?: string;
-  error: WakitError;
+}
+
+/** Tracked sends by tracking id. */
+export interface SendLookup {
+  get(trackingId: string): TrackedSend | undefined;
 }

@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
+import { computeBackoff } from '../kernel/backoff.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import { PendingSends } from './pending-sends.js';
 import { SendAttempt } from './send-attempt.js';
@@ -294,7 +295,11 @@ export class OutboundQueue {
       this.#fail(entry, error, now);
       return;
     }
-    const delay = this.#config.retryBackoffMs * 2 ** (entry.attempts - 1);
+    const delay = computeBackoff(
+      { initialMs: this.#config.retryBackoffMs },
+      entry.attempts,
+      this.#random,
+    );
     entry.notBefore = delay > 0 ? now + delay : 0;
     entry.status = 'queued';
     entry.updatedAt = now;

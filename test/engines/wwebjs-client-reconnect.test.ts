@@ -26,11 +26,8 @@ import {
   type FakeWhatsAppNetwork,
 } from '../helpers/fake-wwebjs-client.js';
 
-const ENGINE = {
-  type: 'whatsapp-web.js',
-  restartBackoffMs: { initial: 10, max: 40 },
-  maxRestarts: 2,
-} as const;
+const ENGINE = { type: 'whatsapp-web.js' } as const;
+const RECONNECT = { initialDelayMs: 10, maxDelayMs: 40, maxAttempts: 2 } as const;
 
 async function waitUntil(probe: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -58,11 +55,16 @@ describe('whatsapp-web.js client reconnects through its supervisor (fake Client)
     await rm(dir, { recursive: true, force: true });
   });
 
-  function makeSdk(engine: Record<string, unknown> = {}, deps: WwebjsEngineDeps = {}): Sdk {
+  function makeSdk(
+    engine: Record<string, unknown> = {},
+    deps: WwebjsEngineDeps = {},
+    reconnect: Record<string, unknown> = {},
+  ): Sdk {
     const engineConfig = { ...ENGINE, ...engine };
     sdk = createSdk(
       {
         engine: engineConfig,
+        reconnect: { ...RECONNECT, ...reconnect },
         auth: { type: 'local', dataPath: dir },
         queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
         log: { level: 'silent' },
@@ -142,7 +144,7 @@ describe('whatsapp-web.js client reconnects through its supervisor (fake Client)
     ],
   ];
   for (const [what, breakIt, engine] of failures) {
-    it(`${what} on every start → FAILED after maxRestarts reconnects, no browser left`, async () => {
+    it(`${what} on every start → FAILED after reconnect.maxAttempts reconnects, no browser left`, async () => {
       breakIt();
       const client = makeSdk(engine).createClient({ name: 'bot' });
       const seen = observe(client);
@@ -187,7 +189,11 @@ describe('whatsapp-web.js client reconnects through its supervisor (fake Client)
 
   it('stop() during the backoff cancels the reconnect', async () => {
     network.offline = true;
-    const client = makeSdk({ restartBackoffMs: { initial: 300, max: 300 } }).createClient({
+    const client = makeSdk(
+      {},
+      {},
+      { initialDelayMs: 300, maxDelayMs: 300, jitter: 'none' },
+    ).createClient({
       name: 'bot',
     });
     await client.initialize();

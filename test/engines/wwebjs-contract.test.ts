@@ -34,10 +34,7 @@ function wwebjsHarness(storeType: 'local' | 'remote') {
     const store: SessionStore =
       storeType === 'local' ? new LocalSessionStore(dir) : new RemoteTypedStore(dir);
     const network = populatedNetwork({ ackDelayMs: 5 });
-    const config = engineSchema.parse({
-      type: 'whatsapp-web.js',
-      restartBackoffMs: { initial: 10, max: 50 },
-    }) as WwebjsEngineConfig;
+    const config = engineSchema.parse({ type: 'whatsapp-web.js' }) as WwebjsEngineConfig;
     const engines: Engine[] = [];
     const make = (): Engine => {
       const engine = new WwebjsEngine(

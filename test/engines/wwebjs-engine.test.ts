@@ -181,7 +181,7 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
     ];
     for (const [what, drop, reason] of drops) {
       it(`${what} → one disconnected(${reason}), the browser is destroyed, no restart by the engine`, async () => {
-        const engine = makeEngine({ restartBackoffMs: { initial: 5, max: 5 } });
+        const engine = makeEngine();
         const first = await linked(engine);
         const events = recordEvents(engine);
         void drop(first);
@@ -428,7 +428,7 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
   describe('one attempt per start (the client supervisor restarts)', () => {
     it('WhatsApp Web unreachable → one disconnected(connection_lost), the browser destroyed, nothing more', async () => {
       network.offline = true;
-      const engine = makeEngine({ maxRestarts: 3, restartBackoffMs: { initial: 1, max: 1 } });
+      const engine = makeEngine();
       const events = recordEvents(engine);
       await engine.start();
       await waitUntil(() => events.length > 0, 'an event');

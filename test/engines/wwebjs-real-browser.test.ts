@@ -122,7 +122,11 @@ describe('whatsapp-web.js client on the real Chromium (no internet)', function (
    * through the `engineFactory` seam with the real bindings, remembering each whatsapp-web.js
    * Client (to see its Chromium pid); otherwise the SDK's built-in factory is used.
    */
-  function makeClient(engine: Record<string, unknown>, recordClients = false): BotClient {
+  function makeClient(
+    engine: Record<string, unknown>,
+    recordClients = false,
+    reconnect: Record<string, unknown> = {},
+  ): BotClient {
     const engineConfig = { type: 'whatsapp-web.js' as const, ...engine };
     const options: SdkOptions = {};
     if (recordClients) {
@@ -141,7 +145,12 @@ describe('whatsapp-web.js client on the real Chromium (no internet)', function (
       );
     }
     sdk = createSdk(
-      { engine: engineConfig, auth: { type: 'local', dataPath: dir }, log: { level: 'silent' } },
+      {
+        engine: engineConfig,
+        reconnect,
+        auth: { type: 'local', dataPath: dir },
+        log: { level: 'silent' },
+      },
       options,
     );
     return sdk.createClient({ name: 'real' });
@@ -149,15 +158,12 @@ describe('whatsapp-web.js client on the real Chromium (no internet)', function (
 
   it('launches Chromium; unreachable WhatsApp Web → disconnected(connection_lost) within 15 s, one reconnect, FAILED; no browser after stop()', async () => {
     const executablePath = installedChromium();
-    const client = makeClient(
-      {
-        executablePath,
-        maxRestarts: 1,
-        authTimeoutMs: 10_000,
-        restartBackoffMs: { initial: 200, max: 400 },
-      },
-      true,
-    );
+    const client = makeClient({ executablePath, authTimeoutMs: 10_000 }, true, {
+      maxAttempts: 1,
+      initialDelayMs: 200,
+      maxDelayMs: 400,
+      jitter: 'none',
+    });
     const seen = observe(client);
     await client.initialize();
     await waitFor(() => seen.disconnects[0], 15_000, 'the first disconnected event');
@@ -222,14 +228,13 @@ describe('whatsapp-web.js client on the real Chromium (no internet)', function (
       expect(seen.states).to.deep.equal(['STARTING', 'STOPPED']);
     });
 
-    it('the start watchdog (authTimeoutMs) → disconnected(connection_lost), FAILED with maxRestarts 0, browser cleaned up', async () => {
+    it('the start watchdog (authTimeoutMs) → disconnected(connection_lost), FAILED with reconnect.maxAttempts 0, browser cleaned up', async () => {
       const executablePath = installedChromium();
-      const client = makeClient({
-        executablePath,
-        maxRestarts: 0,
-        authTimeoutMs: 4_000,
-        puppeteer: { args: hangingArgs() },
-      });
+      const client = makeClient(
+        { executablePath, authTimeoutMs: 4_000, puppeteer: { args: hangingArgs() } },
+        false,
+        { maxAttempts: 0 },
+      );
       const seen = observe(client);
       await client.initialize();
       await waitFor(

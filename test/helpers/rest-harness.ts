@@ -1,4 +1,5 @@
 /** Fixtures for REST tests: an SDK on the simulator with a REST server on a loopback port. */
+import { restHostOf } from './rest-host.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,7 +68,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   for (const name of sdk.config.clients) sdk.createClient({ name });
   sdk.simulator.phone(CONTACT, { pushname: 'Alice' });
   const server = await createRestServer({
-    sdk,
+    sdk: restHostOf(sdk),
     logger,
     options: {
       port: 0,

@@ -18,7 +18,12 @@ export async function tempDir(
 }
 
 /** An SDK on the simulator with pacing off, a silent logger and its own session directory. */
-export function simulatorSdk(dataPath: string, overrides: Partial<WakitConfigInput> = {}): Sdk {
+/** An SDK on the simulator, pacing off; relative paths of the config resolve from `baseDir`. */
+export function simulatorSdk(
+  dataPath: string,
+  overrides: Partial<WakitConfigInput> = {},
+  baseDir?: string,
+): Sdk {
   return createSdk(
     {
       engine: { type: 'simulator', ackDelayMs: 5 },
@@ -27,7 +32,7 @@ export function simulatorSdk(dataPath: string, overrides: Partial<WakitConfigInp
       media: { allowPrivateNetworks: true },
       ...overrides,
     },
-    { logger: pino({ level: 'silent' }) },
+    { logger: pino({ level: 'silent' }), ...(baseDir ? { baseDir } : {}) },
   );
 }
 

@@ -1,11 +1,6 @@
 import { expect } from 'chai';
-import {
-  definePlugin,
-  parseArgs,
-  parseCommand,
-  type CommandContext,
-  type Message,
-} from '../../src/index.js';
+import { definePlugin, type CommandContext, type Message } from '../../src/index.js';
+import { parseArgs, parseCommand } from '../../src/plugins/parse-args.js';
 import type { SimInboxMessage } from '../../src/engines/simulator/index.js';
 import { CommandRegistry } from '../../src/plugins/commands.js';
 import {

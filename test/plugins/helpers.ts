@@ -1,6 +1,6 @@
 /** Fixtures for plugin tests: an SDK on the simulator with a linked bot and a contact phone. */
 import { pino } from 'pino';
-import type { BotClient, PluginErrorEvent, Sdk, WakitConfigInput } from '../../src/index.js';
+import type { BotClient, WakitErrorEvent, Sdk, WakitConfigInput } from '../../src/index.js';
 import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 
 export { BOT_ID, BOT_PHONE };
@@ -13,7 +13,7 @@ export const GROUP_ID = '120363000000000001@g.us';
 export interface PluginFixture {
   sdk: Sdk;
   dir: string;
-  errors: PluginErrorEvent[];
+  errors: WakitErrorEvent[];
   /** Starts the SDK (plugins set up) and links a client named `bot`. */
   start(): Promise<BotClient>;
   cleanup(): Promise<void>;
@@ -24,9 +24,10 @@ export async function pluginFixture(
   overrides: Partial<WakitConfigInput> = {},
 ): Promise<PluginFixture> {
   const { dir, cleanup } = await tempDir('wakit-plugins-');
-  const sdk = simulatorSdk(dir, overrides);
-  const errors: PluginErrorEvent[] = [];
-  sdk.plugins.onError((event) => errors.push(event));
+  // relative plugin paths resolve from the fixture's directory
+  const sdk = simulatorSdk(dir, overrides, dir);
+  const errors: WakitErrorEvent[] = [];
+  sdk.on('error', (event) => errors.push(event));
   return {
     sdk,
     dir,

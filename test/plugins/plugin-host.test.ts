@@ -67,6 +67,32 @@ describe('PluginHost', () => {
       expect(seen).to.deep.equal(['first:stop', 'gate:from-first', 'first:after']);
     });
 
+    it('calling next() twice throws INVALID_STATE, is reported, and later handlers run once', async () => {
+      let last = 0;
+      fx.sdk.use(
+        definePlugin({
+          name: 'twice',
+          setup(ctx) {
+            ctx.on('message', async (_event, next) => {
+              await next();
+              await next();
+            });
+            ctx.on('message', () => {
+              last++;
+            });
+          },
+        }),
+      );
+      await fx.start();
+      await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'go');
+      await eventually(() => fx.errors.length === 1);
+      await settle(20);
+      expect(last).to.equal(1);
+      expect(fx.errors[0]).to.deep.include({ source: 'plugin', plugin: 'twice', event: 'message' });
+      expect(fx.errors[0].error.code).to.equal('INVALID_STATE');
+      expect(fx.errors[0].error.message).to.match(/next\(\) was called twice/);
+    });
+
     it('contains a throwing handler: logged and reported with plugin and message id, the chain goes on', async () => {
       const reached: string[] = [];
       fx.sdk.use(

@@ -10,8 +10,9 @@ describe('OutboundQueue retries and timeouts', () => {
   });
   afterEach(() => clock.restore());
 
-  it('retries transient errors with exponential backoff, then succeeds', async () => {
-    const queue = makeQueue({ ...NO_PACING, retries: 2, retryBackoffMs: 2_000 });
+  it('retries transient errors with exponential backoff and full jitter, then succeeds', async () => {
+    // random 0.5: half of each ceiling (2 s, then 4 s)
+    const queue = makeQueue({ ...NO_PACING, retries: 2, retryBackoffMs: 2_000 }, () => 0.5);
     const rec = new Recorder();
     const statuses: string[] = [];
     queue.on('update', (r) => statuses.push(r.status));
@@ -19,7 +20,7 @@ describe('OutboundQueue retries and timeouts', () => {
       rec.failing('a', ['ENGINE_ERROR', 'SEND_TIMEOUT']),
     );
     await clock.tickAsync(10_000);
-    expect(rec.times).to.deep.equal([0, 2_000, 6_000]);
+    expect(rec.times).to.deep.equal([0, 1_000, 3_000]);
     expect(await result).to.deep.equal({ id: 'm3' });
     expect(queue.get(trackingId)).to.include({ status: 'sent', attempts: 3, messageId: 'm3' });
     expect(statuses).to.deep.equal([
@@ -59,7 +60,7 @@ describe('OutboundQueue retries and timeouts', () => {
   }
 
   it('gives up after `retries` extra attempts', async () => {
-    const queue = makeQueue({ ...NO_PACING, retries: 1, retryBackoffMs: 1_000 });
+    const queue = makeQueue({ ...NO_PACING, retries: 1, retryBackoffMs: 1_000 }, () => 0.999_999);
     const rec = new Recorder();
     const { result } = queue.enqueue(
       rec.failing('a', ['ENGINE_ERROR', 'ENGINE_ERROR', 'ENGINE_ERROR']),
@@ -70,7 +71,7 @@ describe('OutboundQueue retries and timeouts', () => {
   });
 
   it('serves other sends while one waits for its retry backoff', async () => {
-    const queue = makeQueue({ ...NO_PACING, retries: 1, retryBackoffMs: 5_000 });
+    const queue = makeQueue({ ...NO_PACING, retries: 1, retryBackoffMs: 5_000 }, () => 0.999_999);
     const rec = new Recorder();
     queue.enqueue(rec.failing('a', ['ENGINE_ERROR']));
     queue.enqueue(rec.job('b'));

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { restHostOf } from '../helpers/rest-host.js';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,7 +139,7 @@ describe('REST: the plugin', () => {
     sdk = sdkWith(dir);
     const attempt = (options: unknown) =>
       createRestServer({
-        sdk: sdk!,
+        sdk: restHostOf(sdk!),
         logger: silent,
         options: restOptionsSchema.parse(options),
       }).then(
@@ -162,7 +163,7 @@ describe('REST: the plugin', () => {
   it('insecure mode on loopback serves without a token', async () => {
     sdk = sdkWith(dir);
     const server = await createRestServer({
-      sdk,
+      sdk: restHostOf(sdk),
       logger: silent,
       options: { port: 0, insecure: true },
     });
@@ -182,7 +183,7 @@ describe('REST: the plugin', () => {
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => (entered = resolve));
     const server = await createRestServer({
-      sdk,
+      sdk: restHostOf(sdk),
       logger: silent,
       options: {
         port: 0,

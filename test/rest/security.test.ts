@@ -667,6 +667,15 @@ describe('REST: security', () => {
       expect(pre.status).to.equal(204);
       expect(pre.headers.get('access-control-allow-origin')).to.equal('https://app.example.com');
       expect(pre.headers.get('access-control-allow-headers')).to.match(/Authorization/);
+      // plugin routes may use PUT, PATCH and DELETE: browsers must be allowed to preflight them
+      const put = await fetch(`${cors.url}/api/v1/plugins/x/y`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'DELETE' },
+      });
+      expect(put.status).to.equal(204);
+      expect(put.headers.get('access-control-allow-methods')).to.match(/PUT/);
+      expect(put.headers.get('access-control-allow-methods')).to.match(/PATCH/);
+      expect(put.headers.get('access-control-allow-methods')).to.match(/DELETE/);
       const evil = await fetch(`${cors.url}/api/v1/messages`, {
         method: 'OPTIONS',
         headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' },

@@ -30,10 +30,6 @@ describe('SDK lifecycle and client states', () => {
   it('start() creates and initializes the configured clients; stop() runs close hooks in reverse order', async () => {
     sdk = simulatorSdk(dir, { clients: ['a', 'b'], engine: { type: 'simulator', autoScanMs: 1 } });
     const order: string[] = [];
-    sdk.onStart('first', () => {
-      order.push('start:first');
-      return Promise.resolve();
-    });
     sdk.onClose('one', () => {
       order.push('close:one');
     });
@@ -51,7 +47,7 @@ describe('SDK lifecycle and client states', () => {
     await Promise.all(sdk.clients.map((c) => c.waitUntilReady({ timeoutMs: 3_000 })));
     await sdk.stop();
     expect(sdk.phase).to.equal('stopped');
-    expect(order).to.deep.equal(['start:first', 'close:two', 'close:one']);
+    expect(order).to.deep.equal(['close:two', 'close:one']);
     expect(sdk.clients.every((c) => c.state === 'STOPPED')).to.equal(true);
     await sdk.stop(); // idempotent
     expect(() => sdk.createClient({ name: 'late' }))
@@ -86,7 +82,7 @@ describe('SDK lifecycle and client states', () => {
 
   it('reconnects after a recoverable disconnect without a QR: READY → DISCONNECTED → STARTING → AUTHENTICATED → READY', async () => {
     sdk = simulatorSdk(dir, {
-      engine: { type: 'simulator', restartBackoffMs: { initial: 5, max: 20 } },
+      reconnect: { initialDelayMs: 5, maxDelayMs: 20 },
     });
     const client = await linkedClient(sdk, 'sales');
     const states: ClientState[] = [];
@@ -138,7 +134,9 @@ describe('SDK lifecycle and client states', () => {
     const client = await linkedClient(sdk, 'sales');
     const reported: string[] = [];
     let after = 0;
-    client.on('error', ({ event }) => reported.push(event));
+    sdk.on('error', ({ event, source, client: name }) =>
+      reported.push(`${source}:${name}:${event}`),
+    );
     client.on('message', () => {
       throw new Error('sync boom');
     });
@@ -148,7 +146,7 @@ describe('SDK lifecycle and client states', () => {
     });
     await sdk.simulator.phone('15550001111').send(`${BOT_PHONE}@c.us`, 'hi');
     await until(() => reported.length === 2);
-    expect(reported).to.deep.equal(['message', 'message']);
+    expect(reported).to.deep.equal(['handler:sales:message', 'handler:sales:message']);
     expect(after).to.equal(1);
   });
 

@@ -1,12 +1,7 @@
 /** `POST /api/v1/messages` (validate and enqueue; `Prefer: wait=N`) and status look-ups. */
 import type { Context } from 'koa';
 import { z } from 'zod';
-import {
-  WakitError,
-  type BotClient,
-  type MediaKind,
-  type TrackedSend,
-} from '../../../src/index.js';
+import { WakitError, type BotClient, type TrackedSend } from '../../../src/index.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
@@ -32,34 +27,6 @@ export function preferWait(header: string | undefined): number | undefined {
   return undefined;
 }
 
-/** The SDK `enqueue` arguments for a REST body. `path` sources do not exist over REST. */
-export function toEnqueue(body: SendBody): { kind: 'text' | MediaKind; input: unknown } {
-  const { chatId, content, options } = body;
-  if (typeof content === 'string') {
-    return { kind: 'text', input: { to: chatId, text: content, ...(options ? { options } : {}) } };
-  }
-  if (options) {
-    throw new WakitError('VALIDATION_FAILED', 'options apply to text messages only', {
-      issues: [{ path: 'options', message: 'only for text content' }],
-    });
-  }
-  const source =
-    content.url !== undefined
-      ? { url: content.url }
-      : { buffer: Buffer.from(content.data ?? '', 'base64'), mimetype: content.mimetype };
-  return {
-    kind: content.type,
-    input: {
-      to: chatId,
-      [content.type]: {
-        ...source,
-        ...(content.caption !== undefined ? { caption: content.caption } : {}),
-        ...(content.filename !== undefined ? { filename: content.filename } : {}),
-      },
-    },
-  };
-}
-
 export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
   return {
     id: record.id,
@@ -76,17 +43,21 @@ export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
   };
 }
 
-async function send(ctx: Context, client: BotClient, body: SendBody): Promise<void> {
+async function send(
+  rc: RestContext,
+  ctx: Context,
+  client: BotClient,
+  body: SendBody,
+): Promise<void> {
   ctx.state.client = client.name;
-  const { kind, input } = toEnqueue(body);
-  const { trackingId, result } = client.enqueue(kind, input);
-  const chatId = client.getSend(trackingId)?.chatId ?? body.chatId;
+  const { trackingId, chatId, result } = client.enqueue(body.send);
   const wait = preferWait(ctx.get('prefer'));
   ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
+  const accepted = { id: trackingId, status: 'queued', client: client.name, chatId };
   if (wait === undefined || wait === 0) {
     result.catch(() => undefined);
     ctx.status = 202;
-    ctx.body = { id: trackingId, status: 'queued', client: client.name, chatId };
+    ctx.body = accepted;
     return;
   }
   ctx.set('Preference-Applied', `wait=${wait}`);
@@ -98,17 +69,12 @@ async function send(ctx: Context, client: BotClient, body: SendBody): Promise<vo
     const outcome = await Promise.race([result, timeout]);
     if (outcome === 'timeout') {
       result.catch(() => undefined);
-      const record = client.getSend(trackingId);
       ctx.status = 202;
-      ctx.body = {
-        id: trackingId,
-        status: 'queued',
-        client: client.name,
-        chatId: record?.chatId ?? chatId,
-      };
+      ctx.body = accepted;
       return;
     }
-    const record = client.getSend(trackingId);
+    // Acks may have moved the send past `sent` while we waited.
+    const record = rc.sdk.sends.get(trackingId);
     const status = record?.status;
     ctx.status = 201;
     ctx.body = {
@@ -124,12 +90,12 @@ async function send(ctx: Context, client: BotClient, body: SendBody): Promise<vo
   }
 }
 
-function findSend(clients: BotClient[], id: string): TrackedSend {
-  for (const client of clients) {
-    const record = client.getSend(id);
-    if (record) return record;
+function findSend(rc: RestContext, clients: BotClient[], id: string): TrackedSend {
+  const record = rc.sdk.sends.get(id);
+  if (!record || !clients.some((client) => client.name === record.client)) {
+    throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${id}`);
   }
-  throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${id}`);
+  return record;
 }
 
 export function messageRoutes(rc: RestContext): AnyRoute[] {
@@ -155,7 +121,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       responses,
       errors,
       async handler(ctx, { body, principal }) {
-        await send(ctx, resolveClient(rc, principal, body.client), body);
+        await send(rc, ctx, resolveClient(rc, principal, body.client), body);
       },
     }),
     defineRoute({
@@ -174,7 +140,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
             issues: [{ path: 'client', message: `must be ${params.name} or absent` }],
           });
         }
-        await send(ctx, resolveClient(rc, principal, params.name), body);
+        await send(rc, ctx, resolveClient(rc, principal, params.name), body);
       },
     }),
     defineRoute({
@@ -187,7 +153,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       responses: { 200: { description: 'Status and ack', schema: MessageStatus } },
       errors: [401, 404],
       handler(ctx, { params, principal }) {
-        const record = findSend(visibleClients(rc, principal), params.id);
+        const record = findSend(rc, visibleClients(rc, principal), params.id);
         ctx.state.client = record.client;
         ctx.body = statusOf(record);
       },
@@ -204,7 +170,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       handler(ctx, { params, principal }) {
         const client = resolveClient(rc, principal, params.name);
         ctx.state.client = client.name;
-        ctx.body = statusOf(findSend([client], params.id));
+        ctx.body = statusOf(findSend(rc, [client], params.id));
       },
     }),
   ];

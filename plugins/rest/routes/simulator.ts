@@ -3,7 +3,8 @@
  * what the bot sent it. The dashboard's chat panel uses them. They need a token for all clients.
  */
 import { z } from 'zod';
-import { WakitError, normalizeChatId, type Sdk } from '../../../src/index.js';
+import { WakitError, normalizeChatId } from '../../../src/index.js';
+import type { RestHost } from '../context.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -22,8 +23,9 @@ function requireAll(principal: Principal): void {
   }
 }
 
-export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
-  if (sdk.config.engine.type !== 'simulator') return [];
+export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
+  const simulator = sdk.simulator;
+  if (!simulator) return [];
   const params = z.object({ number: PhoneParam }).strict();
   return [
     defineRoute({
@@ -55,7 +57,7 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
           }
           to = me.id;
         }
-        const phone = sdk.simulator.phone(p.number);
+        const phone = simulator.phone(p.number);
         const sent = body.image
           ? await phone.send(to, {
               data: Buffer.from(body.image.data, 'base64'),
@@ -79,7 +81,7 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
       errors: [400, 401, 403],
       handler(ctx, { params: p, principal }) {
         requireAll(principal);
-        ctx.body = sdk.simulator.phone(p.number).inbox.map((m) => ({
+        ctx.body = simulator.phone(p.number).inbox.map((m) => ({
           id: m.id,
           chatId: m.chatId,
           author: m.author,
@@ -123,7 +125,7 @@ export function simulatorRoutes(rc: RestContext, sdk: Sdk): AnyRoute[] {
             { details: { status: client.state } },
           );
         }
-        sdk.simulator.scan(qr, {
+        simulator.scan(qr, {
           ...(body.phone !== undefined ? { phone: body.phone } : {}),
           ...(body.pushname !== undefined ? { pushname: body.pushname } : {}),
         });

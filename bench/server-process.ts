@@ -1,0 +1,80 @@
+/**
+ * Runs a benchmark's HTTP server in a child process of its own (apart from the load generator):
+ * starts it, waits for the IPC message `{ listening: url }` it sends when ready (its stdout, where
+ * a server logs, is discarded like a production log sink would take it), stops it with
+ * SIGTERM (so `--cpu-prof` profiles get written) and waits for it to exit.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const BENCH_DIR = import.meta.dirname;
+export const REPO_ROOT = path.resolve(BENCH_DIR, '..');
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * Starts `node [nodeArgs] script port`; resolves once it listens. `env` is added to this
+ * process's environment.
+ */
+export async function startServer(
+  script: string,
+  options: { nodeArgs?: string[]; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, String(port)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited(child);
+    clearTimeout(killer);
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${script} did not start in time`)),
+        options.timeoutMs ?? 60_000,
+      );
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`${script} exited early (${code ?? signal})`));
+      });
+      child.on('message', (message: { listening?: string }) => {
+        if (message.listening) {
+          clearTimeout(timer);
+          resolve(message.listening);
+        }
+      });
+    });
+    return { url, pid: child.pid!, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

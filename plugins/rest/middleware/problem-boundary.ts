@@ -1,0 +1,67 @@
+import { performance } from 'node:perf_hooks';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { WakitError } from '../../../src/index.js';
+import type { RestMetrics } from '../metrics.js';
+import { sendProblem, toProblem } from '../problem.js';
+
+/** Refusals by our own policy worth a warning (the caller's error, but an operator may care). */
+const POLICY_REFUSALS: ReadonlySet<string> = new Set(['MEDIA_URL_REFUSED']);
+
+/**
+ * The outermost middleware: every error becomes application/problem+json (never a stack trace),
+ * unmatched routes are NOT_FOUND (METHOD_NOT_ALLOWED with `Allow` when only the method is wrong), a closing server answers SHUTTING_DOWN with `Connection: close`,
+ * and every request is logged and counted once.
+ */
+export function problemBoundary(deps: {
+  log: Logger;
+  metrics: RestMetrics | undefined;
+  status: { closing: boolean };
+}) {
+  const { log, metrics, status } = deps;
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const start = performance.now();
+    try {
+      if (status.closing) {
+        ctx.set('Connection', 'close');
+        throw new WakitError('SHUTTING_DOWN', 'The server is shutting down');
+      }
+      await next();
+      if (ctx.body === undefined) {
+        // What the routers answer without a body (they set `Allow` for 405) becomes a problem too.
+        if (ctx.status === 404) {
+          throw new WakitError('NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
+        }
+        if (ctx.status === 405 || ctx.status === 501) {
+          throw new WakitError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`);
+        }
+      }
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem.status >= 500)
+        log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+      else if (POLICY_REFUSALS.has(problem.code))
+        log.warn({ code: problem.code, method: ctx.method, path: ctx.path }, problem.detail);
+      sendProblem(ctx, problem);
+    }
+    if (status.closing) ctx.set('Connection', 'close');
+    const ms = performance.now() - start;
+    const route = (ctx.state.route as string | undefined) ?? '(unmatched)';
+    metrics?.http(ctx.method, route, ctx.status, ms / 1000);
+    if (log.isLevelEnabled('info')) {
+      log.info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          client: ctx.state.client as string | undefined,
+        },
+        'http %s %s %d',
+        ctx.method,
+        ctx.path,
+        ctx.status,
+      );
+    }
+  };
+}

@@ -1,0 +1,28 @@
+import { WakitError } from '../errors/index.js';
+import type { TrackedSend } from '../queue/index.js';
+import type { BotClient } from './bot-client.js';
+
+/**
+ * What the kernel (and only the kernel) does with a client beyond the SDK surface: drain and close
+ * it at shutdown, look up its tracked sends. Not exported from `src/index.ts`.
+ */
+export interface ClientInternals {
+  /** Stop taking sends and let the queue finish within a deadline. */
+  drain(deadlineMs: number): Promise<void>;
+  /** Final teardown. */
+  close(): Promise<void>;
+  /** A tracked send of this client by its tracking id. */
+  getSend(trackingId: string): TrackedSend | undefined;
+}
+
+const handles = new WeakMap<BotClient, ClientInternals>();
+
+export function registerInternals(client: BotClient, internals: ClientInternals): void {
+  handles.set(client, internals);
+}
+
+export function internalsOf(client: BotClient): ClientInternals {
+  const internals = handles.get(client);
+  if (!internals) throw new WakitError('INTERNAL', `Not a client of this SDK: ${client.name}`);
+  return internals;
+}

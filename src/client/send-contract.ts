@@ -1,0 +1,280 @@
+/**
+ * The send contract: one zod schema per send kind, in one place. The SDK's input types are derived
+ * from it (`z.input`), HTTP request bodies are built from it (`sendRequestSchema`, with base64
+ * `data` instead of `buffer`/`path`), and everything that sends (SDK methods, `ctx.send`, REST)
+ * turns its input into a `PreparedSend` exactly once. Only this module makes `PreparedSend`s, so
+ * `BotClient.enqueue` can trust one without checking it again.
+ */
+import { z } from 'zod';
+import { WakitError, issueError, zodIssues } from '../errors/index.js';
+import { MEDIA_KINDS, type MediaKind } from '../engines/types.js';
+import { normalizeChatId } from './chat-id.js';
+import type { OutgoingContent } from './types.js';
+
+/** Every kind of send: text and the media kinds. */
+export const SEND_KINDS = ['text', ...MEDIA_KINDS] as const;
+export type SendKind = (typeof SEND_KINDS)[number];
+
+const MAX_TEXT = 65_536;
+const httpUrl = z
+  .string()
+  .max(4096)
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+const mimetype = z
+  .string()
+  .max(255)
+  .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type like image/png');
+const caption = z.string().max(4096).optional();
+const text = z
+  .string()
+  .max(MAX_TEXT)
+  .refine((t) => t.trim().length > 0, 'must not be empty');
+
+export const textOptionsSchema = z
+  .object({
+    linkPreview: z.boolean().optional(),
+    sendSeen: z.boolean().optional(),
+    mentions: z.array(z.string().max(128)).max(256).optional(),
+    quotedMessageId: z.string().min(1).max(256).optional(),
+  })
+  .strict();
+
+/** What each media kind takes besides its source. */
+const MEDIA_FIELDS = {
+  image: { caption },
+  video: { caption },
+  audio: {},
+  document: { filename: z.string().min(1).max(255), caption },
+  sticker: {},
+} as const;
+
+/** Media sources: `url` and base64 `data` everywhere; `path` and `buffer` only in-process. */
+const SOURCES = ['url', 'path', 'buffer', 'data'] as const;
+const sdkSources = {
+  url: httpUrl.optional(),
+  path: z.string().min(1).max(4096).optional(),
+  buffer: z.instanceof(Uint8Array).optional(),
+  data: z.base64().min(1).optional(),
+};
+const httpSources = { url: httpUrl.optional(), data: z.base64().min(1).optional() };
+
+/** Exactly one source; `mimetype` with bytes (`buffer`, `data`) and only with them. */
+function oneSource<T extends z.ZodObject>(schema: T, names: string): T {
+  return schema.superRefine((value, ctx) => {
+    const media = value as Record<string, unknown>;
+    if (SOURCES.filter((k) => media[k] !== undefined).length !== 1) {
+      ctx.addIssue({ code: 'custom', message: `exactly one of ${names} is required` });
+    }
+    const bytes = media.buffer !== undefined || media.data !== undefined;
+    if (bytes !== (media.mimetype !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mimetype'],
+        message: bytes
+          ? 'mimetype is required with buffer or data'
+          : 'mimetype goes only with buffer or data',
+      });
+    }
+  });
+}
+
+/** The media object of one kind as the SDK takes it (`sendImageMessage({ to, image })`). */
+function sdkMedia<F extends z.ZodRawShape>(fields: F) {
+  return oneSource(
+    z.object({ ...sdkSources, mimetype: mimetype.optional(), ...fields }).strict(),
+    'url, path, buffer or data',
+  );
+}
+
+/** The media object of one kind with its `type`, as `ctx.send` (sdk) or HTTP (http) take it. */
+function typedMedia<K extends MediaKind, F extends z.ZodRawShape, S extends z.ZodRawShape>(
+  kind: K,
+  fields: F,
+  sources: S,
+) {
+  const names = 'path' in sources ? 'url, path, buffer or data' : 'url or data';
+  return oneSource(
+    z
+      .object({ type: z.literal(kind), ...sources, mimetype: mimetype.optional(), ...fields })
+      .strict(),
+    names,
+  );
+}
+
+/** The SDK's `send<Kind>Message` inputs, one schema per kind. */
+export const sendSchemas = {
+  text: z.object({ to: z.string(), text, options: textOptionsSchema.optional() }).strict(),
+  image: z.object({ to: z.string(), image: sdkMedia(MEDIA_FIELDS.image) }).strict(),
+  video: z.object({ to: z.string(), video: sdkMedia(MEDIA_FIELDS.video) }).strict(),
+  audio: z.object({ to: z.string(), audio: sdkMedia(MEDIA_FIELDS.audio) }).strict(),
+  document: z.object({ to: z.string(), document: sdkMedia(MEDIA_FIELDS.document) }).strict(),
+  sticker: z.object({ to: z.string(), sticker: sdkMedia(MEDIA_FIELDS.sticker) }).strict(),
+};
+
+export type SendTextInput = z.input<typeof sendSchemas.text>;
+export type SendImageInput = z.input<typeof sendSchemas.image>;
+export type SendVideoInput = z.input<typeof sendSchemas.video>;
+export type SendAudioInput = z.input<typeof sendSchemas.audio>;
+export type SendDocumentInput = z.input<typeof sendSchemas.document>;
+export type SendStickerInput = z.input<typeof sendSchemas.sticker>;
+export type TextOptionsInput = z.input<typeof textOptionsSchema>;
+
+/** Content with its `type` (`ctx.send`, HTTP): a string is text, an object media of one kind. */
+function contentSchema<S extends z.ZodRawShape>(sources: S) {
+  return z.union([
+    text,
+    z.discriminatedUnion('type', [
+      typedMedia('image', MEDIA_FIELDS.image, sources),
+      typedMedia('video', MEDIA_FIELDS.video, sources),
+      typedMedia('audio', MEDIA_FIELDS.audio, sources),
+      typedMedia('document', MEDIA_FIELDS.document, sources),
+      typedMedia('sticker', MEDIA_FIELDS.sticker, sources),
+    ]),
+  ]);
+}
+const pluginContent = contentSchema(sdkSources);
+const httpContent = contentSchema(httpSources);
+
+/** What `ctx.send` takes: a string is text, an object media of one kind. */
+export type SendContent = z.input<typeof pluginContent>;
+export type MediaContent = Exclude<SendContent, string>;
+
+const prepared = new WeakSet<object>();
+
+/** A validated, normalised send: only this module makes them (`BotClient.enqueue` takes one). */
+export interface PreparedSend {
+  readonly chatId: string;
+  readonly content: OutgoingContent;
+}
+
+export function isPreparedSend(value: unknown): value is PreparedSend {
+  return typeof value === 'object' && value !== null && prepared.has(value);
+}
+
+type ParsedMedia = {
+  url?: string;
+  path?: string;
+  buffer?: Uint8Array;
+  data?: string;
+  mimetype?: string;
+  caption?: string;
+  filename?: string;
+};
+
+interface HttpBody {
+  chatId: string;
+  content: z.output<typeof httpContent>;
+  options?: TextOptionsInput;
+}
+
+function make(chatId: string, content: OutgoingContent): PreparedSend {
+  const send = Object.freeze({ chatId, content });
+  prepared.add(send);
+  return send;
+}
+
+function textSend(chatId: string, body: string, options: TextOptionsInput = {}): PreparedSend {
+  const normalised = { ...options };
+  if (normalised.mentions) {
+    normalised.mentions = normalised.mentions.map((m, i) =>
+      normalizeChatId(m, `options.mentions.${i}`),
+    );
+  }
+  return make(chatId, { kind: 'text', text: body, options: normalised });
+}
+
+function mediaSend(chatId: string, kind: MediaKind, media: ParsedMedia): PreparedSend {
+  const source = media.url
+    ? { url: media.url }
+    : media.path
+      ? { path: media.path }
+      : {
+          buffer: media.buffer ? Buffer.from(media.buffer) : Buffer.from(media.data!, 'base64'),
+          mimetype: media.mimetype!,
+        };
+  return make(chatId, {
+    kind,
+    source,
+    ...(media.caption !== undefined ? { caption: media.caption } : {}),
+    ...(media.filename !== undefined ? { filename: media.filename } : {}),
+  });
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, title: string, prefix: string[] = []): T {
+  const result = schema.safeParse(value);
+  if (!result.success)
+    throw issueError('VALIDATION_FAILED', title, zodIssues(result.error, prefix));
+  return result.data;
+}
+
+function requireObject(input: unknown, what: string): Record<string, unknown> {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    throw new WakitError('VALIDATION_FAILED', `${what} takes one object argument`);
+  }
+  return input as Record<string, unknown>;
+}
+
+/** Validates the input of `send<Kind>Message` (`{ to, text }` or `{ to, <kind>: media }`). */
+export function prepareSend(kind: SendKind, input: unknown): PreparedSend {
+  const method = `send${kind[0].toUpperCase()}${kind.slice(1)}Message`;
+  const chatId = normalizeChatId(requireObject(input, method).to, 'to');
+  if (kind === 'text') {
+    const parsed = check(sendSchemas.text, input, 'Invalid text message');
+    return textSend(chatId, parsed.text, parsed.options);
+  }
+  const parsed = check(sendSchemas[kind] as z.ZodType, input, `Invalid ${kind} message`) as Record<
+    string,
+    ParsedMedia
+  >;
+  return mediaSend(chatId, kind, parsed[kind]);
+}
+
+/** Validates `ctx.send` content: a string is text (with `options`), an object media. */
+export function prepareContent(
+  chatId: string,
+  content: unknown,
+  options?: TextOptionsInput,
+): PreparedSend {
+  const to = normalizeChatId(chatId, 'chatId');
+  const parsed = check(pluginContent, content, 'Invalid content', ['content']);
+  if (typeof parsed === 'string') {
+    return textSend(
+      to,
+      parsed,
+      options && check(textOptionsSchema, options, 'Invalid options', ['options']),
+    );
+  }
+  return mediaSend(to, parsed.type, parsed);
+}
+
+/**
+ * The JSON body of an HTTP send (`{ chatId, content, options? }` plus `extra` fields): media by
+ * `url` or base64 `data`. Its output carries the `PreparedSend`, so a request is validated once.
+ */
+export function sendRequestSchema<E extends z.ZodRawShape>(extra: E) {
+  return z
+    .object({
+      chatId: z.string().min(1).max(128),
+      content: httpContent,
+      options: textOptionsSchema.optional(),
+      ...extra,
+    })
+    .strict()
+    .superRefine((body, ctx) => {
+      if (
+        (body as HttpBody).options !== undefined &&
+        typeof (body as HttpBody).content !== 'string'
+      ) {
+        ctx.addIssue({ code: 'custom', path: ['options'], message: 'only for text content' });
+      }
+    })
+    .transform((body) => {
+      const { chatId, content, options, ...rest } = body as HttpBody;
+      const to = normalizeChatId(chatId, 'chatId');
+      const send =
+        typeof content === 'string'
+          ? textSend(to, content, options)
+          : mediaSend(to, content.type, content);
+      return { ...(rest as { [K in keyof E]: z.output<E[K]> }), send };
+    });
+}

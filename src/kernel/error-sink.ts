@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import { toWakitError, type WakitError } from '../errors/index.js';
+
+/** Where a failure happened. */
+export type ErrorSource =
+  'handler' | 'plugin' | 'command' | 'engine' | 'queue' | 'webhook' | 'hook';
+
+/** What `sdk.on('error', listener)` receives: one failure, with where it happened. */
+export interface WakitErrorEvent {
+  error: WakitError;
+  source: ErrorSource;
+  /** The plugin whose handler, command, hook or webhook failed. */
+  plugin?: string;
+  /** The event or hook being handled (`message`, `command:ping`, `close`, ...). */
+  event?: string;
+  client?: string;
+  messageId?: string;
+}
+
+export type ErrorReport = Omit<WakitErrorEvent, 'error'> & { error: unknown };
+
+/**
+ * The one place failures of handlers, plugins, engines, the queue and webhooks go: each is logged
+ * once, with its context, and handed to the `sdk.on('error')` listeners. Never throws.
+ */
+export class ErrorSink {
+  readonly #log: Logger;
+  readonly #listeners = new Set<(event: WakitErrorEvent) => void>();
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  on(listener: (event: WakitErrorEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  report(report: ErrorReport): void {
+    const event: WakitErrorEvent = { ...report, error: toWakitError(report.error) };
+    const { error, source, ...where } = event;
+    this.#log.error(
+      { err: error, source, ...where },
+      '%s failure%s: %s',
+      source,
+      where.plugin ? ` in plugin ${where.plugin}` : '',
+      error.message,
+    );
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (listenerError) {
+        this.#log.error({ err: toWakitError(listenerError) }, 'an error listener threw');
+      }
+    }
+  }
+}
