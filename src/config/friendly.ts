@@ -123,6 +123,11 @@ export function friendlyIssues(
     const value = valueAt(input, issue.path);
     switch (issue.code) {
       case 'unrecognized_keys': {
+        // a schema's own message (e.g. "engine.maxRestarts moved to reconnect.maxAttempts") wins
+        if (!issue.message.startsWith('Unrecognized key')) {
+          out.push({ path: at(issue.path), message: issue.message });
+          break;
+        }
         const known = [
           ...new Set(nodesAt(json(), issue.path).flatMap((n) => Object.keys(n.properties ?? {}))),
         ];
