@@ -49,6 +49,7 @@ export {
   type SendVideoInput,
 } from './client/send-contract.js';
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
+export type { ListPage, ListQuery } from './queue/outbox/index.js';
 // The simulator (engine.type "simulator"): `sdk.simulator`, tests and demos.
 export { SimulatorNetwork } from './engines/simulator/index.js';
 

@@ -14,6 +14,7 @@ import { createLogger } from './kernel/logger.js';
 import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
+import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -46,7 +47,10 @@ export interface PluginsView {
 }
 
 export interface StopOptions {
-  /** How long queued sends may take to go out before they are abandoned. Default 10 s. */
+  /**
+   * How long queued sends may take to go out; what is left stays in the outbox for the next start.
+   * Default `queue.drainTimeoutMs` (10 s).
+   */
   drainTimeoutMs?: number;
 }
 
@@ -61,8 +65,14 @@ export class Sdk {
   readonly #lifecycle = new Lifecycle();
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
   readonly #simulator: SimulatorNetwork | undefined;
-  /** Tracked sends by tracking id, across clients. */
-  readonly sends: SendLookup = { get: (trackingId) => this.#clients.findSend(trackingId) };
+  /** Tracked sends across clients: by tracking id, and listed (newest first), from the outbox. */
+  readonly sends: SendLookup = {
+    get: async (trackingId) =>
+      this.#clients.findSend(trackingId) ?? (await this.#outbox.get(trackingId)),
+    list: (query) => this.#outbox.list(query),
+  };
+  readonly #outbox: OutboxStore;
+  readonly #pruner: NodeJS.Timeout;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
@@ -92,6 +102,11 @@ export class Sdk {
       };
     }
     this.#errors = new ErrorSink(this.logger);
+    this.#outbox = createOutboxStore(config, this.baseDir, (error) =>
+      this.#errors.report({ source: 'queue', event: 'journal', error }),
+    );
+    const { retention } = config.queue;
+    this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
     const container = createRootContainer({
       config,
       baseDir: this.baseDir,
@@ -99,6 +114,7 @@ export class Sdk {
       engineFactory,
       store: createSessionStore(config, this.baseDir, this.logger),
       errors: this.#errors,
+      outbox: this.#outbox,
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
@@ -197,6 +213,7 @@ export class Sdk {
   async start(): Promise<void> {
     this.#lifecycle.expect('start', 'idle');
     this.#lifecycle.enter('starting');
+    await this.#prune();
     try {
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
@@ -228,7 +245,17 @@ export class Sdk {
   async stop(options: StopOptions = {}): Promise<void> {
     if (this.phase === 'stopped' || this.phase === 'stopping') return;
     this.#lifecycle.enter('stopping');
-    await this.#shutdown(options.drainTimeoutMs ?? 10_000);
+    await this.#shutdown(options.drainTimeoutMs ?? this.config.queue.drainTimeoutMs);
+  }
+
+  /** Removes finished sends beyond `queue.retention` from the outbox. */
+  async #prune(): Promise<void> {
+    try {
+      const removed = await this.#outbox.prune(this.config.queue.retention, Date.now());
+      if (removed > 0) this.logger.debug({ removed }, 'outbox: %d finished sends pruned', removed);
+    } catch (error) {
+      this.#errors.report({ source: 'queue', event: 'prune', error });
+    }
   }
 
   async #shutdown(drainTimeoutMs: number): Promise<void> {
@@ -237,6 +264,8 @@ export class Sdk {
       this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
     });
     await this.#clients.closeAll();
+    clearInterval(this.#pruner);
+    await this.#outbox.close();
     if (this.phase !== 'failed') this.#lifecycle.enter('stopped');
   }
 }

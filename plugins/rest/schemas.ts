@@ -147,6 +147,30 @@ export const MessageStatus = named(
 
 export const MessageIdParam = z.string().min(1).max(128);
 
+export const MessageListQuery = z
+  .object({
+    client: clientNameParam.optional(),
+    status: z.enum(TRACKING_STATUSES).optional(),
+    /** ISO time; only sends created at or after it. */
+    since: z
+      .string()
+      .max(64)
+      .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 time')
+      .transform((v) => Date.parse(v))
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a cursor from a previous page')
+      .optional(),
+  })
+  .strict();
+
+export const MessageList = named(
+  'MessageList',
+  z.object({ items: z.array(MessageStatus), next: z.string().optional() }).strict(),
+);
+
 export const Problem = named(
   'Problem',
   z

@@ -15,8 +15,10 @@ import {
   LOGGER,
   MEDIA_RESOLVER,
   OUTBOUND_QUEUE,
+  OUTBOX,
   SESSION_STORE,
 } from '../kernel/tokens.js';
+import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, SendPriority, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { SafeEmitter } from './safe-emitter.js';
@@ -35,6 +37,7 @@ import type {
 import { normalizeChatId } from './chat-id.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
+import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
   ClientInfo,
   ClientState,
@@ -44,17 +47,18 @@ import type {
   SendResult,
 } from './types.js';
 
-/** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
-export interface QueuedSend {
-  trackingId: string;
-  /** The normalised chat id the send goes to. */
-  chatId: string;
-  result: Promise<SendResult>;
-}
+export type { QueuedSend } from './send-intake.js';
 
 export interface EnqueueOptions {
   /** Queue priority; default `normal` (`reply` goes first, `bulk` last). */
   priority?: SendPriority;
+  /**
+   * Makes retries safe: the same key with the same send returns the first acceptance (same
+   * tracking id) for as long as the outbox keeps it; with a different send, IDEMPOTENCY_KEY_REUSED.
+   */
+  idempotencyKey?: string;
+  /** Namespace of the key (REST uses one per token); keys are always per client. */
+  idempotencyScope?: string;
 }
 
 /**
@@ -69,6 +73,7 @@ export class BotClient {
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
   readonly #actions: MessageActions;
+  readonly #intake: SendIntake;
   readonly #followStatus = (record: TrackedSend): void => {
     this.#events.emit('message.status', record);
   };
@@ -84,14 +89,22 @@ export class BotClient {
     @inject(LOGGER) private readonly log: Logger,
     @inject(ERROR_SINK) errors: ErrorSink,
     @inject(CLOCK) clock: Clock,
+    @inject(OUTBOX) outbox: OutboxStore,
   ) {
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
     );
     this.#machine = new StateMachine((from, to, at) => {
       this.log.info({ from, to }, 'client %s: %s → %s', name, from, to);
-      if (to === 'READY') this.queue.resume();
-      else if (from === 'READY') this.queue.pause();
+      if (to === 'READY') {
+        this.queue.resume();
+        this.#intake
+          .recover()
+          .catch((error: unknown) =>
+            errors.report({ source: 'queue', event: 'recover', client: name, error }),
+          );
+      } else if (from === 'READY') this.queue.pause();
+      if (to === 'FAILED') this.#sessionEnded('CLIENT_FAILED', 'the client FAILED');
       this.#supervisor.notifyState(to);
       this.#events.emit('state', { from, to, at: at.toISOString() });
     });
@@ -109,19 +122,38 @@ export class BotClient {
       emit: (event, ...args) => this.#events.emit(event, ...args),
       onDisconnect: (reason) => {
         this.#lastDisconnect = { reason, at: new Date().toISOString() };
+        if (reason === 'session_expired' || reason === 'logout') {
+          this.#sessionEnded('SESSION_EXPIRED', `the session ended (${reason})`);
+        }
       },
+    });
+    this.#intake = new SendIntake({
+      client: name,
+      queue,
+      outbox,
+      media,
+      clock,
+      log,
+      account: () => this.#supervisor.engine?.me()?.id ?? null,
+      deliver: (chatId, content, account) => this.#deliver(chatId, content, account),
+      settled: (trackingId) => this.#settled(trackingId),
     });
     this.#actions = {
       client: name,
-      reply: (message, text) =>
-        this.enqueue(prepareContent(message.chatId, text, { quotedMessageId: message.id }), {
-          priority: 'reply',
-        }).result,
-      forward: (message, chatId) =>
-        this.#accept(
-          normalizeChatId(chatId, 'chatId'),
-          { kind: 'forward', messageId: message.id },
-          'normal',
+      reply: async (message, text) =>
+        (
+          await this.enqueue(
+            prepareContent(message.chatId, text, { quotedMessageId: message.id }),
+            { priority: 'reply' },
+          )
+        ).result,
+      forward: async (message, chatId) =>
+        (
+          await this.#accept(
+            normalizeChatId(chatId, 'chatId'),
+            { kind: 'forward', messageId: message.id },
+            { priority: 'normal' },
+          )
         ).result,
       download: (message) => this.#download(message),
     };
@@ -211,63 +243,131 @@ export class BotClient {
   }
 
   async sendTextMessage(input: SendTextInput): Promise<SendResult> {
-    return this.enqueue(prepareSend('text', input)).result;
+    return this.#send(prepareSend('text', input), input);
   }
 
   async sendImageMessage(input: SendImageInput): Promise<SendResult> {
-    return this.enqueue(prepareSend('image', input)).result;
+    return this.#send(prepareSend('image', input), input);
   }
 
   async sendVideoMessage(input: SendVideoInput): Promise<SendResult> {
-    return this.enqueue(prepareSend('video', input)).result;
+    return this.#send(prepareSend('video', input), input);
   }
 
   async sendAudioMessage(input: SendAudioInput): Promise<SendResult> {
-    return this.enqueue(prepareSend('audio', input)).result;
+    return this.#send(prepareSend('audio', input), input);
   }
 
   async sendDocumentMessage(input: SendDocumentInput): Promise<SendResult> {
-    return this.enqueue(prepareSend('document', input)).result;
+    return this.#send(prepareSend('document', input), input);
   }
 
   async sendStickerMessage(input: SendStickerInput): Promise<SendResult> {
-    return this.enqueue(prepareSend('sticker', input)).result;
+    return this.#send(prepareSend('sticker', input), input);
+  }
+
+  async #send(send: PreparedSend, input: { idempotencyKey?: string }): Promise<SendResult> {
+    const queued = await this.enqueue(
+      send,
+      input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {},
+    );
+    return queued.result;
   }
 
   /**
    * Enqueues a prepared send (from `prepareSend`, `prepareContent` or `sendRequestSchema`) without
-   * waiting for it: the tracking id and chat come back at once (REST's 202), the result when the
-   * message is sent. Throws CLIENT_NOT_READY, QUEUE_FULL or SHUTTING_DOWN synchronously.
+   * waiting for it to go out: it resolves once the send is journaled in the outbox, with the
+   * tracking id and chat (REST's 202); `result` settles when the message is sent. Rejects with
+   * CLIENT_NOT_READY, QUEUE_FULL, SHUTTING_DOWN, STORAGE_UNAVAILABLE / STORAGE_FULL or an
+   * idempotency error; a refused send is never sent.
    */
-  enqueue(send: PreparedSend, options: EnqueueOptions = {}): QueuedSend {
+  async enqueue(send: PreparedSend, options: EnqueueOptions = {}): Promise<QueuedSend> {
     if (!isPreparedSend(send)) {
       throw new WakitError(
         'VALIDATION_FAILED',
         'enqueue() takes a send made by prepareSend(), prepareContent() or sendRequestSchema()',
       );
     }
-    return this.#accept(send.chatId, send.content, options.priority ?? 'normal');
+    return this.#accept(send.chatId, send.content, {
+      priority: options.priority ?? 'normal',
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
+    });
   }
 
-  #accept(chatId: string, content: OutgoingContent, priority: SendPriority): QueuedSend {
+  #accept(chatId: string, content: OutgoingContent, options: AcceptOptions): Promise<QueuedSend> {
     const state = this.state;
     const holding = this.config.queue.holdUntilReady && state !== 'STOPPED' && state !== 'FAILED';
     if (state !== 'READY' && !holding) {
-      throw new WakitError('CLIENT_NOT_READY', `Client ${this.name} is ${state}, not READY`, {
-        details: { client: this.name, state },
-      });
+      return Promise.reject(
+        new WakitError('CLIENT_NOT_READY', `Client ${this.name} is ${state}, not READY`, {
+          details: { client: this.name, state },
+        }),
+      );
     }
-    const { trackingId, result } = this.queue.enqueue({
-      chatId,
-      kind: content.kind,
-      priority,
-      run: () => this.#deliver(chatId, content),
-    });
-    return { trackingId, chatId, result: result.then(({ id }) => ({ id, trackingId })) };
+    return this.#intake.accept(chatId, content, options);
   }
 
-  async #deliver(chatId: string, content: OutgoingContent): Promise<{ id: string }> {
-    const engine = this.#supervisor.requireEngine();
+  /** Waiting sends are failed when the session ends, unless `queue.onSessionEnd` is `keep`. */
+  #sessionEnded(code: 'SESSION_EXPIRED' | 'CLIENT_FAILED', why: string): void {
+    if (this.config.queue.onSessionEnd !== 'fail') return;
+    const failed = this.queue.failWaiting(
+      new WakitError(code, `Not sent: ${why} before it was its turn`, {
+        details: { client: this.name },
+      }),
+    );
+    if (failed > 0)
+      this.log.warn({ failed, code }, 'client %s: %d waiting sends failed', this.name, failed);
+  }
+
+  /** Resolves (or rejects) once the tracked send `trackingId` finished. */
+  #settled(trackingId: string): Promise<SendResult> {
+    return new Promise((resolve, reject) => {
+      const listener = (record: TrackedSend): void => {
+        if (record.id !== trackingId) return;
+        if (record.status === 'failed') {
+          this.off('message.status', listener);
+          reject(new WakitError(record.error?.code ?? 'ENGINE_ERROR', record.error?.message));
+        } else if (record.status !== 'queued' && record.status !== 'sending') {
+          this.off('message.status', listener);
+          resolve({ id: record.messageId ?? '', trackingId });
+        }
+      };
+      this.on('message.status', listener);
+    });
+  }
+
+  async #deliver(
+    chatId: string,
+    content: OutgoingContent,
+    account: string | null,
+  ): Promise<{ id: string }> {
+    const engine = this.#supervisor.engine;
+    if (!engine || this.state !== 'READY') {
+      // Retried (transient) once the client is READY again: the queue is paused meanwhile.
+      throw new WakitError('CONNECTION_LOST', `Client ${this.name} is ${this.state}`);
+    }
+    const me = engine.me()?.id;
+    if (account && me && account !== me) {
+      throw new WakitError(
+        'SESSION_EXPIRED',
+        `Accepted for account ${account}, but ${me} is linked now: not sent from another account`,
+      );
+    }
+    try {
+      return await this.#make(engine, chatId, content);
+    } catch (error) {
+      // Lost in flight by a disconnect: retry after the reconnect rather than fail it.
+      if (this.state !== 'READY' && !isWakitError(error, 'CHAT_NOT_FOUND')) {
+        throw new WakitError('CONNECTION_LOST', `The connection was lost during the send`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async #make(engine: Engine, chatId: string, content: OutgoingContent): Promise<{ id: string }> {
     if (content.kind === 'forward') return engine.forward(content.messageId, chatId);
     let engineContent: EngineContent;
     if (content.kind === 'text') {

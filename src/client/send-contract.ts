@@ -102,13 +102,21 @@ function typedMedia<K extends MediaKind, F extends z.ZodRawShape, S extends z.Zo
 }
 
 /** The SDK's `send<Kind>Message` inputs, one schema per kind. */
+const idempotencyKey = z.string().min(1).max(255).optional();
+
 export const sendSchemas = {
-  text: z.object({ to: z.string(), text, options: textOptionsSchema.optional() }).strict(),
-  image: z.object({ to: z.string(), image: sdkMedia(MEDIA_FIELDS.image) }).strict(),
-  video: z.object({ to: z.string(), video: sdkMedia(MEDIA_FIELDS.video) }).strict(),
-  audio: z.object({ to: z.string(), audio: sdkMedia(MEDIA_FIELDS.audio) }).strict(),
-  document: z.object({ to: z.string(), document: sdkMedia(MEDIA_FIELDS.document) }).strict(),
-  sticker: z.object({ to: z.string(), sticker: sdkMedia(MEDIA_FIELDS.sticker) }).strict(),
+  text: z
+    .object({ to: z.string(), text, options: textOptionsSchema.optional(), idempotencyKey })
+    .strict(),
+  image: z.object({ to: z.string(), image: sdkMedia(MEDIA_FIELDS.image), idempotencyKey }).strict(),
+  video: z.object({ to: z.string(), video: sdkMedia(MEDIA_FIELDS.video), idempotencyKey }).strict(),
+  audio: z.object({ to: z.string(), audio: sdkMedia(MEDIA_FIELDS.audio), idempotencyKey }).strict(),
+  document: z
+    .object({ to: z.string(), document: sdkMedia(MEDIA_FIELDS.document), idempotencyKey })
+    .strict(),
+  sticker: z
+    .object({ to: z.string(), sticker: sdkMedia(MEDIA_FIELDS.sticker), idempotencyKey })
+    .strict(),
 };
 
 export type SendTextInput = z.input<typeof sendSchemas.text>;

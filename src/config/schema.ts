@@ -146,8 +146,35 @@ export const queueSchema = z
     retryBackoffMs: z.number().int().min(0).default(2_000),
     /** Accept sends while the client is not READY and send them once it is. */
     holdUntilReady: z.boolean().default(false),
-    /** How many finished sends are kept for look-up by tracking id. */
+    /** How many finished sends are kept in memory for fast look-up by tracking id. */
     trackLimit: z.number().int().min(0).default(10_000),
+    /** Where accepted sends are journaled: `sqlite` (durable, default) or `memory` (lost on a crash). */
+    persistence: z.enum(['sqlite', 'memory']).default('sqlite'),
+    /** `default`: a journaled send survives a process crash; `fsync`: a power loss too (slower). */
+    durability: z.enum(['default', 'fsync']).default('default'),
+    /** The outbox file; default `<auth.dataPath>/outbox.db`. */
+    outboxPath: z.string().min(1).optional(),
+    /** Finished sends kept in the outbox (status look-ups, idempotency keys), by count and age. */
+    retention: z
+      .object({
+        maxCount: z.number().int().min(0).default(100_000),
+        maxAgeMs: z
+          .number()
+          .int()
+          .min(0)
+          .default(7 * 24 * 3600_000),
+        pruneIntervalMs: z.number().int().min(1_000).default(600_000),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * Waiting sends when the session ends (expired, logged out, FAILED): `fail` them with
+     * SESSION_EXPIRED / CLIENT_FAILED, or `keep` them for when the same account comes back.
+     * Either way a send is never made from another account than the one it was accepted for.
+     */
+    onSessionEnd: z.enum(['fail', 'keep']).default('fail'),
+    /** How long `sdk.stop()` (and SIGTERM in the CLI) lets queued sends go out; the rest stays journaled. */
+    drainTimeoutMs: z.number().int().min(0).default(10_000),
   })
   .strict();
 

@@ -50,6 +50,21 @@ export const ERROR_CODES = {
   PLUGIN_LOAD_FAILED: { status: 500, title: 'Plugin could not be loaded', transient: false },
   ADDRESS_IN_USE: { status: 500, title: 'The port is already in use', transient: false },
   INTERNAL: { status: 500, title: 'Internal error', transient: false },
+  STORAGE_UNAVAILABLE: { status: 503, title: 'The outbox cannot be written', transient: true },
+  STORAGE_FULL: { status: 507, title: 'The outbox has no space left', transient: true },
+  STORAGE_CORRUPT: { status: 500, title: 'The outbox file is corrupt', transient: false },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    title: 'Idempotency key already used for another request',
+    transient: false,
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    title: 'A request with this idempotency key is still being accepted',
+    transient: true,
+  },
+  CLIENT_FAILED: { status: 409, title: 'The client failed and needs a person', transient: false },
+  CONNECTION_LOST: { status: 503, title: 'The connection to WhatsApp was lost', transient: true },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

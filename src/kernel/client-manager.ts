@@ -6,7 +6,8 @@ import type { TrackedSend } from '../queue/index.js';
 import { CLIENT_NAME_PATTERN, type WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { OutboundQueue } from '../queue/index.js';
-import { CLIENT_NAME, CLOCK, CONFIG, CONTAINER, LOGGER, OUTBOUND_QUEUE } from './tokens.js';
+import { CLIENT_NAME, CLOCK, CONFIG, CONTAINER, LOGGER, OUTBOUND_QUEUE, OUTBOX } from './tokens.js';
+import { journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import type { Clock } from './clock.js';
 
 /** Creates clients, one child container each (own name, logger and outbound queue), and finds them. */
@@ -20,6 +21,7 @@ export class ClientManager {
     @inject(CONFIG) private readonly config: Readonly<WakitConfig>,
     @inject(LOGGER) private readonly logger: Logger,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(OUTBOX) private readonly outbox: OutboxStore,
   ) {}
 
   create(name: unknown): BotClient {
@@ -45,6 +47,7 @@ export class ClientManager {
         config: this.config.queue,
         clock: this.clock,
         logger: log,
+        onChange: (entry) => journalChange(this.outbox, entry),
       }),
     });
     const client = child.resolve(BotClient);

@@ -9,12 +9,14 @@ import type { EngineFactory } from '../engines/engine.js';
 import { DefaultMediaResolver } from '../client/default-media-resolver.js';
 import { systemClock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
+import type { OutboxStore } from '../queue/outbox/index.js';
 import {
   CLOCK,
   CONFIG,
   CONTAINER,
   ENGINE_FACTORY,
   ERROR_SINK,
+  OUTBOX,
   LOGGER,
   MEDIA_RESOLVER,
   SESSION_STORE,
@@ -27,6 +29,7 @@ export interface KernelParts {
   engineFactory: EngineFactory;
   store: SessionStore;
   errors: ErrorSink;
+  outbox: OutboxStore;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createRootContainer(parts: KernelParts): DependencyContainer {
   root.register(SESSION_STORE, { useValue: parts.store });
   root.register(ENGINE_FACTORY, { useValue: parts.engineFactory });
   root.register(ERROR_SINK, { useValue: parts.errors });
+  root.register(OUTBOX, { useValue: parts.outbox });
   root.register(MEDIA_RESOLVER, { useValue: new DefaultMediaResolver(parts.config.media) });
   return root;
 }

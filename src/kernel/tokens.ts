@@ -6,6 +6,7 @@ import type { WakitConfig } from '../config/schema.js';
 import type { MediaResolver } from '../client/media-resolver.js';
 import type { Clock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
+import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue } from '../queue/index.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
@@ -24,6 +25,7 @@ export const SESSION_STORE = token<SessionStore>('sessionStore');
 export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
 export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 export const ERROR_SINK = token<ErrorSink>('errorSink');
+export const OUTBOX = token<OutboxStore>('outbox');
 
 /** Per-client child container. */
 export const CLIENT_NAME = token<string>('clientName');

@@ -296,7 +296,12 @@ export class PluginHost {
       send: async (clientName, chatId, content, sendOptions) => {
         const client = sdk.client(clientName);
         const send = prepareContent(chatId, content, sendOptions?.text);
-        return client.enqueue(send, { priority: sendOptions?.priority ?? 'normal' }).result;
+        const queued = await client.enqueue(send, {
+          priority: sendOptions?.priority ?? 'normal',
+          ...(sendOptions?.idempotencyKey ? { idempotencyKey: sendOptions.idempotencyKey } : {}),
+          idempotencyScope: `plugin:${name}`,
+        });
+        return queued.result;
       },
       onClose: (hook) => {
         if (typeof hook !== 'function')

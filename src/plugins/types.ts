@@ -14,6 +14,7 @@ import type { SendPriority } from '../queue/types.js';
 import type { SimulatorNetwork } from '../engines/simulator/index.js';
 import type { ErrorSource } from '../kernel/error-sink.js';
 import type { TrackedSend } from '../queue/types.js';
+import type { ListPage, ListQuery } from '../queue/outbox/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -140,6 +141,8 @@ export interface PluginSendOptions {
   priority?: SendPriority;
   /** Text options (link preview, mentions, quoting). */
   text?: TextOptions;
+  /** Makes a retried send safe: the same key and content return the first send (per plugin and client). */
+  idempotencyKey?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +260,8 @@ export interface ReportWhere {
   messageId?: string;
 }
 
-/** Tracked sends by tracking id. */
+/** Tracked sends: by tracking id (also after a restart), and listed newest first. */
 export interface SendLookup {
-  get(trackingId: string): TrackedSend | undefined;
+  get(trackingId: string): Promise<TrackedSend | undefined>;
+  list(query: ListQuery): Promise<ListPage>;
 }

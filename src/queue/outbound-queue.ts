@@ -48,6 +48,7 @@ export class OutboundQueue {
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #log: Logger | undefined;
+  readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #executor = new PQueue({ concurrency: 1 });
   readonly #pending = new PendingSends();
   readonly #tracking: TrackingStore;
@@ -70,6 +71,7 @@ export class OutboundQueue {
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#log = options.logger;
+    this.#onChange = options.onChange;
     this.#tracking = new TrackingStore(options.config.trackLimit);
   }
 
@@ -77,8 +79,8 @@ export class OutboundQueue {
     return this.#executor.isPaused;
   }
 
-  /** Accepts a send. Throws QUEUE_FULL (with `details.retryAfterMs`) or SHUTTING_DOWN synchronously. */
-  enqueue(job: QueueJob): SendHandle {
+  /** Throws SHUTTING_DOWN or QUEUE_FULL (with `details.retryAfterMs`) when a send would be refused. */
+  assertCapacity(): void {
     if (this.#intake !== 'open') {
       throw new WakitError(
         'SHUTTING_DOWN',
@@ -88,6 +90,17 @@ export class OutboundQueue {
         },
       );
     }
+    this.#checkSize();
+  }
+
+  /**
+   * Accepts a send. Throws QUEUE_FULL (with `details.retryAfterMs`) or SHUTTING_DOWN synchronously;
+   * `recovering` (sends accepted by an earlier process) skips the size check.
+   */
+  enqueue(job: QueueJob, options: { recovering?: boolean } = {}): SendHandle {
+    // Recovered sends were accepted before: they are never refused for size.
+    if (!options.recovering) this.assertCapacity();
+    else if (this.#intake !== 'open') this.assertCapacity();
     const level = LEVELS[job.priority ?? 'normal'] as Level | undefined;
     if (level === undefined || typeof job.run !== 'function') {
       throw new WakitError(
@@ -98,6 +111,22 @@ export class OutboundQueue {
         },
       );
     }
+    const entry = new SendEntry(
+      job.id ?? newTrackingId(),
+      job.chatId,
+      job.kind,
+      level,
+      job.createdAt ?? this.#clock.now(),
+      job,
+    );
+    this.#tracking.add(entry);
+    this.#pending.push(entry);
+    this.#emit(entry);
+    this.#pump();
+    return new Handle(entry);
+  }
+
+  #checkSize(): void {
     const size = this.#size();
     if (size >= this.#config.maxSize) {
       const { minGapMs, jitterMs } = this.#config;
@@ -110,19 +139,6 @@ export class OutboundQueue {
         },
       );
     }
-    const entry = new SendEntry(
-      newTrackingId(),
-      job.chatId,
-      job.kind,
-      level,
-      this.#clock.now(),
-      job,
-    );
-    this.#tracking.add(entry);
-    this.#pending.push(entry);
-    this.#emit(entry);
-    this.#pump();
-    return new Handle(entry);
   }
 
   /** Holds sends (the client calls it when it leaves READY); a send in flight finishes. */
@@ -141,6 +157,27 @@ export class OutboundQueue {
   /** Waiting sends of one priority. */
   pendingBy(priority: SendPriority): number {
     return this.#pending.sizeOf(LEVELS[priority]);
+  }
+
+  /** The result of a send this queue tracks (waiting, in flight or recently finished). */
+  resultOf(trackingId: string): Promise<SendResult> | undefined {
+    return this.#tracking.get(trackingId)?.result();
+  }
+
+  /** Tracking ids of the sends not finished yet (waiting and in flight). */
+  unfinishedIds(): string[] {
+    const ids = this.#pending.ids();
+    if (this.#running) ids.push(this.#running.id);
+    return ids;
+  }
+
+  /** Fails every waiting send (not the one in flight) with `error`, e.g. when the session ended. */
+  failWaiting(error: WakitError): number {
+    const now = this.#clock.now();
+    const entries = this.#pending.takeAll();
+    for (const entry of entries) this.#fail(entry, error, now);
+    this.#checkIdle();
+    return entries.length;
   }
 
   get(trackingId: string): TrackedSend | undefined {
@@ -356,6 +393,7 @@ export class OutboundQueue {
   }
 
   #emit(entry: SendEntry): void {
+    this.#onChange?.(entry);
     if (this.#listeners.size === 0) return;
     const record = Object.freeze(entry.snapshot(this.client));
     for (const listener of [...this.#listeners]) {

@@ -80,6 +80,16 @@ export class PendingSends {
   }
 
   /** Empties everything, returning the sends that were waiting. */
+  /** Tracking ids of every waiting send, highest priority first. */
+  ids(): string[] {
+    const ids: string[] = [];
+    for (const level of [2, 1, 0] as const) {
+      const list = this.#lists[level];
+      for (let i = 0; i < list.size; i++) ids.push(list.at(i)!.id);
+    }
+    return ids;
+  }
+
   takeAll(): SendEntry[] {
     const all = [2, 1, 0].flatMap((level) => this.#lists[level as Level].takeAll());
     this.#cooling.clear();

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
 import type { ErrorCode } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
+import type { SendEntry } from './send-entry.js';
 
 /** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
 export type SendPriority = 'reply' | 'normal' | 'bulk';
@@ -37,6 +38,10 @@ export interface SendResult {
 
 /** One send handed to the queue. `run` performs it; it should honour `signal` (aborted on timeout). */
 export interface QueueJob {
+  /** Tracking id to use (a journaled or recovered send); a new one when absent. */
+  id?: string;
+  /** When the send was accepted (ms since epoch); now when absent. */
+  createdAt?: number;
   chatId: string;
   /** What is sent (`text`, `image`, ...): informational, for tracking and metrics. */
   kind: string;
@@ -71,6 +76,8 @@ export interface OutboundQueueOptions {
   /** Source of jitter, uniform in [0, 1); tests inject it. */
   random?: () => number;
   logger?: Logger;
+  /** Called on every change of a tracked send (the outbox journals it); must not throw. */
+  onChange?: (entry: SendEntry) => void;
 }
 
 export type UpdateListener = (record: TrackedSend) => void;

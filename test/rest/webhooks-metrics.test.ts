@@ -40,9 +40,9 @@ async function receiver(answer: (n: number) => number | 'hang') {
   };
 }
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -158,7 +158,7 @@ describe('REST: webhooks and metrics', () => {
       json: { chatId: CONTACT, content: 'count me' },
     });
     const id = (sent.json as { id: string }).id;
-    await until(() => fx.sdk.sends.get(id)?.status === 'read');
+    await until(async () => (await fx.sdk.sends.get(id))?.status === 'read');
     await fx.request('POST', '/api/v1/messages', {
       json: { chatId: '19990009999', content: 'nobody' },
       headers: { prefer: 'wait=5' },

@@ -288,7 +288,7 @@ describe('the spec flow on the simulator', () => {
       const { trackingId } = await client.sendTextMessage({ to: alice.id, text: 'lost' });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(acks).to.include(-1);
-      expect(sdk.sends.get(trackingId)?.status).to.equal('failed');
+      expect((await sdk.sends.get(trackingId))?.status).to.equal('failed');
     });
 
     it('acks progress to read for a delivered message', async () => {
@@ -296,7 +296,7 @@ describe('the spec flow on the simulator', () => {
       const alice = sdk.simulator.phone('15550001111');
       const { trackingId } = await client.sendTextMessage({ to: alice.id, text: 'hi' });
       await new Promise((resolve) => setTimeout(resolve, 60));
-      expect(sdk.sends.get(trackingId)).to.include({ status: 'read', ack: 3 });
+      expect(await sdk.sends.get(trackingId)).to.include({ status: 'read', ack: 3 });
     });
 
     it('authentication failure', async () => {

@@ -1,12 +1,20 @@
 /** `POST /api/v1/messages` (validate and enqueue; `Prefer: wait=N`) and status look-ups. */
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { WakitError, type BotClient, type TrackedSend } from '../../../src/index.js';
+import {
+  WakitError,
+  type BotClient,
+  type EnqueueOptions,
+  type TrackedSend,
+} from '../../../src/index.js';
+import type { Principal } from '../auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   MessageAccepted,
   MessageIdParam,
+  MessageList,
+  MessageListQuery,
   MessageSent,
   MessageStatus,
   SendMessageRequest,
@@ -43,14 +51,41 @@ export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
   };
 }
 
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The `Idempotency-Key` header (IETF httpapi draft): printable ASCII, at most 255 characters; keys
+ * are scoped per token and client.
+ */
+function idempotencyOf(ctx: Context, principal: Principal): EnqueueOptions {
+  const key = ctx.get('idempotency-key');
+  if (!key) return {};
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      'Idempotency-Key must be 1-255 printable characters',
+      {
+        issues: [
+          { path: 'headers.idempotency-key', message: 'must be 1-255 printable ASCII characters' },
+        ],
+      },
+    );
+  }
+  return { idempotencyKey: key, idempotencyScope: `token${principal.tokenIndex}` };
+}
+
 async function send(
   rc: RestContext,
   ctx: Context,
   client: BotClient,
   body: SendBody,
+  principal: Principal,
 ): Promise<void> {
   ctx.state.client = client.name;
-  const { trackingId, chatId, result } = client.enqueue(body.send);
+  const { trackingId, chatId, result } = await client.enqueue(
+    body.send,
+    idempotencyOf(ctx, principal),
+  );
   const wait = preferWait(ctx.get('prefer'));
   ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
   const accepted = { id: trackingId, status: 'queued', client: client.name, chatId };
@@ -74,7 +109,7 @@ async function send(
       return;
     }
     // Acks may have moved the send past `sent` while we waited.
-    const record = rc.sdk.sends.get(trackingId);
+    const record = await rc.sdk.sends.get(trackingId);
     const status = record?.status;
     ctx.status = 201;
     ctx.body = {
@@ -90,8 +125,8 @@ async function send(
   }
 }
 
-function findSend(rc: RestContext, clients: BotClient[], id: string): TrackedSend {
-  const record = rc.sdk.sends.get(id);
+async function findSend(rc: RestContext, clients: BotClient[], id: string): Promise<TrackedSend> {
+  const record = await rc.sdk.sends.get(id);
   if (!record || !clients.some((client) => client.name === record.client)) {
     throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${id}`);
   }
@@ -121,7 +156,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       responses,
       errors,
       async handler(ctx, { body, principal }) {
-        await send(rc, ctx, resolveClient(rc, principal, body.client), body);
+        await send(rc, ctx, resolveClient(rc, principal, body.client), body, principal);
       },
     }),
     defineRoute({
@@ -140,7 +175,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
             issues: [{ path: 'client', message: `must be ${params.name} or absent` }],
           });
         }
-        await send(rc, ctx, resolveClient(rc, principal, params.name), body);
+        await send(rc, ctx, resolveClient(rc, principal, params.name), body, principal);
       },
     }),
     defineRoute({
@@ -152,8 +187,8 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       params: z.object({ id: MessageIdParam }).strict(),
       responses: { 200: { description: 'Status and ack', schema: MessageStatus } },
       errors: [401, 404],
-      handler(ctx, { params, principal }) {
-        const record = findSend(rc, visibleClients(rc, principal), params.id);
+      async handler(ctx, { params, principal }) {
+        const record = await findSend(rc, visibleClients(rc, principal), params.id);
         ctx.state.client = record.client;
         ctx.body = statusOf(record);
       },
@@ -167,10 +202,34 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       params: z.object({ name: clientNameParam, id: MessageIdParam }).strict(),
       responses: { 200: { description: 'Status and ack', schema: MessageStatus } },
       errors: [401, 403, 404],
-      handler(ctx, { params, principal }) {
+      async handler(ctx, { params, principal }) {
         const client = resolveClient(rc, principal, params.name);
         ctx.state.client = client.name;
-        ctx.body = statusOf(findSend(rc, [client], params.id));
+        ctx.body = statusOf(await findSend(rc, [client], params.id));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/messages',
+      operationId: 'listMessages',
+      summary: 'Tracked sends, newest first (also after a restart), filtered and paginated',
+      tag: 'messages',
+      query: MessageListQuery,
+      responses: {
+        200: { description: 'One page; `next` is the cursor of the next', schema: MessageList },
+      },
+      errors: [400, 401, 403],
+      async handler(ctx, { query, principal }) {
+        const visible = visibleClients(rc, principal).map((c) => c.name);
+        if (query.client) resolveClient(rc, principal, query.client);
+        const page = await rc.sdk.sends.list({
+          clients: query.client ? [query.client] : visible,
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.since !== undefined ? { since: query.since } : {}),
+          limit: query.limit,
+          ...(query.cursor ? { cursor: query.cursor } : {}),
+        });
+        ctx.body = { items: page.items.map(statusOf), ...(page.next ? { next: page.next } : {}) };
       },
     }),
   ];

@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { WakitError } from '../errors/index.js';
+import type { Clock } from '../kernel/clock.js';
+import type { OutboundQueue, SendPriority } from '../queue/index.js';
+import { newTrackingId } from '../queue/tracking-id.js';
+import { FINISHED, decodeContent, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
+import type { MediaResolver } from './media-resolver.js';
+import type { OutgoingContent, SendResult } from './types.js';
+
+/** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
+export interface QueuedSend {
+  trackingId: string;
+  /** The normalised chat id the send goes to. */
+  chatId: string;
+  result: Promise<SendResult>;
+  /** True when an idempotency key matched an earlier send: this is that send, not a new one. */
+  duplicate?: boolean;
+}
+
+export interface AcceptOptions {
+  priority: SendPriority;
+  idempotencyKey?: string;
+  /** Namespace of the key (REST: the token); the client's name is always part of it. */
+  idempotencyScope?: string;
+}
+
+export interface SendIntakeDeps {
+  client: string;
+  queue: OutboundQueue;
+  outbox: OutboxStore;
+  media: MediaResolver;
+  clock: Clock;
+  log: Logger;
+  /** The linked account (`me` id) now, or null. */
+  account(): string | null;
+  /** Makes the send through the engine, refusing another account than `account`. */
+  deliver(
+    chatId: string,
+    content: OutgoingContent,
+    account: string | null,
+  ): Promise<{ id: string }>;
+  /** Resolves once a tracked send finished (for duplicates that are not in memory any more). */
+  settled(trackingId: string): Promise<SendResult>;
+}
+
+/**
+ * Takes sends in for one client: journals each in the outbox before it is accepted (so nothing
+ * accepted is lost), answers repeated idempotency keys with the first acceptance, and re-queues
+ * what a previous process left unfinished, in its original order and priority.
+ */
+export class SendIntake {
+  readonly #d: SendIntakeDeps;
+  /** Idempotency keys whose first request is still being journaled. */
+  readonly #accepting = new Set<string>();
+  #recovered = false;
+
+  constructor(deps: SendIntakeDeps) {
+    this.#d = deps;
+  }
+
+  async accept(
+    chatId: string,
+    content: OutgoingContent,
+    options: AcceptOptions,
+  ): Promise<QueuedSend> {
+    const { queue, outbox, clock } = this.#d;
+    queue.assertCapacity();
+    const stored = await this.#bytesOfPath(content);
+    const { json, media } = encodeContent(stored);
+    const id = newTrackingId();
+    const account = this.#d.account();
+    const idempotency = options.idempotencyKey
+      ? {
+          scope: `${options.idempotencyScope ?? 'sdk'}:${this.#d.client}`,
+          key: options.idempotencyKey,
+          hash: requestHash(chatId, json, media),
+        }
+      : undefined;
+    const slot = idempotency && `${idempotency.scope}\n${idempotency.key}`;
+    if (slot) {
+      if (this.#accepting.has(slot)) {
+        throw new WakitError(
+          'IDEMPOTENCY_KEY_IN_USE',
+          'A request with this idempotency key is still being accepted: retry it in a moment',
+        );
+      }
+      this.#accepting.add(slot);
+    }
+    let duplicateOf: { id: string; hash: string } | undefined;
+    try {
+      ({ duplicateOf } = await outbox.append({
+        id,
+        client: this.#d.client,
+        account,
+        chatId,
+        kind: content.kind,
+        priority: options.priority,
+        content: json,
+        ...(media ? { media } : {}),
+        ...(idempotency ? { idempotency } : {}),
+        createdAt: clock.now(),
+      }));
+    } finally {
+      if (slot) this.#accepting.delete(slot);
+    }
+    if (duplicateOf) return this.#replay(duplicateOf, idempotency!.hash);
+    let handle;
+    try {
+      handle = queue.enqueue({
+        id,
+        chatId,
+        kind: content.kind,
+        priority: options.priority,
+        run: () => this.#d.deliver(chatId, stored, account),
+      });
+    } catch (error) {
+      // Refused after all (the queue filled up meanwhile): journaled as failed, never sent.
+      const refused = error as WakitError;
+      outbox.update(id, {
+        status: 'failed',
+        attempts: 0,
+        updatedAt: clock.now(),
+        error: { code: refused.code, message: refused.message },
+      });
+      throw error;
+    }
+    return {
+      trackingId: id,
+      chatId,
+      result: handle.result.then(({ id: messageId }) => ({ id: messageId, trackingId: id })),
+    };
+  }
+
+  /**
+   * Re-queues what a previous process accepted and did not finish (once, when the client first
+   * becomes READY). A send in flight at the crash is sent again: the at-least-once window. A send
+   * accepted for another account than the one linked now is failed with SESSION_EXPIRED.
+   */
+  async recover(): Promise<number> {
+    if (this.#recovered) return 0;
+    this.#recovered = true;
+    const { outbox, queue, clock, log } = this.#d;
+    const open = await outbox.open(this.#d.client);
+    const account = this.#d.account();
+    let requeued = 0;
+    for (const entry of open) {
+      if (queue.resultOf(entry.id)) continue; // accepted by this process
+      if (entry.account && account && entry.account !== account) {
+        outbox.update(entry.id, {
+          status: 'failed',
+          attempts: entry.attempts,
+          updatedAt: clock.now(),
+          error: {
+            code: 'SESSION_EXPIRED',
+            message: `Accepted for account ${entry.account}, but ${account} is linked now: not sent`,
+          },
+        });
+        continue;
+      }
+      const content = decodeContent(entry.content, await outbox.media(entry.id));
+      queue.enqueue(
+        {
+          id: entry.id,
+          createdAt: entry.createdAt,
+          chatId: entry.chatId,
+          kind: entry.kind,
+          priority: entry.priority,
+          run: () => this.#d.deliver(entry.chatId, content, entry.account),
+        },
+        { recovering: true },
+      );
+      requeued++;
+    }
+    if (requeued > 0) {
+      log.info(
+        { count: requeued },
+        'client %s: %d sends recovered from the outbox',
+        this.#d.client,
+        requeued,
+      );
+    }
+    return requeued;
+  }
+
+  async #replay(first: { id: string; hash: string }, hash: string): Promise<QueuedSend> {
+    if (first.hash !== hash) {
+      throw new WakitError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This idempotency key was used for a different request',
+        { details: { trackingId: first.id } },
+      );
+    }
+    const record = await this.#d.outbox.get(first.id);
+    if (!record)
+      throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${first.id}`);
+    let result = this.#d.queue.resultOf(first.id);
+    if (!result) {
+      if (!FINISHED.has(record.status)) result = this.#d.settled(first.id);
+      else if (record.status === 'failed') {
+        result = Promise.reject(
+          new WakitError(record.error?.code ?? 'ENGINE_ERROR', record.error?.message),
+        );
+      } else result = Promise.resolve({ id: record.messageId ?? '', trackingId: first.id });
+    }
+    const trackingId = first.id;
+    return {
+      trackingId,
+      chatId: record.chatId,
+      result: result.then(({ id }) => ({ id, trackingId })),
+      duplicate: true,
+    };
+  }
+
+  /** A `path` source is read now: a recovered send must not depend on a file that may be gone. */
+  async #bytesOfPath(content: OutgoingContent): Promise<OutgoingContent> {
+    if (content.kind === 'text' || content.kind === 'forward' || !('path' in content.source)) {
+      return content;
+    }
+    const file = await this.#d.media.resolve(content.source, content.filename);
+    return {
+      ...content,
+      source: { buffer: file.data, mimetype: file.mimetype },
+      ...(content.filename === undefined && file.filename ? { filename: file.filename } : {}),
+    };
+  }
+}
+
+/** What makes two requests with one idempotency key "the same request". */
+function requestHash(chatId: string, json: string, media: Buffer | undefined): string {
+  const hash = createHash('sha256').update(chatId).update('\n').update(json);
+  if (media) hash.update('\n').update(media);
+  return hash.digest('base64url');
+}
