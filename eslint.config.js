@@ -103,6 +103,8 @@ export default tseslint.config(
       '.wakit/',
       'bin/',
       '*.cjs',
+      'packages/*/dist/',
+      'packages/*/templates/',
     ],
   },
   js.configs.recommended,

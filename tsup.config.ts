@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 /**
  * dist/index.js (the package entry, with bundled .d.ts), dist/cli.js (bin/wakit.js runs it) and
  * the built-in plugins as dist/plugins/<name>/index.js. One ESM build with code splitting, so the
- * CLI, the plugins and `import 'wakit'` share one copy of every module (one WakitError class).
+ * CLI, the plugins and `import 'wakitjs'` share one copy of every module (one WakitError class).
  */
 export default defineConfig({
   entry: {

@@ -4,7 +4,7 @@
  *
  * It prints the QR in the terminal (the dashboard shows it too), a simulated phone scans it after a
  * few seconds, a simulated contact writes, the bot answers (auto-reply plugin), and the log shows
- * every step and every event. Ctrl-C stops it cleanly. Environment: WAKIT_TOKEN (else a random
+ * every step and every event. Ctrl-C stops it cleanly. Environment: WAKIT_REST_TOKEN (else a random
  * one), PORT (3000), WAKIT_DEMO_DATA (keep sessions there; default: a fresh temp directory).
  */
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import { createSdk } from '../src/index.js';
 
 const BOT_PHONE = '15550000001';
 const port = Number(process.env.PORT ?? 3000);
-const token = process.env.WAKIT_TOKEN ?? randomBytes(24).toString('base64url');
+const token = process.env.WAKIT_REST_TOKEN ?? randomBytes(24).toString('base64url');
 const dataPath = path.resolve(
   process.env.WAKIT_DEMO_DATA ?? mkdtempSync(path.join(os.tmpdir(), 'wakit-demo-')),
 );

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSdk, type WakitConfigInput } from '../../src/index.js';
 
-export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
+export const BENCH_TOKEN = 'bench-token-0123456789abcdef0123456789';
 export const BENCH_CONTACT = '15550001111';
 const BOT_PHONE = '15550000001';
 

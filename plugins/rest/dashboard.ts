@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { apiDocsRoutes } from './api-docs.js';
 import type { AnyRoute } from './route.js';
 import { defineRoute } from './route.js';
 
@@ -33,13 +34,17 @@ function dashboardDir(): URL {
   return new URL('./dashboard/', import.meta.url);
 }
 
-/** Loads the files once; the pages reveal nothing, so they need no token (the API calls do). */
+/**
+ * Loads the files once; the pages reveal nothing, so they need no token (the API calls do). The
+ * API reference at `/api/docs` comes with them.
+ */
 export async function dashboardRoutes(): Promise<AnyRoute[]> {
   const dir = dashboardDir();
+  const docs = await apiDocsRoutes();
   const loaded = await Promise.all(
     ASSETS.map(async (asset) => ({ ...asset, body: await readFile(new URL(asset.file, dir)) })),
   );
-  return loaded.map((asset) =>
+  const pages = loaded.map((asset) =>
     defineRoute({
       method: 'GET',
       path: asset.path,
@@ -58,4 +63,5 @@ export async function dashboardRoutes(): Promise<AnyRoute[]> {
       },
     }),
   );
+  return [...pages, ...docs];
 }

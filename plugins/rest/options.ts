@@ -4,10 +4,26 @@ import { ACCOUNT_EVENT_NAMES, clientNameSchema as clientName, z } from '../../sr
 export const EVENT_TYPES = ACCOUNT_EVENT_NAMES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Shortest bearer token accepted (`openssl rand -hex 32` makes 64 characters). */
+export const MIN_TOKEN_LENGTH = 32;
+const TOKEN_HINT = 'make one with `openssl rand -hex 32` and set WAKIT_REST_TOKEN to it';
+const PLACEHOLDER =
+  /change-?me|replace-?me|your[-_]?(?:secret|token)|^(?:x+|0+|(?:token|secret|example|test)[-_]?)+$/i;
+
+/** True for tokens copied from an example (`change-me-…`, `replace-me…`, `your-token`, `xxxx…`). */
+export function isPlaceholderToken(token: string): boolean {
+  return PLACEHOLDER.test(token);
+}
+
 export const tokenSchema = z
   .object({
-    /** The bearer token; at least 16 characters (use `openssl rand -hex 32`). */
-    token: z.string().min(16, 'tokens are at least 16 characters'),
+    /** The bearer token: at least 32 characters, not a placeholder (make one: `openssl rand -hex 32`). */
+    token: z
+      .string()
+      .min(MIN_TOKEN_LENGTH, `tokens are at least ${MIN_TOKEN_LENGTH} characters: ${TOKEN_HINT}`)
+      .refine((t) => !isPlaceholderToken(t), {
+        message: `this token is a placeholder from an example: ${TOKEN_HINT}`,
+      }),
     /** Clients this token may see and act on: `["*"]` for all. */
     clients: z
       .array(z.union([z.literal('*'), clientName]))

@@ -44,7 +44,12 @@ function capIssues(issues: readonly ErrorIssue[]): ErrorIssue[] {
   return kept;
 }
 
-export const PROBLEM_TYPE_BASE = 'https://wakit.dev/errors/';
+/**
+ * Problem `type`s are relative URI references (RFC 9457 §3.1.1) to the error table this server
+ * serves itself, `/api/docs/errors` (docs/errors.md), with the code as fragment: always ours,
+ * whatever host the API runs on.
+ */
+export const PROBLEM_TYPE_BASE = '/api/docs/errors#';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** Errors thrown by Koa's body parser (co-body / raw-body) carry `type` and `status`. */

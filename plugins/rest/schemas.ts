@@ -245,12 +245,25 @@ export const SimSendRequest = named(
   'SimulatorSendRequest',
   z
     .object({
-      text: z.string().min(1).max(65_536),
+      /** The text, or the image's caption. */
+      text: z.string().min(1).max(65_536).optional(),
+      /** An image the phone sends (base64, within the request body limit). */
+      image: z
+        .object({
+          data: z.base64().min(4),
+          mimetype: z.string().regex(/^image\/[a-z0-9.+-]+$/, 'must be an image/* MIME type'),
+          filename: z.string().min(1).max(255).optional(),
+        })
+        .strict()
+        .optional(),
       /** Chat to write to; the client's own number when absent. */
       to: z.string().min(1).max(128).optional(),
       client: clientNameParam.optional(),
     })
-    .strict(),
+    .strict()
+    .refine((b) => b.text !== undefined || b.image !== undefined, {
+      message: 'send a text, an image, or both',
+    }),
 );
 export const SimSent = named('SimulatorSent', z.object({ id: z.string() }).strict());
 export const SimInboxMessage = named(
@@ -274,3 +287,21 @@ export const SimInboxMessage = named(
 );
 export const SimInbox = named('SimulatorInbox', z.array(SimInboxMessage));
 export const PhoneParam = z.string().regex(/^\d{6,15}$/, 'must be 6-15 digits');
+
+export const SimScanRequest = named(
+  'SimulatorScanRequest',
+  z
+    .object({
+      /** Client whose QR is scanned; the default client when absent. */
+      client: clientNameParam.optional(),
+      /** Number of the phone that scans (the bot's number once linked); a new one when absent. */
+      phone: PhoneParam.optional(),
+      pushname: z.string().min(1).max(64).optional(),
+    })
+    .strict(),
+);
+
+export const SimScanned = named(
+  'SimulatorScanned',
+  z.object({ client: z.string(), status: ClientStatus }),
+);

@@ -1,10 +1,12 @@
-import { configJsonSchema } from '../config/json-schema.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfigFile } from '../config/load.js';
 import { isWakitError, type ErrorIssue } from '../errors/index.js';
 import { importConfiguredPlugins } from '../plugins/loader.js';
 import { resolvePluginSet } from '../plugins/plugin-set.js';
 import { loadDotEnv } from './env.js';
 import type { CliIo } from './io.js';
+import { packageRoot } from './paths.js';
 
 function issueLines(issues: readonly ErrorIssue[]): string[] {
   return issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`);
@@ -40,6 +42,7 @@ export async function checkConfig(file: string, io: CliIo): Promise<number> {
 
 /** `wakit config schema`: the JSON Schema of bot.config.json. */
 export function printSchema(io: CliIo): number {
-  io.out(JSON.stringify(configJsonSchema(), null, 2));
+  // the committed file: it also describes the built-in plugins' options (npm run schema)
+  io.out(readFileSync(path.join(packageRoot(), 'config.schema.json'), 'utf8').trimEnd());
   return 0;
 }

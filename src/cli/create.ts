@@ -12,8 +12,24 @@ export type TemplateName = (typeof TEMPLATES)[number];
 export interface CreateOptions {
   template: string;
   install: boolean;
-  /** The `wakit` dependency written into package.json; default: the local checkout (`file:`) when run from it, else `^<version>`. */
+  /** The `wakitjs` dependency written into package.json; default: the local checkout (`file:`) when run from it, else `^<version>`. */
   dependency?: string;
+  /** Allow a target inside another npm package (a monorepo). */
+  insidePackage?: boolean;
+}
+
+/** The npm name wakit is published under (the command stays `wakit`). */
+export const PACKAGE_NAME = 'wakitjs';
+
+/** The nearest directory at or above `dir` that has a package.json, if any. */
+export function enclosingPackage(dir: string): string | undefined {
+  let at = path.resolve(dir);
+  for (;;) {
+    if (existsSync(path.join(at, 'package.json'))) return at;
+    const parent = path.dirname(at);
+    if (parent === at) return undefined;
+    at = parent;
+  }
 }
 
 const GITIGNORE = `# wakit: never commit sessions, secrets or saved media
@@ -39,6 +55,7 @@ export function packageNameFor(dir: string): string {
 }
 
 async function wakitDependency(root: string): Promise<string> {
+  // a test (or a maintainer) points new projects at a tarball: WAKIT_DEPENDENCY=/path/wakitjs-0.1.0.tgz
   if (process.env.WAKIT_DEPENDENCY) return process.env.WAKIT_DEPENDENCY;
   if (isSourceCheckout(root)) return `file:${root}`;
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
@@ -76,12 +93,22 @@ export async function createProject(dir: string, options: CreateOptions, io: Cli
       throw new WakitError('VALIDATION_FAILED', `${target} is not empty: choose a new directory`);
     }
   }
+  const outer = enclosingPackage(path.dirname(target));
+  if (outer !== undefined && !options.insidePackage) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      `${target} would be inside the npm package at ${outer} (its lint, tests and installs would ` +
+        'pick up the bot): create it somewhere else, e.g. `cd .. && npm create wakit@latest my-bot`, ' +
+        'or pass --inside-package if you mean it',
+    );
+  }
   const root = packageRoot();
   const source = path.join(root, 'templates', options.template);
   await mkdir(target, { recursive: true });
   await cp(source, target, {
     recursive: true,
-    filter: (from) => !from.split(path.sep).includes('node_modules'),
+    // relative to the template: an installed package itself lives under node_modules
+    filter: (from) => !path.relative(source, from).split(path.sep).includes('node_modules'),
   });
   const pkgFile = path.join(target, 'package.json');
   const pkg = JSON.parse(await readFile(pkgFile, 'utf8')) as Record<string, unknown> & {
@@ -90,7 +117,7 @@ export async function createProject(dir: string, options: CreateOptions, io: Cli
   pkg.name = packageNameFor(target);
   pkg.dependencies = {
     ...pkg.dependencies,
-    wakit: options.dependency ?? (await wakitDependency(root)),
+    [PACKAGE_NAME]: options.dependency ?? (await wakitDependency(root)),
   };
   await writeFile(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
   await writeFile(path.join(target, '.gitignore'), GITIGNORE);
@@ -112,7 +139,7 @@ export async function createProject(dir: string, options: CreateOptions, io: Cli
       `  cd ${rel}`,
       ...(options.install ? [] : ['  npm install']),
       ...(options.template === 'rest-api'
-        ? ['  cp .env.example .env   # then set WAKIT_TOKEN']
+        ? ['  cp .env.example .env   # then set WAKIT_REST_TOKEN (openssl rand -hex 32)']
         : []),
       '  npm run dev     # run the bot on the simulator (no phone needed)',
       '  npm start       # run it on WhatsApp: scan the QR code with your phone',

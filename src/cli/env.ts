@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Loads `.env` beside the config file into `process.env` (variables already set win), so
- * `${WAKIT_TOKEN}` in bot.config.json works without exporting it by hand.
+ * `${WAKIT_REST_TOKEN}` in bot.config.json works without exporting it by hand.
  */
 export function loadDotEnv(configFile: string): string | undefined {
   const file = path.join(path.dirname(path.resolve(configFile)), '.env');

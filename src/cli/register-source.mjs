@@ -1,4 +1,4 @@
-// Runs wakit from its TypeScript sources: registers tsx, and maps `import 'wakit'` (user plugins,
+// Runs wakit from its TypeScript sources: registers tsx, and maps `import 'wakitjs'` (user plugins,
 // template tests) onto src/index.ts so a checkout works without a build.
 // Use: node --import <repo>/src/cli/register-source.mjs ...
 import { register } from 'node:module';
@@ -9,7 +9,7 @@ import { register as registerTsx } from 'tsx/esm/api';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const index = pathToFileURL(path.join(root, 'src', 'index.ts')).href;
 const hooks = `export async function resolve(specifier, context, next) {
-  if (specifier === 'wakit') return { url: ${JSON.stringify(index)}, shortCircuit: true };
+  if (specifier === 'wakitjs') return { url: ${JSON.stringify(index)}, shortCircuit: true };
   return next(specifier, context);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);

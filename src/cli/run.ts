@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { toString as qrToString } from 'qrcode';
 import type { WakitConfig } from '../config/schema.js';
 import { loadConfigFile } from '../config/load.js';
@@ -7,6 +8,7 @@ import { isWakitError } from '../errors/index.js';
 import { createSdk, type Sdk } from '../sdk.js';
 import { loadDotEnv } from './env.js';
 import type { CliIo } from './io.js';
+import { chatHelp, startTerminalChat, type TerminalChat } from './terminal-chat.js';
 
 export interface RunOptions {
   config: string;
@@ -16,6 +18,34 @@ export interface RunOptions {
   autoScanMs?: number;
   /** Time queued sends get to go out on shutdown. */
   drainTimeoutMs?: number;
+  /** Port of the REST plugin (overrides `plugins.rest.port`). */
+  port?: number;
+  /** dev: lines typed here are sent by a simulated contact (default: process.stdin). */
+  input?: Readable;
+}
+
+/** The config with the REST plugin on `port`; a note when the REST plugin is not enabled. */
+export function withRestPort(
+  config: Readonly<WakitConfig>,
+  port: number,
+  io: CliIo,
+): Readonly<WakitConfig> {
+  const rest = config.plugins.rest;
+  if (rest === undefined || rest === false) {
+    io.err(`--port ${port}: the REST plugin is not enabled in plugins.rest; the port is unused.`);
+    return config;
+  }
+  const options = rest && typeof rest === 'object' ? rest : {};
+  return parseConfig(
+    { ...config, plugins: { ...config.plugins, rest: { ...options, port } } },
+    'configuration with --port',
+  );
+}
+
+function restPort(config: Readonly<WakitConfig>): number | undefined {
+  const rest = config.plugins.rest as { port?: number } | false | undefined;
+  if (rest === undefined || rest === false) return undefined;
+  return rest.port ?? 3000;
 }
 
 export interface RunningBot {
@@ -46,7 +76,7 @@ export function devConfig(
 }
 
 /** Prints QR codes, READY lines and disconnects of every client, for a person at a terminal. */
-function narrate(sdk: Sdk, io: CliIo, dev: boolean): void {
+function narrate(sdk: Sdk, io: CliIo, dev: boolean, onReady: (client: string) => void): void {
   sdk.onClient((client) => {
     client.on('qr', async (qr) => {
       if (dev) {
@@ -66,6 +96,7 @@ function narrate(sdk: Sdk, io: CliIo, dev: boolean): void {
       io.out(
         `[${client.name}] READY${me ? ` as ${me.id}${me.pushname ? ` (${me.pushname})` : ''}` : ''}`,
       );
+      onReady(client.name);
     });
     client.on('disconnected', (reason) => io.out(`[${client.name}] disconnected: ${reason}`));
     client.on('auth_failure', (error) =>
@@ -81,11 +112,18 @@ function narrate(sdk: Sdk, io: CliIo, dev: boolean): void {
 export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot> {
   loadDotEnv(options.config);
   const loaded = await loadConfigFile(options.config);
-  const config = options.dev
+  let config = options.dev
     ? devConfig(loaded.config, loaded.baseDir, options.autoScanMs)
     : loaded.config;
+  if (options.port !== undefined) config = withRestPort(config, options.port, io);
   const sdk = createSdk(config, { baseDir: loaded.baseDir });
-  narrate(sdk, io, options.dev);
+  let chat: TerminalChat | undefined;
+  const chatWith = config.clients[0];
+  narrate(sdk, io, options.dev, (name) => {
+    if (!options.dev || chat || name !== chatWith) return;
+    chat = startTerminalChat(sdk, name, io, options.input ?? process.stdin, loaded.baseDir);
+    io.out(chatHelp(name, sdk.client(name).info().me?.id ?? name, restPort(config)));
+  });
   if (config.clients.length === 0) {
     io.err('No clients in config.clients: add one, e.g. "clients": ["bot"].');
   }
@@ -105,6 +143,7 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       io.out('Stopping: sending what is queued, keeping sessions...');
+      chat?.stop();
       try {
         await sdk.stop(
           options.drainTimeoutMs !== undefined ? { drainTimeoutMs: options.drainTimeoutMs } : {},

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WakitError, issueError, type ErrorIssue } from '../errors/index.js';
 import type { WakitConfig } from './schema.js';
+import { jsonErrorLocation } from './friendly.js';
 import { parseConfig } from './validate.js';
 
 const ENV_PATTERN = /\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -66,12 +67,15 @@ export async function loadConfigFile(
   try {
     json = JSON.parse(text);
   } catch (error) {
+    const reason = (error as Error).message
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, '');
+    const { line, column } = jsonErrorLocation(text, (error as Error).message);
     throw new WakitError(
       'CONFIG_INVALID',
-      `Config file ${absolute} is not valid JSON: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+      `Config file ${absolute} is not valid JSON: line ${line}, column ${column}: ${reason}` +
+        ' (JSON has no comments or trailing commas, and keys need double quotes)',
+      { details: { file: absolute, line, column }, cause: error },
     );
   }
   const config = parseConfig(substituteEnv(json, env), `config file ${absolute}`);

@@ -1,4 +1,5 @@
-import { issueError, zodIssues } from '../errors/index.js';
+import { issueError } from '../errors/index.js';
+import { friendlyIssues } from './friendly.js';
 import { configSchema, type WakitConfig } from './schema.js';
 
 /** Recursively freezes plain objects and arrays. */
@@ -10,11 +11,18 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Validates a configuration object, fills defaults and returns it frozen; CONFIG_INVALID otherwise. */
+/**
+ * Validates a configuration object, fills defaults and returns it frozen; CONFIG_INVALID otherwise,
+ * listing every problem in plain words with its path and "did you mean" for misspelt keys/values.
+ */
 export function parseConfig(input: unknown, source = 'configuration'): Readonly<WakitConfig> {
   const result = configSchema.safeParse(input);
   if (!result.success) {
-    throw issueError('CONFIG_INVALID', `The ${source} is invalid`, zodIssues(result.error));
+    throw issueError(
+      'CONFIG_INVALID',
+      `The ${source} is invalid`,
+      friendlyIssues(result.error, configSchema, input),
+    );
   }
   return deepFreeze(result.data);
 }

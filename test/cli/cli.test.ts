@@ -165,7 +165,7 @@ describe('wakit CLI', function () {
     });
     const child = spawn(process.execPath, [BIN, 'dev', '--auto-scan', '10'], {
       cwd: dir,
-      env: { ...process.env, WAKIT_FROM_SOURCE: '1' },
+      env: process.env,
     });
     const exited = exitOf(child);
     try {
@@ -188,7 +188,7 @@ describe('wakit CLI', function () {
     });
     const child = spawn(process.execPath, [BIN, 'dev', '-c', 'bot.config.json'], {
       cwd: dir,
-      env: { ...process.env, WAKIT_FROM_SOURCE: '1' },
+      env: process.env,
     });
     const exited = exitOf(child);
     try {

@@ -106,14 +106,14 @@ describe('reconnect backoff on the kernel clock', () => {
     }
   }
 
-  it('other unknown engine keys keep the plain message', () => {
+  it('other unknown engine keys get the plain unknown-key message', () => {
     expect(() =>
       createSdk({
         auth: { type: 'local', dataPath: dir },
         engine: { type: 'simulator', nope: 1 } as never,
       }),
     )
-      .to.throw(/Unrecognized key: "nope"/)
+      .to.throw(/engine\.nope: unknown key "nope"/)
       .with.property('code', 'CONFIG_INVALID');
   });
 });

@@ -8,8 +8,8 @@ import { createSdk, type BotClient, type Sdk, type WakitConfigInput } from '../.
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 
-export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
-export const SCOPED_TOKEN = 'scoped-token-0123456789abcdef';
+export const ADMIN_TOKEN = 'admin-token-0123456789abcdef0123456789';
+export const SCOPED_TOKEN = 'scoped-token-0123456789abcdef0123456789';
 export const BOT_PHONE = '15550000001';
 export const BOT_ID = `${BOT_PHONE}@c.us`;
 export const OTHER_PHONE = '15550000002';

@@ -44,7 +44,7 @@ describe('REST: client routes', () => {
     expect((dflt.json as { format: string }).format).to.equal('base64');
 
     const png = await fetch(`${fx.url}/api/v1/client/qr?format=png`, {
-      headers: { authorization: 'Bearer admin-token-0123456789abcdef' },
+      headers: { authorization: 'Bearer admin-token-0123456789abcdef0123456789' },
     });
     expect(png.headers.get('content-type')).to.equal('image/png');
     expect(

@@ -155,7 +155,7 @@ describe('REST: the plugin', () => {
     expect(await attempt({ port: 0, insecure: true, host: '127.0.0.1' })).to.equal('started');
     expect(await attempt({ port: 0, insecure: true, host: '::1' })).to.equal('started');
     expect(() => restOptionsSchema.parse({ tokens: [{ token: 'short' }] })).to.throw(
-      /16 characters/,
+      /32 characters/,
     );
     expect(() => restOptionsSchema.parse({ tokens: [], unknown: 1 })).to.throw();
   });

@@ -59,6 +59,11 @@ describe('REST: security', () => {
       '/',
       '/dashboard/app.js',
       '/dashboard/style.css',
+      '/api/docs',
+      '/api/docs/swagger-ui.css',
+      '/api/docs/swagger-ui-bundle.js',
+      '/api/docs/init.js',
+      '/api/docs/errors',
     ]);
     const routes = fx.server.routes;
     expect(routes.length).to.be.at.least(25);

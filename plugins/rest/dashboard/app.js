@@ -1,5 +1,5 @@
 /* The wakit dashboard: plain browser JavaScript, no build step, no CDN. */
-/* global document, sessionStorage, fetch, TextDecoder, setTimeout, setInterval, AbortController, console */
+/* global document, sessionStorage, fetch, TextDecoder, setTimeout, setInterval, AbortController, console, FileReader */
 
 const TOKEN_KEY = 'wakit.token';
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -79,6 +79,7 @@ function clientCard(name) {
   $('.name', node).textContent = name;
   $('.initialize', node).addEventListener('click', () => act(name, 'initialize'));
   $('.logout', node).addEventListener('click', () => act(name, 'logout'));
+  $('.scan', node).addEventListener('click', () => void scan(name));
   $('#clients').append(node);
   entry = { node, status: undefined, qrTimer: undefined };
   state.clients.set(name, entry);
@@ -109,6 +110,7 @@ function setStatus(name, status, info) {
     'READY',
   ].includes(status);
   $('.logout', entry.node).disabled = status === 'STOPPED';
+  $('.scan', entry.node).hidden = !(state.simulator && status === 'SCAN_QR');
   if (status === 'SCAN_QR') void loadQr(name);
   else $('.qr-box', entry.node).hidden = true;
 }
@@ -135,6 +137,16 @@ async function act(name, action) {
   try {
     const result = await api('POST', `/api/v1/clients/${encodeURIComponent(name)}/${action}`);
     setStatus(name, result.status);
+  } catch (error) {
+    showError(name, error);
+  }
+}
+
+/** Simulator only: a simulated phone scans the QR code shown, as a person would with WhatsApp. */
+async function scan(name) {
+  showError(name);
+  try {
+    await api('POST', '/api/v1/simulator/scan', { client: name });
   } catch (error) {
     showError(name, error);
   }
@@ -182,7 +194,9 @@ function onEvent(event) {
     setStatus(event.client, event.data.to);
     if (event.data.to === 'READY' || event.data.to === 'STOPPED') void refreshClient(event.client);
   } else if (event.event === 'qr') {
-    void loadQr(event.client);
+    // a QR means SCAN_QR even when the state event came before the stream was connected
+    if (state.clients.get(event.client)?.status !== 'SCAN_QR') setStatus(event.client, 'SCAN_QR');
+    else void loadQr(event.client);
   } else if (event.event === 'message' && state.simulator) {
     void loadInbox();
   }
@@ -302,11 +316,13 @@ async function loadInbox() {
       out: false,
       at: m.timestamp * 1000,
       author: m.author,
-      text: m.media ? `[${m.type}] ${m.body}` : m.body,
+      text: m.media
+        ? `[${m.type}${m.media.filename ? ` ${m.media.filename}` : ''}] ${m.body}`
+        : m.body,
     }));
     const sent = state.simSent
       .filter((m) => m.phone === phone)
-      .map((m) => ({ out: true, at: m.at, author: 'you', text: m.text }));
+      .map((m) => ({ out: true, at: m.at, author: 'you', text: m.text, image: m.image }));
     list.replaceChildren(
       ...[...received, ...sent]
         .sort((a, b) => a.at - b.at)
@@ -317,7 +333,14 @@ async function loadInbox() {
           who.textContent = `${message.author} · ${new Date(message.at).toLocaleTimeString()}`;
           const text = document.createElement('span');
           text.textContent = message.text;
-          item.append(who, text);
+          item.append(who);
+          if (message.image) {
+            const img = document.createElement('img');
+            img.src = message.image;
+            img.alt = 'image sent';
+            item.append(img);
+          }
+          item.append(text);
           return item;
         }),
     );
@@ -327,21 +350,58 @@ async function loadInbox() {
   }
 }
 
-$('#sim-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
+function readImage(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('cannot read the file'));
+    reader.readAsDataURL(file);
+  });
+}
+
+async function sendAsPhone() {
   const text = $('#sim-text').value;
+  const file = $('#sim-image').files?.[0];
+  if (!text.trim() && !file) return;
   try {
+    const dataUrl = file ? await readImage(file) : undefined;
+    const image = dataUrl
+      ? {
+          data: dataUrl.slice(dataUrl.indexOf(',') + 1),
+          mimetype: file.type || 'image/png',
+          filename: file.name,
+        }
+      : undefined;
     await api('POST', `/api/v1/simulator/phones/${simPhone()}/messages`, {
-      text,
+      ...(text.trim() ? { text } : {}),
+      ...(image ? { image } : {}),
       client: $('#sim-client').value,
     });
     $('#sim-text').value = '';
+    $('#sim-image').value = '';
     $('#sim-result').textContent = `Sent as ${simPhone()}`;
-    state.simSent.push({ phone: simPhone(), text, at: Date.now() });
+    state.simSent.push({
+      phone: simPhone(),
+      text: image ? `[image ${image.filename}] ${text}` : text,
+      image: dataUrl,
+      at: Date.now(),
+    });
     if (state.simSent.length > 200) state.simSent.shift();
     void loadInbox();
   } catch (error) {
     $('#sim-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
+  }
+}
+
+$('#sim-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void sendAsPhone();
+});
+// Enter sends, Shift+Enter starts a new line
+$('#sim-text').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey) {
+    event.preventDefault();
+    void sendAsPhone();
   }
 });
 $('#sim-phone').addEventListener('change', () => void loadInbox());
@@ -364,6 +424,7 @@ async function start() {
     const doc = await fetch('/api/v1/openapi.json').then((r) => r.json());
     state.simulator = Boolean(doc.paths['/api/v1/simulator/phones/{number}/inbox']);
     $('#sim-panel').hidden = !state.simulator;
+    for (const [name, entry] of state.clients) setStatus(name, entry.status);
     if (state.simulator) {
       void loadInbox();
       setInterval(() => void loadInbox(), 3000);

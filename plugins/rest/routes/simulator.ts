@@ -8,7 +8,14 @@ import type { RestHost } from '../context.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { PhoneParam, SimInbox, SimSendRequest, SimSent } from '../schemas.js';
+import {
+  PhoneParam,
+  SimInbox,
+  SimScanned,
+  SimScanRequest,
+  SimSendRequest,
+  SimSent,
+} from '../schemas.js';
 
 function requireAll(principal: Principal): void {
   if (principal.clients !== '*') {
@@ -25,7 +32,8 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
       method: 'POST',
       path: '/api/v1/simulator/phones/{number}/messages',
       operationId: 'simulatorSend',
-      summary: "Simulator: the phone {number} sends a text (to a client's number by default)",
+      summary:
+        "Simulator: the phone {number} sends a text or an image (to a client's number by default)",
       tag: 'simulator',
       params,
       body: SimSendRequest,
@@ -49,7 +57,15 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
           }
           to = me.id;
         }
-        const sent = await simulator.phone(p.number).send(to, body.text);
+        const phone = simulator.phone(p.number);
+        const sent = body.image
+          ? await phone.send(to, {
+              data: Buffer.from(body.image.data, 'base64'),
+              mimetype: body.image.mimetype,
+              ...(body.image.filename !== undefined ? { filename: body.image.filename } : {}),
+              ...(body.text !== undefined ? { caption: body.text } : {}),
+            })
+          : await phone.send(to, body.text ?? '');
         ctx.status = 201;
         ctx.body = { id: sent.id };
       },
@@ -84,6 +100,37 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
               }
             : {}),
         }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/simulator/scan',
+      operationId: 'simulatorScan',
+      summary: "Simulator: a phone scans the client's QR code (links it, as a person would)",
+      tag: 'simulator',
+      body: SimScanRequest,
+      responses: {
+        202: { description: 'Scanned; the client goes on to READY', schema: SimScanned },
+      },
+      errors: [400, 401, 403, 404, 409, 415],
+      handler(ctx, { body, principal }) {
+        requireAll(principal);
+        const client = resolveClient(rc, principal, body.client);
+        ctx.state.client = client.name;
+        const qr = client.state === 'SCAN_QR' ? rc.hub.qr(client.name) : undefined;
+        if (!qr) {
+          throw new WakitError(
+            'QR_NOT_AVAILABLE',
+            `Client ${client.name} is ${client.state}, not showing a QR code to scan`,
+            { details: { status: client.state } },
+          );
+        }
+        simulator.scan(qr, {
+          ...(body.phone !== undefined ? { phone: body.phone } : {}),
+          ...(body.pushname !== undefined ? { pushname: body.pushname } : {}),
+        });
+        ctx.status = 202;
+        ctx.body = { client: client.name, status: client.state };
       },
     }),
   ];

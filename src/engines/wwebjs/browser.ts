@@ -1,13 +1,65 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import { WakitError } from '../../errors/index.js';
 import type { WwebjsEngineConfig } from './types.js';
 
-/** Where a system Chromium usually lives (Debian `chromium`, Ubuntu, Google Chrome). */
+/** Where a system Chromium usually lives on Linux (Debian `chromium`, Ubuntu, Google Chrome). */
 export const DEFAULT_BROWSER_PATHS = [
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
   '/usr/bin/google-chrome',
 ] as const;
+
+const LINUX_EXTRA = ['/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+
+const MAC_APPS = [
+  'Google Chrome.app/Contents/MacOS/Google Chrome',
+  'Chromium.app/Contents/MacOS/Chromium',
+  'Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+];
+
+const WINDOWS_APPS = [
+  ['Google', 'Chrome', 'Application', 'chrome.exe'],
+  ['Chromium', 'Application', 'chrome.exe'],
+  ['Microsoft', 'Edge', 'Application', 'msedge.exe'],
+];
+
+/**
+ * The usual install locations of Chromium, Chrome or Edge on `platform`, most likely first: the
+ * Linux paths above, `/Applications` and `~/Applications` on macOS, Program Files and the
+ * per-user LocalAppData folder on Windows.
+ */
+export function browserPaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[] {
+  if (platform === 'darwin') {
+    const roots = [
+      '/Applications',
+      ...(env.HOME ? [path.posix.join(env.HOME, 'Applications')] : []),
+    ];
+    return roots.flatMap((root) => MAC_APPS.map((app) => path.posix.join(root, app)));
+  }
+  if (platform === 'win32') {
+    const roots = [
+      env.PROGRAMFILES ?? 'C:\\Program Files',
+      env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)',
+      ...(env.LOCALAPPDATA ? [env.LOCALAPPDATA] : []),
+    ];
+    return WINDOWS_APPS.flatMap((parts) => roots.map((root) => path.win32.join(root, ...parts)));
+  }
+  return [...DEFAULT_BROWSER_PATHS, ...LINUX_EXTRA];
+}
+
+function installHint(platform: NodeJS.Platform): string {
+  const install =
+    platform === 'darwin'
+      ? 'install Google Chrome (or `brew install --cask chromium`)'
+      : platform === 'win32'
+        ? 'install Google Chrome'
+        : 'install it with `apt-get install chromium`';
+  return (
+    `${install}, or set "engine": { "executablePath": "/path/to/chrome" } in bot.config.json ` +
+    '(or the PUPPETEER_EXECUTABLE_PATH environment variable)'
+  );
+}
 
 /** Server-safe flags: no GPU, no /dev/shm exhaustion, no background traffic of Chromium's own. */
 export const SERVER_FLAGS = [
@@ -25,6 +77,8 @@ export const ROOT_FLAGS = ['--no-sandbox', '--disable-setuid-sandbox'] as const;
 
 export interface BrowserEnvironment {
   env: NodeJS.ProcessEnv;
+  /** Operating system whose install locations are searched; default: this one. */
+  platform?: NodeJS.Platform;
   isRoot: boolean;
   /** True when `file` exists, is a file and is executable. */
   isExecutable(file: string): boolean;
@@ -42,37 +96,39 @@ export function isExecutableFile(file: string): boolean {
 
 export const systemBrowserEnvironment = (): BrowserEnvironment => ({
   env: process.env,
+  platform: process.platform,
   isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
   isExecutable: isExecutableFile,
 });
 
-const INSTALL_HINT =
-  'install it with `apt-get install chromium` or set engine.executablePath / PUPPETEER_EXECUTABLE_PATH';
-
 /**
  * The Chromium to launch: `engine.executablePath`, else `PUPPETEER_EXECUTABLE_PATH`, else the first
- * existing default path. Throws `BROWSER_NOT_FOUND` (with how to install one) when there is none.
+ * existing usual install location of the platform. Throws `BROWSER_NOT_FOUND` naming every path
+ * tried and how to install one or set `engine.executablePath` when there is none.
  */
 export function resolveExecutablePath(
   config: Pick<WwebjsEngineConfig, 'executablePath'>,
   environment: BrowserEnvironment,
 ): string {
+  const platform = environment.platform ?? process.platform;
+  const hint = installHint(platform);
   const explicit = config.executablePath ?? environment.env.PUPPETEER_EXECUTABLE_PATH;
   if (explicit) {
     if (environment.isExecutable(explicit)) return explicit;
     const from = config.executablePath ? 'engine.executablePath' : 'PUPPETEER_EXECUTABLE_PATH';
     throw new WakitError(
       'BROWSER_NOT_FOUND',
-      `No Chromium found at ${explicit} (${from}): ${INSTALL_HINT}`,
+      `No Chromium found at ${explicit} (${from}): ${hint}`,
       { details: { executablePath: explicit, source: from } },
     );
   }
-  const found = DEFAULT_BROWSER_PATHS.find((candidate) => environment.isExecutable(candidate));
+  const candidates = browserPaths(platform, environment.env);
+  const found = candidates.find((candidate) => environment.isExecutable(candidate));
   if (found) return found;
   throw new WakitError(
     'BROWSER_NOT_FOUND',
-    `No Chromium found (looked in ${DEFAULT_BROWSER_PATHS.join(', ')}): ${INSTALL_HINT}`,
-    { details: { searched: [...DEFAULT_BROWSER_PATHS] } },
+    `No Chromium found (looked in ${candidates.join(', ')}): ${hint}`,
+    { details: { searched: candidates, platform } },
   );
 }
 

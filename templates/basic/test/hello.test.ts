@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createSdk, loadConfigFile, type Sdk } from 'wakit';
+import { createSdk, loadConfigFile, type Sdk } from 'wakitjs';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BOT = '15550000001';

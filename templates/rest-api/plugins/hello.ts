@@ -1,4 +1,4 @@
-import { definePlugin, z } from 'wakit';
+import { definePlugin, z } from 'wakitjs';
 
 /**
  * A first plugin: the `!hello [name]` command and a handler that answers "ping" with "pong".

@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createSdk, loadConfigFile, type Sdk } from 'wakit';
+import { createSdk, loadConfigFile, type Sdk } from 'wakitjs';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BOT = '15550000001';
 const ALICE = '15550001111';
-const TOKEN = 'test-token-0123456789abcdef';
+const TOKEN = 'test-token-0123456789abcdef0123456789';
 let sdk: Sdk;
 let sessions: string;
 let baseUrl: string;
@@ -31,7 +31,7 @@ function freePort(): Promise<number> {
 before(async () => {
   const { config, baseDir } = await loadConfigFile(path.join(projectDir, 'bot.config.json'), {
     ...process.env,
-    WAKIT_TOKEN: TOKEN,
+    WAKIT_REST_TOKEN: TOKEN,
   });
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;

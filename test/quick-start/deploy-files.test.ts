@@ -1,0 +1,102 @@
+// Images cannot be built on the machines that run these tests: the Dockerfile and compose.yaml
+// are parsed and their essentials checked instead.
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import yaml from 'js-yaml';
+
+const REPO = path.resolve('.');
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+
+/** Dockerfile instructions, continuation lines joined, comments dropped. */
+function parseDockerfile(text: string): Instruction[] {
+  const logical = text
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('#'))
+    .join('\n')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return logical.map((line) => {
+    const [op = '', ...rest] = line.split(/\s+/);
+    return { op: op.toUpperCase(), args: rest.join(' ') };
+  });
+}
+
+describe('deploy files (Dockerfile, compose.yaml)', () => {
+  it('Dockerfile: Debian slim Node LTS, Debian chromium, non-root user, /data volume, /healthz check', async () => {
+    const all = parseDockerfile(await readFile(path.join(REPO, 'Dockerfile'), 'utf8'));
+    const lastFrom = all.map((i) => i.op).lastIndexOf('FROM');
+    const final = all.slice(lastFrom);
+    const from = final[0]?.args ?? '';
+    expect(from).to.match(/^node:(\d+)-(bookworm|trixie)-slim$/);
+    expect(Number(/^node:(\d+)/.exec(from)?.[1]) % 2, 'an LTS (even) Node').to.equal(0);
+
+    const run = final
+      .filter((i) => i.op === 'RUN')
+      .map((i) => i.args)
+      .join(' ; ');
+    expect(run).to.match(/apt-get install[^;]*\bchromium\b/);
+    expect(run).to.include('useradd');
+    const env = final
+      .filter((i) => i.op === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    expect(env).to.include('PUPPETEER_EXECUTABLE_PATH=/usr/bin/chromium');
+    expect(env).to.include('PUPPETEER_SKIP_DOWNLOAD=true');
+
+    const users = final.filter((i) => i.op === 'USER').map((i) => i.args);
+    expect(users).to.have.length.greaterThan(0);
+    expect(users.at(-1)).to.not.match(/^(root|0)(:|$)/);
+    const userAt = final.findIndex((i) => i.op === 'USER');
+    const entryAt = final.findIndex((i) => i.op === 'ENTRYPOINT');
+    expect(userAt).to.be.lessThan(entryAt);
+
+    const volume = final.find((i) => i.op === 'VOLUME')?.args ?? '';
+    expect(volume).to.include('/data');
+    const health = final.find((i) => i.op === 'HEALTHCHECK')?.args ?? '';
+    expect(health).to.include('/healthz').and.include('CMD');
+    expect(final.find((i) => i.op === 'EXPOSE')?.args).to.equal('3000');
+
+    // every file COPY takes from the build context exists in the repository
+    for (const copy of all.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))) {
+      const sources = copy.args.split(/\s+/).slice(0, -1);
+      for (const source of sources) {
+        if (source === '.') continue;
+        expect(existsSync(path.join(REPO, source)), `COPY ${source}`).to.equal(true);
+      }
+    }
+    const ignore = await readFile(path.join(REPO, '.dockerignore'), 'utf8');
+    expect(ignore.split('\n')).to.include.members(['node_modules', '.wakit', '.env']);
+  });
+
+  it('compose.yaml: wakit with a data volume and the token from the environment, remote sessions shown', async () => {
+    const text = await readFile(path.join(REPO, 'compose.yaml'), 'utf8');
+    const compose = yaml.load(text) as {
+      services: Record<
+        string,
+        {
+          build?: string;
+          environment?: Record<string, string>;
+          volumes?: string[];
+          ports?: string[];
+        }
+      >;
+      volumes: Record<string, unknown>;
+    };
+    const wakit = compose.services.wakit;
+    expect(wakit, 'a wakit service').to.be.an('object');
+    expect(wakit?.build).to.equal('.');
+    expect(wakit?.environment?.WAKIT_REST_TOKEN).to.match(/^\$\{WAKIT_REST_TOKEN(:\?[^}]*)?\}$/);
+    const dataVolume = wakit?.volumes?.find((v) => v.endsWith(':/data'));
+    expect(dataVolume).to.be.a('string');
+    expect(compose.volumes).to.have.key(dataVolume?.split(':')[0] ?? '');
+    expect(text).to.match(/^\s*#.*"type": "remote"|^\s*#.*GOOGLE_APPLICATION_CREDENTIALS/m);
+  });
+});
