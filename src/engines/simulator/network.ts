@@ -55,6 +55,19 @@ interface Target {
 
 export const STATUS_CHAT = 'status@broadcast';
 
+/** Media bytes from a Buffer, bytes or base64 text; anything else (or bad base64) is refused. */
+function mediaBytes(data: unknown): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (data instanceof Uint8Array) return Buffer.from(data);
+  if (typeof data === 'string' && data.length > 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
+    return Buffer.from(data, 'base64');
+  }
+  throw new WakitError(
+    'VALIDATION_FAILED',
+    'phone.send({ data }) takes a Buffer, bytes or base64 text (as downloadMedia() returns)',
+  );
+}
+
 function mediaType(content: SimMediaContent): string {
   if (content.type) return content.type;
   const major = content.mimetype.split('/')[0];
@@ -377,7 +390,11 @@ export class SimulatorNetwork {
             type: mediaType(content),
             body: content.caption ?? '',
             caption: content.caption,
-            media: { data: content.data, mimetype: content.mimetype, filename: content.filename },
+            media: {
+              data: mediaBytes(content.data),
+              mimetype: content.mimetype,
+              filename: content.filename,
+            },
             isForwarded: false,
             quotedMessageId: opts.quotedMessageId,
           };

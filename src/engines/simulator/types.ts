@@ -4,9 +4,10 @@ import type { EngineConfig } from '../../config/schema.js';
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
 
-/** Media a phone sends: raw bytes plus what WhatsApp announces with them. */
+/** Media a phone sends: its bytes plus what WhatsApp announces with them. */
 export interface SimMediaContent {
-  data: Buffer;
+  /** The bytes, or base64 text (what `message.downloadMedia()` returns as `data`). */
+  data: Buffer | Uint8Array | string;
   mimetype: string;
   filename?: string;
   caption?: string;
