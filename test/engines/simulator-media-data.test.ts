@@ -23,11 +23,11 @@ describe('simulator: media a phone sends', () => {
     });
     await alice.send(BOT_ID, { data: bytes, mimetype: 'image/png' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const first = await received[0]!.downloadMedia();
+    const first = await received[0].downloadMedia();
     // forwarding what was downloaded: base64 text, as a bot author would
     await alice.send(BOT_ID, { data: first.data, mimetype: first.mimetype });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = await received[1]!.downloadMedia();
+    const second = await received[1].downloadMedia();
     expect(Buffer.from(second.data, 'base64')).to.deep.equal(bytes);
     for (const data of ['not base64 at all!', 42, ''] as unknown[]) {
       const error = await Promise.resolve()
