@@ -44,6 +44,7 @@ import {
 import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
+import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
   ClientInfo,
@@ -51,7 +52,6 @@ import type {
   ContactInfo,
   MessageData,
   MessageSender,
-  EngineContent,
   MediaData,
   OutgoingContent,
   SendResult,
@@ -106,7 +106,7 @@ export class BotClient {
     @inject(CONFIG) private readonly config: Readonly<WakitConfig>,
     @inject(ENGINE_FACTORY) engineFactory: EngineFactory,
     @inject(SESSION_STORE) store: SessionStore,
-    @inject(MEDIA_RESOLVER) private readonly media: MediaResolver,
+    @inject(MEDIA_RESOLVER) media: MediaResolver,
     @inject(OUTBOUND_QUEUE) private readonly queue: OutboundQueue,
     @inject(LOGGER) private readonly log: Logger,
     @inject(ERROR_SINK) errors: ErrorSink,
@@ -157,7 +157,18 @@ export class BotClient {
       clock,
       log,
       account: () => this.#supervisor.engine?.me()?.id ?? null,
-      deliver: (chatId, content, account) => this.#deliver(chatId, content, account),
+      deliver: (chatId, content, account) =>
+        deliver(
+          {
+            client: name,
+            state: () => this.state,
+            engine: () => this.#supervisor.engine,
+            media,
+          },
+          chatId,
+          content,
+          account,
+        ),
       settled: (trackingId) => this.#settled(trackingId),
     });
     this.#actions = {
@@ -370,52 +381,6 @@ export class BotClient {
       };
       this.on('message.status', listener);
     });
-  }
-
-  async #deliver(
-    chatId: string,
-    content: OutgoingContent,
-    account: string | null,
-  ): Promise<{ id: string }> {
-    const engine = this.#supervisor.engine;
-    if (!engine || this.state !== 'READY') {
-      // Retried (transient) once the client is READY again: the queue is paused meanwhile.
-      throw new WakitError('CONNECTION_LOST', `Client ${this.name} is ${this.state}`);
-    }
-    const me = engine.me()?.id;
-    if (account && me && account !== me) {
-      throw new WakitError(
-        'SESSION_EXPIRED',
-        `Accepted for account ${account}, but ${me} is linked now: not sent from another account`,
-      );
-    }
-    try {
-      return await this.#make(engine, chatId, content);
-    } catch (error) {
-      // Lost in flight by a disconnect: retry after the reconnect rather than fail it.
-      if (this.state !== 'READY' && !isWakitError(error, 'CHAT_NOT_FOUND')) {
-        throw new WakitError('CONNECTION_LOST', `The connection was lost during the send`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
-  }
-
-  async #make(engine: Engine, chatId: string, content: OutgoingContent): Promise<{ id: string }> {
-    if (content.kind === 'forward') return engine.forward(content.messageId, chatId);
-    let engineContent: EngineContent;
-    if (content.kind === 'text') {
-      engineContent = content;
-    } else {
-      const media = await this.media.resolve(content.source, content.filename);
-      engineContent = {
-        kind: content.kind,
-        media,
-        ...(content.caption !== undefined ? { caption: content.caption } : {}),
-      };
-    }
-    return engine.send(chatId, engineContent);
   }
 
   async #download(message: Message): Promise<MediaData> {

@@ -1,0 +1,68 @@
+import { WakitError, isWakitError } from '../errors/index.js';
+import type { Engine } from '../engines/engine.js';
+import type { EngineContent } from '../engines/types.js';
+import type { MediaResolver } from './media-resolver.js';
+import type { ClientState, OutgoingContent } from './types.js';
+
+/** What making one send needs of its client. */
+export interface DeliveryDeps {
+  client: string;
+  state(): ClientState;
+  engine(): Engine | null;
+  media: MediaResolver;
+}
+
+/**
+ * Makes one queued send through the engine (the queue's job). A client that is not READY, or a
+ * send lost in flight by a disconnect, is CONNECTION_LOST: transient, so the queue (paused while
+ * not READY) retries it after the reconnect. A send accepted for another account than the one
+ * linked now is refused with SESSION_EXPIRED: it is never sent from another account.
+ */
+export async function deliver(
+  deps: DeliveryDeps,
+  chatId: string,
+  content: OutgoingContent,
+  account: string | null,
+): Promise<{ id: string }> {
+  const engine = deps.engine();
+  if (!engine || deps.state() !== 'READY') {
+    throw new WakitError('CONNECTION_LOST', `Client ${deps.client} is ${deps.state()}`);
+  }
+  const me = engine.me()?.id;
+  if (account && me && account !== me) {
+    throw new WakitError(
+      'SESSION_EXPIRED',
+      `Accepted for account ${account}, but ${me} is linked now: not sent from another account`,
+    );
+  }
+  try {
+    return await make(engine, deps.media, chatId, content);
+  } catch (error) {
+    if (deps.state() !== 'READY' && !isWakitError(error, 'CHAT_NOT_FOUND')) {
+      throw new WakitError('CONNECTION_LOST', 'The connection was lost during the send', {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+async function make(
+  engine: Engine,
+  media: MediaResolver,
+  chatId: string,
+  content: OutgoingContent,
+): Promise<{ id: string }> {
+  if (content.kind === 'forward') return engine.forward(content.messageId, chatId);
+  let engineContent: EngineContent;
+  if (content.kind === 'text') {
+    engineContent = content;
+  } else {
+    engineContent = {
+      kind: content.kind,
+      media: await media.resolve(content.source, content.filename),
+      ...(content.caption !== undefined ? { caption: content.caption } : {}),
+    };
+  }
+  return engine.send(chatId, engineContent);
+}
