@@ -44,6 +44,8 @@ import {
 import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
+import type { ClientCore } from './client-core.js';
+import { groupsApi, type GroupsApi } from './groups-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -72,12 +74,21 @@ export interface EnqueueOptions {
 }
 
 /**
+ * The SDK surface is flat (`client.isGroupAdmin(...)`) but each area lives in its own file
+ * (`<area>-api.ts`, built on `ClientCore`): the class merges their interfaces here and assigns
+ * their methods in the constructor.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface BotClient extends GroupsApi {}
+
+/**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
  * events, hands prepared sends to its outbound queue; the engine does the talking and the
  * ConnectionSupervisor the (re)connecting. Its public surface is the SDK; the kernel reaches the
  * rest through `internalsOf(client)`.
  */
 @injectable()
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class BotClient {
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
@@ -192,6 +203,16 @@ export class BotClient {
         ).result,
       download: (message) => this.#download(message),
     };
+    const core: ClientCore = {
+      name,
+      config,
+      log,
+      state: () => this.state,
+      requireEngine: () => this.#supervisor.requireEngine(),
+      accept: (chatId, content, options) => this.#accept(chatId, content, options),
+      events: this.#events,
+    };
+    Object.assign(this, groupsApi(core));
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -271,11 +292,6 @@ export class BotClient {
       queue: { pending: stats.pending, running: stats.running },
       lastDisconnect: this.#lastDisconnect,
     };
-  }
-
-  /** True when `memberId` is an admin of the group `groupId`. */
-  isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
-    return this.#supervisor.requireEngine().isGroupAdmin(groupId, memberId);
   }
 
   /**

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { WakitConfig } from '../config/schema.js';
+import type { Engine } from '../engines/engine.js';
+import type { ClientEvents } from './client-events.js';
+import type { SafeEmitter } from './safe-emitter.js';
+import type { AcceptOptions, QueuedSend } from './send-intake.js';
+import type { ClientState, OutgoingContent } from './types.js';
+
+/**
+ * What the parts of a client's SDK surface share (one file per area: `<area>-api.ts`). Each area
+ * exports an interface of its methods and a factory taking this core; `BotClient` merges them, so
+ * the SDK stays flat (`client.createGroup(...)`) while each area lives in its own file.
+ */
+export interface ClientCore {
+  readonly name: string;
+  readonly config: Readonly<WakitConfig>;
+  readonly log: Logger;
+  /** Current state of the client. */
+  state(): ClientState;
+  /** The running engine; throws CLIENT_NOT_READY when there is none. */
+  requireEngine(): Engine;
+  /** Journals and queues a send (tracked, paced, idempotent); refuses it unless READY/holding. */
+  accept(chatId: string, content: OutgoingContent, options: AcceptOptions): Promise<QueuedSend>;
+  /** The client's event emitter (handler failures reach the error sink). */
+  readonly events: SafeEmitter<ClientEvents>;
+}
