@@ -115,12 +115,52 @@ for (const [name, make] of adapters) {
     it('dedupes an idempotency key within its scope only', async () => {
       const idem = { scope: 's1', key: 'k', hash: 'h1' };
       const a = await store.append(entry(1, { idempotency: idem }));
-      expect(a).to.deep.equal({ id: 'id-001' });
+      expect(a.id).to.equal('id-001');
+      expect(a.duplicateOf).to.equal(undefined);
       const b = await store.append(entry(2, { idempotency: { ...idem, hash: 'h2' } }));
       expect(b.duplicateOf).to.deep.equal({ id: 'id-001', hash: 'h1' });
       expect(await store.get('id-002')).to.equal(undefined);
       const c = await store.append(entry(3, { idempotency: { ...idem, scope: 's2' } }));
-      expect(c).to.deep.equal({ id: 'id-003' });
+      expect(c.id).to.equal('id-003');
+      expect(c.seq).to.be.greaterThan(a.seq!);
+    });
+
+    it('pages, counts and fails the waiting sends of one client and priority in acceptance order', async () => {
+      const seqs: number[] = [];
+      for (let n = 1; n <= 7; n++) {
+        const priority = n % 2 === 0 ? 'reply' : 'bulk'; // bulk 1 3 5 7, reply 2 4 6
+        const client = n === 7 ? 'other' : 'bot';
+        seqs.push((await store.append(entry(n, { priority, client }))).seq!);
+      }
+      expect(seqs).to.deep.equal([...seqs].sort((x, y) => x - y));
+      store.update('id-003', { status: 'sent', attempts: 1, updatedAt: 2_000 });
+      const bulk = { client: 'bot', priority: 'bulk' as const, after: 0 };
+      const first = await store.openPage(bulk, 1);
+      expect(first.map((e) => [e.id, e.seq, e.status])).to.deep.equal([
+        ['id-001', seqs[0], 'queued'],
+      ]);
+      expect(first[0].content).to.equal(entry(1).content);
+      const rest = await store.openPage({ ...bulk, after: first[0].seq }, 10);
+      expect(rest.map((e) => e.id)).to.deep.equal(['id-005']); // 003 is sent, 007 another client's
+      expect(await store.countOpen('bot')).to.deep.equal({ reply: 3, normal: 0, bulk: 2 });
+      const failed = await store.failOpen(
+        { client: 'bot', priority: 'reply', after: seqs[1] },
+        {
+          updatedAt: 3_000,
+          error: { code: 'SESSION_EXPIRED', message: 'gone' },
+          except: ['id-006'],
+        },
+      );
+      expect(failed.map((r) => [r.id, r.status, r.error?.code])).to.deep.equal([
+        ['id-004', 'failed', 'SESSION_EXPIRED'],
+      ]);
+      expect((await store.get('id-004'))?.error).to.deep.equal({
+        code: 'SESSION_EXPIRED',
+        message: 'gone',
+      });
+      expect((await store.get('id-002'))?.status).to.equal('queued');
+      expect((await store.get('id-006'))?.status).to.equal('queued');
+      expect(await store.countOpen('bot')).to.deep.equal({ reply: 2, normal: 0, bulk: 2 });
     });
 
     it('prunes finished entries by count and by age, never unfinished ones', async () => {

@@ -1,6 +1,8 @@
-import type { TrackedSend } from '../types.js';
+import type { SendPriority, TrackedSend } from '../types.js';
 import {
   FINISHED,
+  type Appended,
+  type BulkFailure,
   cursorSeq,
   pageOf,
   type ListPage,
@@ -10,6 +12,7 @@ import {
   type OutboxEntry,
   type OutboxStore,
   type RetentionPolicy,
+  type WaitingQuery,
 } from './outbox-store.js';
 
 interface Item {
@@ -28,19 +31,20 @@ export class MemoryOutbox implements OutboxStore {
   readonly #keys = new Map<string, { id: string; hash: string }>();
   #seq = 0;
 
-  append(entry: OutboxEntry): Promise<{ id: string; duplicateOf?: { id: string; hash: string } }> {
+  append(entry: OutboxEntry): Promise<Appended> {
     const idem = entry.idempotency;
     if (idem) {
       const found = this.#keys.get(`${idem.scope}\n${idem.key}`);
       if (found) return Promise.resolve({ id: found.id, duplicateOf: found });
       this.#keys.set(`${idem.scope}\n${idem.key}`, { id: entry.id, hash: idem.hash });
     }
+    const seq = ++this.#seq;
     this.#items.set(entry.id, {
-      seq: ++this.#seq,
+      seq,
       entry,
       state: { status: 'queued', attempts: 0, updatedAt: entry.createdAt },
     });
-    return Promise.resolve({ id: entry.id });
+    return Promise.resolve({ id: entry.id, seq });
   }
 
   update(id: string, change: OutboxChange): void {
@@ -78,8 +82,37 @@ export class MemoryOutbox implements OutboxStore {
       [...this.#items.values()]
         .filter((i) => i.entry.client === client && !FINISHED.has(i.state.status))
         .sort((a, b) => a.seq - b.seq)
-        .map((i) => ({ ...i.entry, status: i.state.status, attempts: i.state.attempts })),
+        .map(openEntry),
     );
+  }
+
+  // The items are in sequence order (a Map keeps insertion order): a scan finds a page.
+  openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]> {
+    const page: OpenEntry[] = [];
+    for (const item of this.#items.values()) {
+      if (page.length >= limit) break;
+      if (waiting(item, query)) page.push(openEntry(item));
+    }
+    return Promise.resolve(page);
+  }
+
+  countOpen(client: string): Promise<Record<SendPriority, number>> {
+    const counts: Record<SendPriority, number> = { reply: 0, normal: 0, bulk: 0 };
+    for (const { entry, state } of this.#items.values()) {
+      if (entry.client === client && !FINISHED.has(state.status)) counts[entry.priority]++;
+    }
+    return Promise.resolve(counts);
+  }
+
+  failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]> {
+    const failed: TrackedSend[] = [];
+    for (const item of this.#items.values()) {
+      if (!waiting(item, query) || failure.except?.includes(item.entry.id)) continue;
+      item.state = { ...item.state, status: 'failed', updatedAt: failure.updatedAt };
+      item.state.error = failure.error;
+      failed.push(tracked(item));
+    }
+    return Promise.resolve(failed);
   }
 
   media(id: string): Promise<Buffer | undefined> {
@@ -105,6 +138,19 @@ export class MemoryOutbox implements OutboxStore {
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+function waiting({ seq, entry, state }: Item, query: WaitingQuery): boolean {
+  return (
+    seq > query.after &&
+    entry.client === query.client &&
+    entry.priority === query.priority &&
+    !FINISHED.has(state.status)
+  );
+}
+
+function openEntry(item: Item): OpenEntry {
+  return { ...item.entry, status: item.state.status, attempts: item.state.attempts, seq: item.seq };
 }
 
 function tracked({ entry, state }: Item): TrackedSend {

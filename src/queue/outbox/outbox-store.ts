@@ -39,6 +39,24 @@ export interface OutboxChange {
 export interface OpenEntry extends OutboxEntry {
   status: TrackingStatus;
   attempts: number;
+  /** Sequence number: acceptance order within the store. */
+  seq: number;
+}
+
+/** Waiting sends of one client and priority after a sequence number (the queue's next page). */
+export interface WaitingQuery {
+  client: string;
+  priority: SendPriority;
+  /** Only sends with a sequence number above this one. */
+  after: number;
+}
+
+/** How waiting sends are failed in bulk (e.g. when the session ended). */
+export interface BulkFailure {
+  updatedAt: number;
+  error: { code: ErrorCode; message: string };
+  /** Sends left alone (the one in flight). */
+  except?: readonly string[];
 }
 
 export interface ListQuery {
@@ -65,6 +83,11 @@ export interface RetentionPolicy {
   maxAgeMs: number;
 }
 
+/** What `append` resolves to: the new send's sequence number, or the send a used key stands for. */
+export type Appended =
+  | { id: string; seq: number; duplicateOf?: undefined }
+  | { id: string; seq?: undefined; duplicateOf: { id: string; hash: string } };
+
 export interface OutboxStore {
   readonly kind: 'sqlite' | 'memory';
   /**
@@ -72,13 +95,19 @@ export interface OutboxStore {
    * appends of the same tick); rejects with STORAGE_UNAVAILABLE / STORAGE_FULL, storing nothing.
    * With an idempotency key already used in its scope, resolves to the id of that first send.
    */
-  append(entry: OutboxEntry): Promise<{ id: string; duplicateOf?: { id: string; hash: string } }>;
+  append(entry: OutboxEntry): Promise<Appended>;
   /** Records a status change; written with the next group commit (failures are reported). */
   update(id: string, change: OutboxChange): void;
   get(id: string): Promise<TrackedSend | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /** Unfinished sends (queued or in flight) of a client, in acceptance order. */
   open(client: string): Promise<OpenEntry[]>;
+  /** Up to `limit` unfinished sends of `query`, in acceptance order (the outbound queue's pages). */
+  openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]>;
+  /** How many unfinished sends a client has, by priority. */
+  countOpen(client: string): Promise<Record<SendPriority, number>>;
+  /** Fails the unfinished sends of `query` (but `failure.except`) at once; returns them, failed. */
+  failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]>;
   /** Media bytes of an entry, if it has any. */
   media(id: string): Promise<Buffer | undefined>;
   /** Removes finished sends beyond the policy; returns how many. */

@@ -2,17 +2,21 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { WakitError } from '../../errors/index.js';
-import type { TrackedSend, TrackingStatus } from '../types.js';
+import type { SendPriority, TrackedSend } from '../types.js';
 import {
   PROGRESS,
   PROGRESS_DELAY_MS,
   SCHEMA,
   storageError,
+  toOpen,
   toTracked,
   type Row,
 } from './sqlite-rows.js';
+import { SqliteWaiting } from './sqlite-waiting.js';
 import {
   FINISHED,
+  type Appended,
+  type BulkFailure,
   cursorSeq,
   pageOf,
   type ListPage,
@@ -22,6 +26,7 @@ import {
   type OutboxEntry,
   type OutboxStore,
   type RetentionPolicy,
+  type WaitingQuery,
 } from './outbox-store.js';
 
 export interface SqliteOutboxOptions {
@@ -38,7 +43,7 @@ type Op =
   | {
       type: 'append';
       entry: OutboxEntry;
-      resolve(v: { id: string; duplicateOf?: { id: string; hash: string } }): void;
+      resolve(v: Appended): void;
       reject(e: WakitError): void;
     }
   | { type: 'update'; id: string; change: OutboxChange };
@@ -64,6 +69,7 @@ export class SqliteOutbox implements OutboxStore {
   readonly #update: Database.Statement;
   readonly #byKey: Database.Statement;
   readonly #get: Database.Statement;
+  readonly #waiting: SqliteWaiting;
 
   constructor(options: SqliteOutboxOptions) {
     this.#file = options.file;
@@ -99,6 +105,7 @@ export class SqliteOutbox implements OutboxStore {
       'SELECT id, idem_hash FROM sends WHERE idem_scope = ? AND idem_key = ?',
     );
     this.#get = this.#db.prepare('SELECT * FROM sends WHERE id = ?');
+    this.#waiting = new SqliteWaiting(this.#db);
   }
 
   #openError(error: unknown): WakitError {
@@ -118,7 +125,7 @@ export class SqliteOutbox implements OutboxStore {
     return storageError(error, this.#file);
   }
 
-  append(entry: OutboxEntry): Promise<{ id: string; duplicateOf?: { id: string; hash: string } }> {
+  append(entry: OutboxEntry): Promise<Appended> {
     if (this.#closed)
       return Promise.reject(new WakitError('SHUTTING_DOWN', 'The outbox is closed'));
     return new Promise((resolve, reject) => {
@@ -180,7 +187,7 @@ export class SqliteOutbox implements OutboxStore {
               continue;
             }
           }
-          this.#insert.run({
+          const { lastInsertRowid } = this.#insert.run({
             id: entry.id,
             client: entry.client,
             account: entry.account,
@@ -194,7 +201,7 @@ export class SqliteOutbox implements OutboxStore {
             hash: idem?.hash ?? null,
             createdAt: entry.createdAt,
           });
-          settled.push(() => op.resolve({ id: entry.id }));
+          settled.push(() => op.resolve({ id: entry.id, seq: Number(lastInsertRowid) }));
         }
         for (const [id, change] of updates) this.#runUpdate(id, change);
       })();
@@ -266,20 +273,26 @@ export class SqliteOutbox implements OutboxStore {
         `SELECT * FROM sends WHERE client = ? AND status IN ('queued', 'sending') ORDER BY seq`,
       )
       .all(client) as Row[];
-    return Promise.resolve(
-      rows.map((row) => ({
-        id: row.id,
-        client: row.client,
-        account: row.account,
-        chatId: row.chat_id,
-        kind: row.kind,
-        priority: row.priority as OpenEntry['priority'],
-        content: row.content,
-        createdAt: row.created_at,
-        status: row.status as TrackingStatus,
-        attempts: row.attempts,
-      })),
-    );
+    return Promise.resolve(rows.map(toOpen));
+  }
+
+  openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]> {
+    this.#sync();
+    return Promise.resolve(this.#waiting.page(query, limit).map(toOpen));
+  }
+
+  countOpen(client: string): Promise<Record<SendPriority, number>> {
+    this.#sync();
+    return Promise.resolve(this.#waiting.count(client));
+  }
+
+  failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]> {
+    this.#sync();
+    try {
+      return Promise.resolve(this.#waiting.fail(query, failure).map(toTracked));
+    } catch (error) {
+      return Promise.reject(storageError(error, this.#file));
+    }
   }
 
   media(id: string): Promise<Buffer | undefined> {

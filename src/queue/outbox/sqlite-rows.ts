@@ -1,7 +1,8 @@
 /** The SQLite outbox's table, its rows as tracked sends, and its error mapping. */
 import path from 'node:path';
 import { WakitError, type ErrorCode } from '../../errors/index.js';
-import type { TrackedSend, TrackingStatus } from '../types.js';
+import type { SendPriority, TrackedSend, TrackingStatus } from '../types.js';
+import type { OpenEntry } from './outbox-store.js';
 
 export interface Row {
   seq: number;
@@ -52,6 +53,7 @@ CREATE TABLE IF NOT EXISTS sends (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sends_idempotency ON sends (idem_scope, idem_key) WHERE idem_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS sends_open ON sends (client, status, seq);
+CREATE INDEX IF NOT EXISTS sends_waiting ON sends (client, priority, seq) WHERE status IN ('queued', 'sending');
 `;
 
 /** Delivery progress after `sent`: written lazily (coalesced), as recovery does not need it. */
@@ -70,6 +72,22 @@ export function storageError(error: unknown, file: string): WakitError {
       : `The outbox ${file} cannot be written (${code || (error as Error).message}): the send was not accepted`,
     { cause: error, details: { file: path.basename(file) } },
   );
+}
+
+export function toOpen(row: Row): OpenEntry {
+  return {
+    id: row.id,
+    client: row.client,
+    account: row.account,
+    chatId: row.chat_id,
+    kind: row.kind,
+    priority: row.priority as SendPriority,
+    content: row.content,
+    createdAt: row.created_at,
+    status: row.status as TrackingStatus,
+    attempts: row.attempts,
+    seq: row.seq,
+  };
 }
 
 export function toTracked(row: Row): TrackedSend {
