@@ -180,7 +180,6 @@ export class BotClient {
           content,
           account,
         ),
-      settled: (trackingId) => this.#settled(trackingId),
     });
     this.#actions = {
       client: name,
@@ -382,23 +381,6 @@ export class BotClient {
       this.log.warn({ failed, code }, 'client %s: %d waiting sends failed', this.name, failed);
   }
 
-  /** Resolves (or rejects) once the tracked send `trackingId` finished. */
-  #settled(trackingId: string): Promise<SendResult> {
-    return new Promise((resolve, reject) => {
-      const listener = (record: TrackedSend): void => {
-        if (record.id !== trackingId) return;
-        if (record.status === 'failed') {
-          this.off('message.status', listener);
-          reject(new WakitError(record.error?.code ?? 'ENGINE_ERROR', record.error?.message));
-        } else if (record.status !== 'queued' && record.status !== 'sending') {
-          this.off('message.status', listener);
-          resolve({ id: record.messageId ?? '', trackingId });
-        }
-      };
-      this.on('message.status', listener);
-    });
-  }
-
   async #download(message: Message): Promise<MediaData> {
     if (!message.hasMedia) {
       throw new WakitError('MEDIA_NOT_FOUND', `Message ${message.id} has no media`);
@@ -425,8 +407,8 @@ export class BotClient {
     const { drained } = await this.queue.drain(deadlineMs);
     if (drained) return;
     // What did not go out stays journaled and is sent after the next start (not lost): every id
-    // is logged, 1,000 per line.
-    const ids = this.queue.unfinishedIds();
+    // is logged, 1,000 per line (from the outbox: most waiting sends may be only there).
+    const ids = await this.#intake.waitingIds().catch(() => this.queue.unfinishedIds());
     this.log.warn(
       { remaining: ids.length },
       'client %s: %d sends left in the outbox for the next start',

@@ -4,8 +4,9 @@ import { WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { OutboundQueue, SendPriority } from '../queue/index.js';
 import { newTrackingId } from '../queue/tracking-id.js';
-import { FINISHED, decodeContent, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
+import { FINISHED, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
 import type { MediaResolver } from './media-resolver.js';
+import { outboxBacklog } from './outbox-backlog.js';
 import type { OutgoingContent, SendResult } from './types.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
@@ -40,14 +41,13 @@ export interface SendIntakeDeps {
     content: OutgoingContent,
     account: string | null,
   ): Promise<{ id: string }>;
-  /** Resolves once a tracked send finished (for duplicates that are not in memory any more). */
-  settled(trackingId: string): Promise<SendResult>;
 }
 
 /**
  * Takes sends in for one client: journals each in the outbox before it is accepted (so nothing
  * accepted is lost), answers repeated idempotency keys with the first acceptance, and re-queues
- * what a previous process left unfinished, in its original order and priority.
+ * what a previous process left unfinished, in its original order and priority. The outbox is the
+ * queue's backlog: waiting sends beyond the queue's window wait only there.
  */
 export class SendIntake {
   readonly #d: SendIntakeDeps;
@@ -57,6 +57,7 @@ export class SendIntake {
 
   constructor(deps: SendIntakeDeps) {
     this.#d = deps;
+    deps.queue.pageTo(outboxBacklog(deps));
   }
 
   async accept(
@@ -88,8 +89,9 @@ export class SendIntake {
       this.#accepting.add(slot);
     }
     let duplicateOf: { id: string; hash: string } | undefined;
+    let seq: number | undefined;
     try {
-      ({ duplicateOf } = await outbox.append({
+      ({ duplicateOf, seq } = await outbox.append({
         id,
         client: this.#d.client,
         account,
@@ -109,6 +111,7 @@ export class SendIntake {
     try {
       handle = queue.enqueue({
         id,
+        seq,
         chatId,
         kind: content.kind,
         priority: options.priority,
@@ -141,59 +144,37 @@ export class SendIntake {
 
   /**
    * Re-queues what a previous process accepted and did not finish (once, when the client first
-   * becomes READY). A send in flight at the crash is sent again: the at-least-once window. A send
-   * accepted for another account than the one linked now is failed with SESSION_EXPIRED.
+   * becomes READY): the queue learns how many sends of each priority wait in the outbox and loads
+   * them page by page, in their original order, before newer ones of the same priority. A send in
+   * flight at the crash is sent again: the at-least-once window. A send accepted for another
+   * account than the one linked now is failed with SESSION_EXPIRED when its page is loaded.
    */
   async recover(): Promise<number> {
     if (this.#recovered) return 0;
     this.#recovered = true;
-    const { outbox, queue, clock, log } = this.#d;
-    const open = await outbox.open(this.#d.client);
-    const account = this.#d.account();
-    let requeued = 0;
-    for (const entry of open) {
-      if (queue.resultOf(entry.id)) continue; // accepted by this process
-      if (entry.account && account && entry.account !== account) {
-        outbox.update(entry.id, {
-          status: 'failed',
-          attempts: entry.attempts,
-          updatedAt: clock.now(),
-          error: {
-            code: 'SESSION_EXPIRED',
-            message: `Accepted for account ${entry.account}, but ${account} is linked now: not sent`,
-          },
-        });
-        continue;
-      }
-      const content = await decodeContent(entry.content, () => outbox.media(entry.id));
-      try {
-        queue.enqueue(
-          {
-            id: entry.id,
-            createdAt: entry.createdAt,
-            chatId: entry.chatId,
-            kind: entry.kind,
-            priority: entry.priority,
-            run: () => this.#d.deliver(entry.chatId, content, entry.account),
-          },
-          { recovering: true },
-        );
-      } catch (error) {
-        // Stopped while recovering: the rest stays in the outbox for the next start.
-        if ((error as WakitError).code === 'SHUTTING_DOWN') break;
-        throw error;
-      }
-      requeued++;
+    const { outbox, queue, log, client } = this.#d;
+    const found = queue.restore(await outbox.countOpen(client));
+    if (found > 0) {
+      log.info({ count: found }, 'client %s: %d sends recovered from the outbox', client, found);
     }
-    if (requeued > 0) {
-      log.info(
-        { count: requeued },
-        'client %s: %d sends recovered from the outbox',
-        this.#d.client,
-        requeued,
-      );
-    }
-    return requeued;
+    return found;
+  }
+
+  /** Tracking ids of this client's sends the outbox still holds as waiting (left for the next start). */
+  async waitingIds(): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#d.outbox.list({
+        clients: [this.#d.client],
+        status: 'queued',
+        limit: 1_000,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const item of page.items) ids.push(item.id);
+      cursor = page.next;
+    } while (cursor);
+    return ids;
   }
 
   async #replay(first: { id: string; hash: string }, hash: string): Promise<QueuedSend> {
@@ -209,7 +190,7 @@ export class SendIntake {
       throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${first.id}`);
     let result = this.#d.queue.resultOf(first.id);
     if (!result) {
-      if (!FINISHED.has(record.status)) result = this.#d.settled(first.id);
+      if (!FINISHED.has(record.status)) result = this.#d.queue.follow(first.id);
       else if (record.status === 'failed') {
         result = Promise.reject(
           new WakitError(record.error?.code ?? 'ENGINE_ERROR', record.error?.message),

@@ -155,6 +155,11 @@ export const queueSchema = z
     retryBackoffMs: z.number().int().min(0).default(2_000),
     /** Accept sends while the client is not READY and send them once it is. */
     holdUntilReady: z.boolean().default(false),
+    /**
+     * Waiting sends of each priority held in memory per client; the others wait only in the outbox
+     * and are loaded back, in order, as these go out.
+     */
+    memoryWindow: z.number().int().min(1).default(1_000),
     /** How many finished sends are kept in memory for fast look-up by tracking id. */
     trackLimit: z.number().int().min(0).default(10_000),
     /** Where accepted sends are journaled: `sqlite` (durable, default) or `memory` (lost on a crash). */

@@ -1,7 +1,9 @@
 export { OutboundQueue } from './outbound-queue.js';
 export type {
+  BacklogSource,
   DrainResult,
   OutboundQueueOptions,
+  PagedJob,
   QueueJob,
   QueueStats,
   SendHandle,

@@ -4,14 +4,19 @@ import type { QueueConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { computeBackoff } from '../kernel/backoff.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
+import { PagedBacklog } from './paged-backlog.js';
 import { PendingSends } from './pending-sends.js';
+import { queueErrors } from './queue-errors.js';
 import { SendAttempt } from './send-attempt.js';
 import { SendEntry, type Level } from './send-entry.js';
+import { Handle, PagedHandle } from './send-handle.js';
 import { newTrackingId } from './tracking-id.js';
 import { TrackingStore, applyAck } from './tracking-store.js';
 import type {
+  BacklogSource,
   DrainResult,
   OutboundQueueOptions,
+  PagedJob,
   QueueJob,
   QueueStats,
   SendHandle,
@@ -22,19 +27,6 @@ import type {
 } from './types.js';
 
 const LEVELS: Record<SendPriority, Level> = { reply: 2, normal: 1, bulk: 0 };
-
-class Handle implements SendHandle {
-  readonly #entry: SendEntry;
-  constructor(entry: SendEntry) {
-    this.#entry = entry;
-  }
-  get trackingId(): string {
-    return this.#entry.id;
-  }
-  get result(): Promise<SendResult> {
-    return this.#entry.result();
-  }
-}
 
 /**
  * The outbound queue of one client: paces sends (one at a time, a global gap with jitter, a per-chat
@@ -55,6 +47,8 @@ export class OutboundQueue {
   readonly #listeners = new Set<UpdateListener>();
   readonly #idleWaiters = new Set<() => void>();
   readonly #dispatch = (): Promise<void> => this.#dispatchNext();
+  /** The waiting sends beyond the window, once `pageTo` gave the queue somewhere to keep them. */
+  #backlog: PagedBacklog | undefined;
   #running: SendEntry | undefined;
   #attempt: SendAttempt | undefined;
   /** A dispatch is waiting in, or running on, the executor. */
@@ -81,36 +75,46 @@ export class OutboundQueue {
 
   /** Throws SHUTTING_DOWN or QUEUE_FULL (with `details.retryAfterMs`) when a send would be refused. */
   assertCapacity(): void {
-    if (this.#intake !== 'open') {
-      throw new WakitError(
-        'SHUTTING_DOWN',
-        `The outbound queue of client "${this.client}" accepts no new sends`,
-        {
-          details: { client: this.client },
-        },
-      );
-    }
-    this.#checkSize();
+    if (this.#intake !== 'open') throw queueErrors.closed(this.client);
+    const size = this.#size();
+    if (size >= this.#config.maxSize) throw queueErrors.full(this.client, size, this.#config);
   }
 
   /**
-   * Accepts a send. Throws QUEUE_FULL (with `details.retryAfterMs`) or SHUTTING_DOWN synchronously;
-   * `recovering` (sends accepted by an earlier process) skips the size check.
+   * From now on at most `queue.memoryWindow` waiting sends of each priority are held in memory: a
+   * send beyond (one with a `seq`) waits only in `source` and is loaded back in its turn.
    */
-  enqueue(job: QueueJob, options: { recovering?: boolean } = {}): SendHandle {
-    // Recovered sends were accepted before: they are never refused for size.
-    if (!options.recovering) this.assertCapacity();
-    else if (this.#intake !== 'open') this.assertCapacity();
+  pageTo(source: BacklogSource): void {
+    this.#backlog = new PagedBacklog(source, this.#config.memoryWindow, {
+      inWindow: (level) => this.#pending.sizeOf(level),
+      has: (id) => this.#tracking.get(id) !== undefined,
+      admit: (job, level) => this.#admit(job, level),
+      notify: (record) => this.#notify(record),
+      onError: (error, what) => this.#log?.error({ err: error, client: this.client }, what),
+    });
+  }
+
+  /**
+   * Recovery: the backlog holds `open` unfinished sends per priority (the sends this queue holds
+   * among them); the others are loaded in their turn. Returns how many those are.
+   */
+  restore(open: Record<SendPriority, number>): number {
+    if (!this.#backlog || this.#intake === 'closed') return 0;
+    const running = this.#running?.level;
+    const found = this.#backlog.restore(open, (level) => (running === level ? 1 : 0));
+    this.#pump();
+    return found;
+  }
+
+  /** Accepts a send. Throws QUEUE_FULL (with `details.retryAfterMs`) or SHUTTING_DOWN synchronously. */
+  enqueue(job: QueueJob): SendHandle {
+    this.assertCapacity();
     const level = LEVELS[job.priority ?? 'normal'] as Level | undefined;
     if (level === undefined || typeof job.run !== 'function') {
-      throw new WakitError(
-        'VALIDATION_FAILED',
-        'A queue job needs a run function and a known priority',
-        {
-          details: { priority: job.priority, allowed: Object.keys(LEVELS) },
-        },
-      );
+      throw queueErrors.badJob(job.priority, Object.keys(LEVELS));
     }
+    const known = job.id === undefined ? undefined : this.#tracking.get(job.id);
+    if (known) return new Handle(known); // loaded from the backlog already
     const entry = new SendEntry(
       job.id ?? newTrackingId(),
       job.chatId,
@@ -119,26 +123,18 @@ export class OutboundQueue {
       job.createdAt ?? this.#clock.now(),
       job,
     );
+    const seq = job.seq;
+    if (seq !== undefined && this.#backlog?.pageOut(level, seq, this.#pending.sizeOf(level))) {
+      // Beyond the window: it waits only in the outbox (the entry is dropped) until its page.
+      if (this.#listeners.size > 0) this.#notify(entry.snapshot(this.client));
+      this.#pump();
+      return new PagedHandle(entry.id, this);
+    }
     this.#tracking.add(entry);
     this.#pending.push(entry);
     this.#emit(entry);
     this.#pump();
     return new Handle(entry);
-  }
-
-  #checkSize(): void {
-    const size = this.#size();
-    if (size >= this.#config.maxSize) {
-      const { minGapMs, jitterMs } = this.#config;
-      const retryAfterMs = Math.max(1_000, minGapMs + Math.ceil(jitterMs / 2));
-      throw new WakitError(
-        'QUEUE_FULL',
-        `The outbound queue of client "${this.client}" is full (${size} sends)`,
-        {
-          details: { client: this.client, maxSize: this.#config.maxSize, retryAfterMs },
-        },
-      );
-    }
   }
 
   /** Holds sends (the client calls it when it leaves READY); a send in flight finishes. */
@@ -151,12 +147,13 @@ export class OutboundQueue {
   }
 
   stats(): QueueStats {
-    return { pending: this.#pending.size, running: this.#running ? 1 : 0 };
+    return { pending: this.#waiting(), running: this.#running ? 1 : 0 };
   }
 
-  /** Waiting sends of one priority. */
+  /** Waiting sends of one priority (in memory and paged out). */
   pendingBy(priority: SendPriority): number {
-    return this.#pending.sizeOf(LEVELS[priority]);
+    const level = LEVELS[priority];
+    return this.#pending.sizeOf(level) + (this.#backlog?.sizeOf(level) ?? 0);
   }
 
   /** The result of a send this queue tracks (waiting, in flight or recently finished). */
@@ -164,20 +161,38 @@ export class OutboundQueue {
     return this.#tracking.get(trackingId)?.result();
   }
 
-  /** Tracking ids of the sends not finished yet (waiting and in flight). */
+  /**
+   * The result of a waiting send of this queue, also when it waits only in the outbox (then it
+   * settles once it was loaded and finished; a send that is not waiting never settles).
+   */
+  follow(trackingId: string): Promise<SendResult> {
+    const result = this.resultOf(trackingId) ?? this.#backlog?.follow(trackingId);
+    if (result) return result;
+    const missing = Promise.reject(
+      new WakitError('MESSAGE_NOT_FOUND', `No waiting send ${trackingId}`),
+    );
+    missing.catch(() => undefined);
+    return missing;
+  }
+
+  /** Tracking ids of the sends not finished yet that are held in memory (waiting and in flight). */
   unfinishedIds(): string[] {
     const ids = this.#pending.ids();
     if (this.#running) ids.push(this.#running.id);
     return ids;
   }
 
-  /** Fails every waiting send (not the one in flight) with `error`, e.g. when the session ended. */
+  /**
+   * Fails every waiting send (not the one in flight) with `error`, e.g. when the session ended;
+   * those paged out are failed in the outbox at once (a `message.status` each while followed).
+   */
   failWaiting(error: WakitError): number {
     const now = this.#clock.now();
     const entries = this.#pending.takeAll();
     for (const entry of entries) this.#fail(entry, error, now);
+    const paged = this.#backlog?.failAll(error, now, this.#running ? [this.#running.id] : []);
     this.#checkIdle();
-    return entries.length;
+    return entries.length + (paged ?? 0);
   }
 
   get(trackingId: string): TrackedSend | undefined {
@@ -236,15 +251,20 @@ export class OutboundQueue {
       this.#fail(entry, this.#shuttingDown('The queue was closed before the send was made'), now);
     }
     this.#attempt?.abort(this.#shuttingDown('The queue was closed while the send was in flight'));
+    this.#backlog?.close(this.#shuttingDown('The queue was closed before the send was made'));
     this.#checkIdle();
   }
 
   #size(): number {
-    return this.#pending.size + (this.#running ? 1 : 0);
+    return this.#waiting() + (this.#running ? 1 : 0);
+  }
+
+  #waiting(): number {
+    return this.#pending.size + (this.#backlog?.size ?? 0);
   }
 
   #pump(): void {
-    if (this.#slotTaken || this.#intake === 'closed' || this.#pending.size === 0) return;
+    if (this.#slotTaken || this.#intake === 'closed' || this.#waiting() === 0) return;
     const now = this.#clock.now();
     if (now < this.#nextSendAt) {
       this.#wakeIn(this.#nextSendAt - now);
@@ -264,6 +284,7 @@ export class OutboundQueue {
     let sent = false;
     try {
       for (;;) {
+        if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#wakeIn(1_000);
         const next = this.#intake === 'closed' ? Infinity : this.#pending.take(this.#clock.now());
         if (typeof next === 'number') {
           // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
@@ -278,6 +299,15 @@ export class OutboundQueue {
       this.#slotTaken = false;
       if (sent) this.#pump();
     }
+  }
+
+  /** A send loaded from the backlog joins the window (or fails at once when it carries an error). */
+  #admit(job: PagedJob, level: Level): void {
+    const entry = new SendEntry(job.id, job.chatId, job.kind, level, job.createdAt, job);
+    this.#tracking.add(entry);
+    this.#backlog!.adopt(entry);
+    if (job.error) this.#fail(entry, job.error, this.#clock.now());
+    else this.#pending.push(entry);
   }
 
   async #send(entry: SendEntry): Promise<void> {
@@ -395,7 +425,12 @@ export class OutboundQueue {
   #emit(entry: SendEntry): void {
     this.#onChange?.(entry);
     if (this.#listeners.size === 0) return;
-    const record = Object.freeze(entry.snapshot(this.client));
+    this.#notify(entry.snapshot(this.client));
+  }
+
+  #notify(record: TrackedSend): void {
+    if (this.#listeners.size === 0) return;
+    Object.freeze(record);
     for (const listener of [...this.#listeners]) {
       try {
         listener(record);
@@ -406,14 +441,10 @@ export class OutboundQueue {
   }
 
   #checkEvent(event: string): void {
-    if (event !== 'update') {
-      throw new WakitError('VALIDATION_FAILED', `Unknown outbound queue event "${event}"`, {
-        details: { event },
-      });
-    }
+    if (event !== 'update') throw queueErrors.unknownEvent(event);
   }
 
   #shuttingDown(message: string): WakitError {
-    return new WakitError('SHUTTING_DOWN', message, { details: { client: this.client } });
+    return queueErrors.shuttingDown(this.client, message);
   }
 }

@@ -66,6 +66,16 @@ export class SendEntry {
     return this.#promise;
   }
 
+  /** Takes over a result handed out while the send waited only in the outbox. */
+  adopt(result: {
+    promise: Promise<SendResult>;
+    resolve(value: SendResult): void;
+    reject(error: WakitError): void;
+  }): void {
+    this.#promise = result.promise;
+    this.#settle = result;
+  }
+
   resolve(messageId: string): void {
     this.#outcome = 1;
     this.job = undefined;

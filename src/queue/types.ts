@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
-import type { ErrorCode } from '../errors/index.js';
+import type { ErrorCode, WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SendEntry } from './send-entry.js';
 
@@ -42,6 +42,8 @@ export interface QueueJob {
   id?: string;
   /** When the send was accepted (ms since epoch); now when absent. */
   createdAt?: number;
+  /** Its sequence number in the outbox: with a backlog, a send beyond the window waits only there. */
+  seq?: number;
   chatId: string;
   /** What is sent (`text`, `image`, ...): informational, for tracking and metrics. */
   kind: string;
@@ -81,3 +83,29 @@ export interface OutboundQueueOptions {
 }
 
 export type UpdateListener = (record: TrackedSend) => void;
+
+/** A waiting send loaded back from the backlog. */
+export interface PagedJob extends QueueJob {
+  id: string;
+  seq: number;
+  createdAt: number;
+  /** Fail it at once instead of sending it (e.g. accepted for another account). */
+  error?: WakitError;
+}
+
+/**
+ * Where the waiting sends beyond the queue's window are (the outbox): they are loaded back in pages,
+ * in acceptance order per priority, as the window drains.
+ */
+export interface BacklogSource {
+  /** Up to `limit` waiting sends of `priority` with a sequence number above `after`, in order. */
+  load(priority: SendPriority, after: number, limit: number): Promise<PagedJob[]>;
+  /** Fails those waiting sends (but `except`) at once; resolves to their failed records. */
+  fail(
+    priority: SendPriority,
+    after: number,
+    error: WakitError,
+    now: number,
+    except: readonly string[],
+  ): Promise<TrackedSend[]>;
+}

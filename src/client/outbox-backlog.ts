@@ -1,0 +1,62 @@
+import { WakitError } from '../errors/index.js';
+import type { BacklogSource, PagedJob } from '../queue/index.js';
+import { decodeContent, type OutboxStore } from '../queue/outbox/index.js';
+import type { OutgoingContent } from './types.js';
+
+export interface OutboxBacklogDeps {
+  client: string;
+  outbox: OutboxStore;
+  /** The linked account (`me` id) now, or null. */
+  account(): string | null;
+  /** Makes the send through the engine, refusing another account than `account`. */
+  deliver(
+    chatId: string,
+    content: OutgoingContent,
+    account: string | null,
+  ): Promise<{ id: string }>;
+}
+
+/**
+ * The outbox as the backlog of one client's outbound queue: the waiting sends beyond the queue's
+ * window are loaded from it page by page, and failed in it at once when the session ends. A loaded
+ * send keeps only its journaled JSON until it is its turn (its media bytes are read then), and one
+ * accepted for another account than the one linked now fails with SESSION_EXPIRED: never sent.
+ */
+export function outboxBacklog(deps: OutboxBacklogDeps): BacklogSource {
+  const { client, outbox } = deps;
+  return {
+    async load(priority, after, limit) {
+      const rows = await outbox.openPage({ client, priority, after }, limit);
+      const account = deps.account();
+      return rows.map((row): PagedJob => {
+        const job: PagedJob = {
+          id: row.id,
+          seq: row.seq,
+          createdAt: row.createdAt,
+          chatId: row.chatId,
+          kind: row.kind,
+          priority: row.priority,
+          run: async () =>
+            deps.deliver(
+              row.chatId,
+              await decodeContent(row.content, () => outbox.media(row.id)),
+              row.account,
+            ),
+        };
+        if (row.account && account && row.account !== account) {
+          job.error = new WakitError(
+            'SESSION_EXPIRED',
+            `Accepted for account ${row.account}, but ${account} is linked now: not sent`,
+          );
+        }
+        return job;
+      });
+    },
+    fail(priority, after, error, now, except) {
+      return outbox.failOpen(
+        { client, priority, after },
+        { updatedAt: now, error: { code: error.code, message: error.message }, except },
+      );
+    },
+  };
+}
