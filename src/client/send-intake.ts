@@ -151,39 +151,49 @@ export class SendIntake {
     const open = await outbox.open(this.#d.client);
     const account = this.#d.account();
     let requeued = 0;
-    for (const entry of open) {
-      if (queue.resultOf(entry.id)) continue; // accepted by this process
-      if (entry.account && account && entry.account !== account) {
-        outbox.update(entry.id, {
-          status: 'failed',
-          attempts: entry.attempts,
-          updatedAt: clock.now(),
-          error: {
-            code: 'SESSION_EXPIRED',
-            message: `Accepted for account ${entry.account}, but ${account} is linked now: not sent`,
-          },
-        });
-        continue;
+    // The queue is held while they are re-queued (synchronously, nothing awaited): it picks the
+    // first one only once it has all of them, so their priorities hold (a reply before bulk).
+    const hold = !queue.paused;
+    if (hold) queue.pause();
+    try {
+      for (const entry of open) {
+        if (queue.resultOf(entry.id)) continue; // accepted by this process
+        if (entry.account && account && entry.account !== account) {
+          outbox.update(entry.id, {
+            status: 'failed',
+            attempts: entry.attempts,
+            updatedAt: clock.now(),
+            error: {
+              code: 'SESSION_EXPIRED',
+              message: `Accepted for account ${entry.account}, but ${account} is linked now: not sent`,
+            },
+          });
+          continue;
+        }
+        // Decoded (media bytes loaded) when it is sent, not now: nothing is awaited in this loop.
+        const { id, chatId, content: json, account: owner } = entry;
+        try {
+          queue.enqueue(
+            {
+              id,
+              createdAt: entry.createdAt,
+              chatId,
+              kind: entry.kind,
+              priority: entry.priority,
+              run: async () =>
+                this.#d.deliver(chatId, await decodeContent(json, () => outbox.media(id)), owner),
+            },
+            { recovering: true },
+          );
+        } catch (error) {
+          // Stopped while recovering: the rest stays in the outbox for the next start.
+          if ((error as WakitError).code === 'SHUTTING_DOWN') break;
+          throw error;
+        }
+        requeued++;
       }
-      const content = await decodeContent(entry.content, () => outbox.media(entry.id));
-      try {
-        queue.enqueue(
-          {
-            id: entry.id,
-            createdAt: entry.createdAt,
-            chatId: entry.chatId,
-            kind: entry.kind,
-            priority: entry.priority,
-            run: () => this.#d.deliver(entry.chatId, content, entry.account),
-          },
-          { recovering: true },
-        );
-      } catch (error) {
-        // Stopped while recovering: the rest stays in the outbox for the next start.
-        if ((error as WakitError).code === 'SHUTTING_DOWN') break;
-        throw error;
-      }
-      requeued++;
+    } finally {
+      if (hold) queue.resume();
     }
     if (requeued > 0) {
       log.info(
