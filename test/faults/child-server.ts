@@ -96,10 +96,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts a child server on `dir` and waits until its REST API listens and `bot` is READY. */
-export async function startServer(
-  dir: FaultDir,
-  extra: Partial<Pick<ChildOptions, 'queue' | 'phones'>> = {},
-): Promise<ChildServer> {
+export async function startServer(dir: FaultDir, extra: SpawnOptions = {}): Promise<ChildServer> {
   const server = await spawnServer(dir, extra);
   await Promise.all([
     server.waitFor('started', (l) => l.event === 'started'),
@@ -108,11 +105,13 @@ export async function startServer(
   return server;
 }
 
+export interface SpawnOptions extends Partial<Pick<ChildOptions, 'queue' | 'phones'>> {
+  /** Runs the child under `ulimit -f` (KiB): a write beyond it fails with EFBIG, as on a full disk. */
+  fileSizeLimitKb?: number;
+}
+
 /** Spawns a child server without waiting for it (start-up faults). */
-export async function spawnServer(
-  dir: FaultDir,
-  extra: Partial<Pick<ChildOptions, 'queue' | 'phones'>> = {},
-): Promise<ChildServer> {
+export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Promise<ChildServer> {
   const options: ChildOptions = {
     dataPath: dir.dataPath,
     port: await freePort(),
@@ -121,9 +120,15 @@ export async function spawnServer(
     phones: extra.phones ?? [CONTACT],
     ...(extra.queue ? { queue: extra.queue } : {}),
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const args = ['--import', 'tsx', CHILD, JSON.stringify(options)];
+  const child =
+    extra.fileSizeLimitKb === undefined
+      ? spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+      : spawn(
+          '/bin/sh',
+          ['-c', `ulimit -f ${extra.fileSizeLimitKb} && exec "$0" "$@"`, process.execPath, ...args],
+          { stdio: ['pipe', 'pipe', 'inherit'] },
+        );
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
