@@ -14,8 +14,8 @@ describe('faults: SIGTERM mid-bulk drains within the deadline, keeps the rest (c
   });
 
   it('120 accepted (202), SIGTERM after ~20: drains for drainTimeoutMs, logs the kept ids; after the restart all 120 sent exactly once', async () => {
-    // 30 ms between sends: the 100 left need 3 s at least, far beyond the 1 s drain deadline.
-    const first = await startServer(dir, { queue: { minGapMs: 30, drainTimeoutMs: 1_000 } });
+    // 50 ms between sends: the 100 left need 5 s at least, far beyond the 1 s drain deadline.
+    const first = await startServer(dir, { queue: { minGapMs: 50, drainTimeoutMs: 1_000 } });
     const ids = await acceptBulk(first);
     await first.waitFor('20 messages out', (l) => l.event === 'received' && Number(l.count) >= 20);
     const atSignal = dir.received().length;

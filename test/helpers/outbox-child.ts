@@ -10,7 +10,8 @@
  *
  * stdout: JSON lines, both pino's log lines and this script's `{ "event": ... }` lines.
  * stdin: JSON lines `{ "cmd": "enqueue", "to", "text", "priority"?, "key"? }` → `accepted` /
- * `refused` events (SDK sends with a priority, which REST does not offer).
+ * `refused` events (SDK sends with a priority, which REST does not offer); `{ "cmd":
+ * "kill-on-receive" }`: SIGKILL this process as the next message reaches its recipient.
  *
  * Usage: node --import tsx test/helpers/outbox-child.ts '<ChildOptions as JSON>'
  */
@@ -67,6 +68,7 @@ try {
 }
 
 let count = 0;
+let killOnReceive = false;
 for (const number of options.phones) {
   const phone = sdk.simulator.phone(number);
   // The network hands each message to the phone through its (internal) `receive`: record it there,
@@ -76,6 +78,9 @@ for (const number of options.phones) {
   account.receive = (record) => {
     count += 1;
     appendFileSync(options.received, `${JSON.stringify({ to: number, body: record.body })}\n`);
+    // The worst moment for a crash: the message has arrived, the engine's send call has not
+    // returned, so its `sent` is not journaled.
+    if (killOnReceive) process.kill(process.pid, 'SIGKILL');
     receive(record);
     report('received', { to: number, body: record.body, count });
   };
@@ -88,12 +93,16 @@ started.onClient((client) => {
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const cmd = JSON.parse(line) as {
-    cmd: 'enqueue';
+    cmd: 'enqueue' | 'kill-on-receive';
     to: string;
     text: string;
     priority?: SendPriority;
     key?: string;
   };
+  if (cmd.cmd === 'kill-on-receive') {
+    killOnReceive = true;
+    return;
+  }
   started
     .client('bot')
     .enqueue(prepareContent(cmd.to, cmd.text), {
