@@ -83,17 +83,17 @@ export class SqliteOutbox implements OutboxStore {
       throw this.#openError(error);
     }
     chmodSync(options.file, 0o600);
+    // Positional parameters: binding an object by name costs a property look-up per column.
     this.#insert = this.#db.prepare(
       `INSERT INTO sends (id, client, account, chat_id, kind, priority, content, media, idem_scope,
         idem_key, idem_hash, status, attempts, created_at, updated_at)
-       VALUES (@id, @client, @account, @chatId, @kind, @priority, @content, @media, @scope, @key,
-        @hash, 'queued', 0, @createdAt, @createdAt)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
     );
     this.#update = this.#db.prepare(
-      `UPDATE sends SET status = @status, attempts = @attempts, updated_at = @updatedAt,
-        message_id = COALESCE(@messageId, message_id), ack = COALESCE(@ack, ack),
-        sent_at = COALESCE(@sentAt, sent_at), error_code = @errorCode, error_message = @errorMessage
-       WHERE id = @id`,
+      `UPDATE sends SET status = ?, attempts = ?, updated_at = ?,
+        message_id = COALESCE(?, message_id), ack = COALESCE(?, ack),
+        sent_at = COALESCE(?, sent_at), error_code = ?, error_message = ?
+       WHERE id = ?`,
     );
     this.#byKey = this.#db.prepare(
       'SELECT id, idem_hash FROM sends WHERE idem_scope = ? AND idem_key = ?',
@@ -180,20 +180,21 @@ export class SqliteOutbox implements OutboxStore {
               continue;
             }
           }
-          this.#insert.run({
-            id: entry.id,
-            client: entry.client,
-            account: entry.account,
-            chatId: entry.chatId,
-            kind: entry.kind,
-            priority: entry.priority,
-            content: entry.content,
-            media: entry.media ?? null,
-            scope: idem?.scope ?? null,
-            key: idem?.key ?? null,
-            hash: idem?.hash ?? null,
-            createdAt: entry.createdAt,
-          });
+          this.#insert.run(
+            entry.id,
+            entry.client,
+            entry.account,
+            entry.chatId,
+            entry.kind,
+            entry.priority,
+            entry.content,
+            entry.media ?? null,
+            idem?.scope ?? null,
+            idem?.key ?? null,
+            idem?.hash ?? null,
+            entry.createdAt,
+            entry.createdAt,
+          );
           settled.push(() => op.resolve({ id: entry.id }));
         }
         for (const [id, change] of updates) this.#runUpdate(id, change);
@@ -208,17 +209,17 @@ export class SqliteOutbox implements OutboxStore {
   }
 
   #runUpdate(id: string, change: OutboxChange): void {
-    this.#update.run({
+    this.#update.run(
+      change.status,
+      change.attempts,
+      change.updatedAt,
+      change.messageId ?? null,
+      change.ack ?? null,
+      change.sentAt ?? null,
+      change.error?.code ?? null,
+      change.error?.message ?? null,
       id,
-      status: change.status,
-      attempts: change.attempts,
-      updatedAt: change.updatedAt,
-      messageId: change.messageId ?? null,
-      ack: change.ack ?? null,
-      sentAt: change.sentAt ?? null,
-      errorCode: change.error?.code ?? null,
-      errorMessage: change.error?.message ?? null,
-    });
+    );
   }
 
   /** Reads see every write made before them. */
