@@ -34,6 +34,15 @@ export interface SqliteOutboxOptions {
   onError(error: WakitError): void;
 }
 
+/**
+ * WAL pages written before they are folded back into the database (SQLite's default is 1,000). A
+ * checkpoint runs inside a commit, on the event loop, and (synchronous=NORMAL) syncs the WAL and the
+ * database file: every 1,000 pages that is a stall every fraction of a second under load. At 10,000
+ * pages (the WAL file grows to ~40 MB) checkpoints are ten times rarer and each writes a hot page
+ * once instead of ten times. Durability is the same: commits go to the WAL either way.
+ */
+const CHECKPOINT_PAGES = 10_000;
+
 type Op =
   | {
       type: 'append';
@@ -75,6 +84,7 @@ export class SqliteOutbox implements OutboxStore {
       this.#db = new Database(options.file, { fileMustExist: true });
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma(`synchronous = ${options.durability === 'fsync' ? 'FULL' : 'NORMAL'}`);
+      this.#db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
       if (options.maxPages !== undefined) this.#db.pragma(`max_page_count = ${options.maxPages}`);
       const check = this.#db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
