@@ -36,7 +36,11 @@ export interface SendResult {
   id: string;
 }
 
-/** One send handed to the queue. `run` performs it; it should honour `signal` (aborted on timeout). */
+/**
+ * One send handed to the queue. `run` performs it; it should honour `signal` (aborted on timeout or
+ * close). A `run` declaring no parameter gets a shared signal that never aborts (no controller is
+ * made for it); its attempt still fails with SEND_TIMEOUT / SHUTTING_DOWN.
+ */
 export interface QueueJob {
   /** Tracking id to use (a journaled or recovered send); a new one when absent. */
   id?: string;
