@@ -6,7 +6,6 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
 
-const TRACK_LIMIT = 10_000;
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export type WebhookOutcome = 'delivered' | 'retried' | 'failed' | 'dropped';
@@ -20,8 +19,6 @@ export class RestMetrics {
   readonly #webhooks: Counter<'outcome'>;
   readonly #http: Counter<'method' | 'route' | 'status'>;
   readonly #httpDuration: Histogram<'method' | 'route'>;
-  /** Last status seen per tracking id, to count each transition once. */
-  readonly #seen = new Map<string, TrackedSend['status']>();
 
   constructor(sdk: RestHost) {
     const registers = [this.registry];
@@ -140,37 +137,34 @@ export class RestMetrics {
     return this.registry.contentType;
   }
 
+  /**
+   * Counts a send from the change itself, with no memory per send: the queue reports each change
+   * once, `sent` first without an ack (later `sent` records only carry ack 0/1), then each of
+   * delivered, read, played at most once (acks only move forward), and `failed` once.
+   */
   #onUpdate(record: TrackedSend): void {
-    const previous = this.#seen.get(record.id);
-    if (previous === record.status) return;
-    this.#remember(record.id, record.status);
     const client = record.client;
-    const wasSent = previous !== undefined && previous !== 'queued' && previous !== 'sending';
-    if (record.status === 'failed') {
-      this.#sends.inc({ client, outcome: 'failed', code: record.error?.code ?? 'INTERNAL' });
-      return;
-    }
-    if (record.status === 'queued' || record.status === 'sending') return;
-    if (!wasSent) {
-      this.#sends.inc({ client, outcome: 'sent', code: '' });
-      if (record.sentAt) {
+    switch (record.status) {
+      case 'failed':
+        this.#sends.inc({ client, outcome: 'failed', code: record.error?.code ?? 'INTERNAL' });
+        return;
+      case 'sent':
+        if (record.ack !== undefined || !record.sentAt) return;
+        this.#sends.inc({ client, outcome: 'sent', code: '' });
         this.#sendLatency.observe({ client }, seconds(record.createdAt, record.sentAt));
-      }
-    }
-    if (record.status !== 'sent' && record.sentAt) {
-      this.#ackLatency.observe(
-        { client, status: record.status },
-        seconds(record.sentAt, record.updatedAt),
-      );
-    }
-  }
-
-  #remember(id: string, status: TrackedSend['status']): void {
-    this.#seen.delete(id);
-    this.#seen.set(id, status);
-    if (this.#seen.size > TRACK_LIMIT) {
-      const oldest = this.#seen.keys().next().value;
-      if (oldest !== undefined) this.#seen.delete(oldest);
+        return;
+      case 'delivered':
+      case 'read':
+      case 'played':
+        if (record.sentAt) {
+          this.#ackLatency.observe(
+            { client, status: record.status },
+            seconds(record.sentAt, record.updatedAt),
+          );
+        }
+        return;
+      default:
+        return;
     }
   }
 }
