@@ -13,7 +13,7 @@ export type TrackingStatus =
 
 /** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
 export interface TrackedSend {
-  /** Tracking id (a random UUID), not the WhatsApp message id. */
+  /** Tracking id (a time-ordered version 7 UUID), not the WhatsApp message id. */
   id: string;
   client: string;
   chatId: string;
