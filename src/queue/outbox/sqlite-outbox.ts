@@ -43,12 +43,16 @@ export interface SqliteOutboxOptions {
  */
 const CHECKPOINT_PAGES = 10_000;
 
+type AppendOutcome = { id: string; duplicateOf?: { id: string; hash: string } };
+
 type Op =
   | {
       type: 'append';
       entry: OutboxEntry;
-      resolve(v: { id: string; duplicateOf?: { id: string; hash: string } }): void;
+      resolve(v: AppendOutcome): void;
       reject(e: WakitError): void;
+      /** Set when an idempotency key matched an earlier send. */
+      outcome?: AppendOutcome;
     }
   | { type: 'update'; id: string; change: OutboxChange };
 
@@ -67,8 +71,12 @@ export class SqliteOutbox implements OutboxStore {
   #scheduled = false;
   #closed = false;
   /** Delivery progress (delivered, read, played) waiting for its lazy write, by send. */
-  readonly #progress = new Map<string, OutboxChange>();
+  readonly #progress = new Map<string, { change: OutboxChange; since: number }>();
   #progressTimer: NodeJS.Timeout | undefined;
+  /** The oldest lazy write is due: the next flush writes what is due. */
+  #progressDue = false;
+  readonly #scheduledFlush = (): void => this.#flush();
+  readonly #write: (ops: readonly Op[]) => void;
   readonly #insert: Database.Statement;
   readonly #update: Database.Statement;
   readonly #byKey: Database.Statement;
@@ -109,6 +117,7 @@ export class SqliteOutbox implements OutboxStore {
       'SELECT id, idem_hash FROM sends WHERE idem_scope = ? AND idem_key = ?',
     );
     this.#get = this.#db.prepare('SELECT * FROM sends WHERE id = ?');
+    this.#write = this.#db.transaction((ops: readonly Op[]) => this.#writeOps(ops));
   }
 
   #openError(error: unknown): WakitError {
@@ -139,83 +148,110 @@ export class SqliteOutbox implements OutboxStore {
 
   update(id: string, change: OutboxChange): void {
     if (this.#closed) return;
+    const pending = this.#progress.get(id);
     if (PROGRESS.has(change.status)) {
-      // Delivery progress is not needed to recover: it is written lazily, one write per send.
-      this.#progress.delete(id);
-      this.#progress.set(id, change);
-      this.#progressTimer ??= setTimeout(() => {
-        this.#progressTimer = undefined;
-        this.#schedule();
-      }, PROGRESS_DELAY_MS);
-      this.#progressTimer.unref();
+      // Delivery progress is not needed to recover: it is written lazily, once per send for the
+      // changes of PROGRESS_DELAY_MS after the first one (delivered and read usually share it).
+      if (pending) pending.change = change;
+      else this.#progress.set(id, { change, since: Date.now() });
+      this.#armProgress();
       return;
     }
+    // This change carries the whole state: a lazy write still waiting would only go back in time.
+    if (pending) this.#progress.delete(id);
     this.#ops.push({ type: 'update', id, change });
     this.#schedule();
+  }
+
+  #armProgress(): void {
+    if (this.#progressTimer || this.#progress.size === 0) return;
+    const first = this.#progress.values().next().value!;
+    const delay = Math.max(0, first.since + PROGRESS_DELAY_MS - Date.now());
+    this.#progressTimer = setTimeout(() => {
+      this.#progressTimer = undefined;
+      this.#progressDue = true;
+      this.#schedule();
+    }, delay);
+    this.#progressTimer.unref();
   }
 
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => this.#flush());
+    setImmediate(this.#scheduledFlush);
   }
 
-  /** Writes every pending operation in one transaction; appends settle after it. */
-  #flush(): void {
+  /**
+   * Writes the pending appends and status changes in one transaction; appends settle after it.
+   * Delivery progress goes along only once it is due (or `all`, for reads and close): a commit
+   * made for the accepts of this turn does not write acks that a moment later are stale.
+   */
+  #flush(all = false): void {
     this.#scheduled = false;
     const ops = this.#ops.splice(0);
-    for (const [id, change] of this.#progress) ops.push({ type: 'update', id, change });
-    this.#progress.clear();
+    if (all || this.#progressDue) {
+      this.#progressDue = false;
+      const cutoff = all ? Infinity : Date.now() - PROGRESS_DELAY_MS;
+      // Insertion order is the order of `since`.
+      for (const [id, pending] of this.#progress) {
+        if (pending.since > cutoff) break;
+        ops.push({ type: 'update', id, change: pending.change });
+        this.#progress.delete(id);
+      }
+      this.#armProgress();
+    }
     if (ops.length === 0) return;
-    const settled: (() => void)[] = [];
     try {
-      this.#db.transaction(() => {
-        // Only the last change of a send in this batch needs writing (each carries its whole state).
-        const updates = new Map<string, OutboxChange>();
-        for (const op of ops) {
-          if (op.type === 'update') {
-            updates.delete(op.id);
-            updates.set(op.id, op.change);
-            continue;
-          }
-          const { entry } = op;
-          const idem = entry.idempotency;
-          if (idem) {
-            const found = this.#byKey.get(idem.scope, idem.key) as
-              { id: string; idem_hash: string } | undefined;
-            if (found) {
-              settled.push(() =>
-                op.resolve({ id: found.id, duplicateOf: { id: found.id, hash: found.idem_hash } }),
-              );
-              continue;
-            }
-          }
-          this.#insert.run(
-            entry.id,
-            entry.client,
-            entry.account,
-            entry.chatId,
-            entry.kind,
-            entry.priority,
-            entry.content,
-            entry.media ?? null,
-            idem?.scope ?? null,
-            idem?.key ?? null,
-            idem?.hash ?? null,
-            entry.createdAt,
-            entry.createdAt,
-          );
-          settled.push(() => op.resolve({ id: entry.id }));
-        }
-        for (const [id, change] of updates) this.#runUpdate(id, change);
-      })();
+      this.#write(ops);
     } catch (error) {
       const failure = storageError(error, this.#file);
       for (const op of ops) if (op.type === 'append') op.reject(failure);
       if (ops.some((op) => op.type === 'update')) this.#onError(failure);
       return;
     }
-    for (const settle of settled) settle();
+    for (const op of ops) {
+      if (op.type === 'append') op.resolve(op.outcome ?? { id: op.entry.id });
+    }
+  }
+
+  /** The body of one group commit (a transaction function made once). */
+  #writeOps(ops: readonly Op[]): void {
+    // Only the last change of a send in this batch needs writing (each carries its whole state).
+    let updates: Map<string, OutboxChange> | undefined;
+    for (const op of ops) {
+      if (op.type === 'update') {
+        updates ??= new Map();
+        updates.delete(op.id);
+        updates.set(op.id, op.change);
+        continue;
+      }
+      const { entry } = op;
+      const idem = entry.idempotency;
+      if (idem) {
+        const found = this.#byKey.get(idem.scope, idem.key) as
+          { id: string; idem_hash: string } | undefined;
+        if (found) {
+          op.outcome = { id: found.id, duplicateOf: { id: found.id, hash: found.idem_hash } };
+          continue;
+        }
+      }
+      this.#insert.run(
+        entry.id,
+        entry.client,
+        entry.account,
+        entry.chatId,
+        entry.kind,
+        entry.priority,
+        entry.content,
+        entry.media ?? null,
+        idem?.scope ?? null,
+        idem?.key ?? null,
+        idem?.hash ?? null,
+        entry.createdAt,
+        entry.createdAt,
+      );
+    }
+    if (updates) for (const [id, change] of updates) this.#runUpdate(id, change);
   }
 
   #runUpdate(id: string, change: OutboxChange): void {
@@ -234,7 +270,7 @@ export class SqliteOutbox implements OutboxStore {
 
   /** Reads see every write made before them. */
   #sync(): void {
-    if (this.#ops.length > 0 || this.#progress.size > 0) this.#flush();
+    if (this.#ops.length > 0 || this.#progress.size > 0) this.#flush(true);
   }
 
   get(id: string): Promise<TrackedSend | undefined> {
@@ -317,8 +353,9 @@ export class SqliteOutbox implements OutboxStore {
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     clearTimeout(this.#progressTimer);
+    this.#progressTimer = undefined;
     try {
-      this.#flush();
+      this.#flush(true);
     } finally {
       this.#closed = true;
       this.#db.close();
