@@ -169,6 +169,32 @@ export class RestMetrics {
   }
 }
 
-function seconds(from: string, to: string): number {
-  return Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
+/** Milliseconds since midnight of an ISO timestamp `YYYY-MM-DDTHH:mm:ss.sssZ` (as wakit writes them). */
+function msOfDay(iso: string): number {
+  return (
+    (iso.charCodeAt(11) * 10 + iso.charCodeAt(12) - 528) * 3_600_000 +
+    (iso.charCodeAt(14) * 10 + iso.charCodeAt(15) - 528) * 60_000 +
+    (iso.charCodeAt(17) * 10 + iso.charCodeAt(18) - 528) * 1_000 +
+    iso.charCodeAt(20) * 100 +
+    iso.charCodeAt(21) * 10 +
+    iso.charCodeAt(22) -
+    5_328
+  );
+}
+
+function sameUtcDay(a: string, b: string): boolean {
+  if (a.length !== 24 || b.length !== 24 || a.charCodeAt(23) !== 90 || b.charCodeAt(23) !== 90) {
+    return false;
+  }
+  for (let i = 0; i < 11; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * Seconds between two ISO timestamps. Most pairs fall on one UTC day: their difference is read off
+ * the time of day (Date.parse of both was 1 % of the REST server's busy time).
+ */
+export function seconds(from: string, to: string): number {
+  const ms = sameUtcDay(from, to) ? msOfDay(to) - msOfDay(from) : Date.parse(to) - Date.parse(from);
+  return Math.max(0, ms / 1000);
 }
