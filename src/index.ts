@@ -130,6 +130,7 @@ export {
   ERROR_CODES,
   MAX_ISSUES,
   WakitError,
+  capIssues,
   isWakitError,
   issueError,
   toWakitError,

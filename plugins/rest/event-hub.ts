@@ -23,6 +23,18 @@ function plain(value: unknown): unknown {
   return value && typeof value === 'object' ? { ...(value as Record<string, unknown>) } : value;
 }
 
+/** Now as an ISO string, formatted once per millisecond (several events share one under load). */
+let lastMs = NaN;
+let lastIso = '';
+function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
 export class EventHub {
   readonly #buffer: (HubEvent | undefined)[];
   #seq = 0;
@@ -110,7 +122,7 @@ export class EventHub {
       seq: ++this.#seq,
       event,
       client,
-      at: new Date().toISOString(),
+      at: nowIso(),
       data,
     };
     this.#buffer[record.seq % this.#buffer.length] = record;

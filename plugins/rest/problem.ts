@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import {
   ERROR_CODES,
   WakitError,
+  capIssues,
   isWakitError,
   type ErrorCode,
   type ErrorIssue,
@@ -18,30 +19,11 @@ export interface Problem {
   details?: Record<string, unknown>;
 }
 
-/** At most this many `errors` entries; the last one says how many were left out. */
-export const MAX_PROBLEM_ERRORS = 50;
-/** Longest `detail`, and longest `path` / `message` of an entry, in characters. */
+/** Longest `detail`, in characters. */
 const MAX_DETAIL = 1_000;
-const MAX_FIELD = 200;
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** What a rejected request is told, bounded: whatever it sent, the answer stays small. */
-function capIssues(issues: readonly ErrorIssue[]): ErrorIssue[] {
-  const kept = issues.slice(0, MAX_PROBLEM_ERRORS).map((issue) => ({
-    ...issue,
-    path: truncate(String(issue.path), MAX_FIELD),
-    message: truncate(String(issue.message), MAX_FIELD),
-  }));
-  if (issues.length > MAX_PROBLEM_ERRORS) {
-    kept.push({
-      path: '',
-      message: `${issues.length - MAX_PROBLEM_ERRORS} more problems not listed`,
-    });
-  }
-  return kept;
 }
 
 /**

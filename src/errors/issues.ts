@@ -15,17 +15,22 @@ export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
   }));
 }
 
-/** Caps an issue list at MAX_ISSUES entries and every message at MAX_MESSAGE characters. */
+/**
+ * Caps an issue list at MAX_ISSUES entries (plus one that counts the rest) and every path and
+ * message at MAX_MESSAGE characters. Capping a capped list changes nothing (the REST problem
+ * boundary caps whatever reaches it, lists made by `issueError` included).
+ */
 export function capIssues(issues: readonly ErrorIssue[]): ErrorIssue[] {
-  const kept = issues.slice(0, MAX_ISSUES).map((issue) => ({
+  const keep = issues.length > MAX_ISSUES + 1 ? MAX_ISSUES : issues.length;
+  const kept = issues.slice(0, keep).map((issue) => ({
     path: issue.path.length > MAX_MESSAGE ? `${issue.path.slice(0, MAX_MESSAGE)}…` : issue.path,
     message:
       issue.message.length > MAX_MESSAGE
         ? `${issue.message.slice(0, MAX_MESSAGE)}…`
         : issue.message,
   }));
-  if (issues.length > MAX_ISSUES) {
-    kept.push({ path: '', message: `… and ${issues.length - MAX_ISSUES} more problems` });
+  if (issues.length > keep) {
+    kept.push({ path: '', message: `… and ${issues.length - keep} more problems` });
   }
   return kept;
 }

@@ -3,6 +3,20 @@ import type { QueueJob, SendResult, TrackedSend, TrackingStatus } from './types.
 
 const noop = (): void => {};
 
+let lastMs = NaN;
+let lastIso = '';
+/**
+ * `new Date(ms).toISOString()`, remembering the last answer: under load many status changes fall
+ * in the same millisecond, and formatting a date was most of what a snapshot cost.
+ */
+function isoOf(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
 /** Priority as an index: 0 bulk, 1 normal, 2 reply (higher is served first). */
 export type Level = 0 | 1 | 2;
 
@@ -27,6 +41,7 @@ export class SendEntry {
   job: QueueJob | undefined;
   #outcome: 0 | 1 | 2 = 0; // pending | resolved | rejected
   #createdIso: string | undefined = undefined;
+  #sentIso: string | undefined = undefined;
   #promise: Promise<SendResult> | undefined = undefined;
   /** Settles `#promise`; only exists while someone holds a pending result. */
   #settle: { resolve(value: SendResult): void; reject(error: WakitError): void } | undefined =
@@ -103,13 +118,13 @@ export class SendEntry {
       kind: this.kind,
       status: this.status,
       attempts: this.attempts,
-      createdAt: (this.#createdIso ??= new Date(this.createdAt).toISOString()),
-      updatedAt: new Date(this.updatedAt).toISOString(),
+      createdAt: (this.#createdIso ??= isoOf(this.createdAt)),
+      updatedAt: isoOf(this.updatedAt),
     };
     if (this.messageId !== undefined) record.messageId = this.messageId;
     if (this.ack !== undefined) record.ack = this.ack;
     if (this.error) record.error = { code: this.error.code, message: this.error.message };
-    if (this.sentAt) record.sentAt = new Date(this.sentAt).toISOString();
+    if (this.sentAt) record.sentAt = this.#sentIso ??= isoOf(this.sentAt);
     return record;
   }
 }

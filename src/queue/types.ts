@@ -13,7 +13,7 @@ export type TrackingStatus =
 
 /** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
 export interface TrackedSend {
-  /** Tracking id (a random UUID), not the WhatsApp message id. */
+  /** Tracking id (a time-ordered version 7 UUID), not the WhatsApp message id. */
   id: string;
   client: string;
   chatId: string;
@@ -36,7 +36,11 @@ export interface SendResult {
   id: string;
 }
 
-/** One send handed to the queue. `run` performs it; it should honour `signal` (aborted on timeout). */
+/**
+ * One send handed to the queue. `run` performs it; it should honour `signal` (aborted on timeout or
+ * close). A `run` declaring no parameter gets a shared signal that never aborts (no controller is
+ * made for it); its attempt still fails with SEND_TIMEOUT / SHUTTING_DOWN.
+ */
 export interface QueueJob {
   /** Tracking id to use (a journaled or recovered send); a new one when absent. */
   id?: string;

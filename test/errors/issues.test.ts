@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { MAX_ISSUES, issueError, zodIssues } from '../../src/index.js';
+import { MAX_ISSUES, capIssues, issueError, zodIssues } from '../../src/index.js';
 
 describe('issue lists (VALIDATION_FAILED / CONFIG_INVALID)', () => {
   it('lists every problem with its path, once, in one error', () => {
@@ -35,5 +35,15 @@ describe('issue lists (VALIDATION_FAILED / CONFIG_INVALID)', () => {
     const error = issueError('VALIDATION_FAILED', 'Invalid body', issues);
     expect(error.issues).to.have.length(MAX_ISSUES + 1);
     expect(error.issues!.at(-1)!.message).to.equal(`… and ${1_000 - MAX_ISSUES} more problems`);
+  });
+
+  it('caps a capped list to itself (the REST boundary caps again what reaches it)', () => {
+    const issues = Array.from({ length: 1_000 }, (_, i) => ({ path: `k${i}`, message: 'bad' }));
+    const once = capIssues(issues);
+    expect(capIssues(once)).to.deep.equal(once);
+    expect(capIssues(once).at(-1)!.message).to.equal(`… and ${1_000 - MAX_ISSUES} more problems`);
+    const long = capIssues([{ path: 'p'.repeat(5_000), message: 'm'.repeat(5_000) }]);
+    expect(long[0].path.length).to.be.below(400);
+    expect(long[0].message.length).to.be.below(400);
   });
 });

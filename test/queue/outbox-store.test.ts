@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import sinon from 'sinon';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -227,5 +229,52 @@ describe('SqliteOutbox faults', () => {
     expect((await store.get('id-001'))?.id).to.equal('id-001');
     expect(await store.get('id-002')).to.equal(undefined);
     await store.close();
+  });
+});
+
+describe('SqliteOutbox writes', () => {
+  let clock: sinon.SinonFakeTimers;
+  beforeEach(() => {
+    // Timers and Date only: the group commit's setImmediate stays real.
+    clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 10_000 });
+  });
+  afterEach(() => clock.restore());
+
+  it('writes sent with the next commit, and delivery progress once per send when 250 ms old', async () => {
+    const file = path.join(dir, 'w.db');
+    const store = new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    const disk = new Database(file, { readonly: true });
+    const onDisk = (id: string): unknown =>
+      disk.prepare('SELECT status, ack FROM sends WHERE id = ?').get(id);
+    const change = (status: 'sent' | 'delivered' | 'read', ack?: number) => ({
+      status,
+      attempts: 1,
+      updatedAt: Date.now(),
+      messageId: 'wa-1',
+      sentAt: 10_000,
+      ...(ack === undefined ? {} : { ack }),
+    });
+    try {
+      await store.append(entry(1));
+      store.update('id-001', change('sent'));
+      store.update('id-001', change('delivered', 2));
+      await store.append(entry(2)); // a commit made for another accept
+      expect(onDisk('id-001')).to.deep.equal({ status: 'sent', ack: null });
+      clock.tick(100);
+      store.update('id-001', change('read', 3));
+      await store.append(entry(3));
+      expect(onDisk('id-001')).to.deep.equal({ status: 'sent', ack: null });
+      clock.tick(150); // 250 ms after the first progress: one write, the latest state
+      await tick();
+      expect(onDisk('id-001')).to.deep.equal({ status: 'read', ack: 3 });
+      // Reads through the store see every change at once.
+      store.update('id-002', change('sent'));
+      store.update('id-002', change('delivered', 2));
+      expect((await store.get('id-002'))?.status).to.equal('delivered');
+      expect(onDisk('id-002')).to.deep.equal({ status: 'delivered', ack: 2 });
+    } finally {
+      disk.close();
+      await store.close();
+    }
   });
 });

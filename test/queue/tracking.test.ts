@@ -17,7 +17,7 @@ describe('OutboundQueue tracking', () => {
     queue.pause();
     const { trackingId, result } = queue.enqueue(new Recorder().job('123@c.us'));
     expect(trackingId).to.match(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
     expect(queue.get(trackingId)).to.deep.equal({
       id: trackingId,

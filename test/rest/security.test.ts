@@ -121,6 +121,38 @@ describe('REST: security', () => {
     }
   });
 
+  it('answers a valid token the same the second time, and never lets a near miss ride on it', () => {
+    const auth = new TokenAuth(
+      [
+        { token: ADMIN_TOKEN, clients: ['*'] },
+        { token: SCOPED_TOKEN, clients: ['other'] },
+      ],
+      false,
+    );
+    for (let round = 0; round < 3; round++) {
+      expect(auth.authenticate(`Bearer ${ADMIN_TOKEN}`)).to.include({
+        tokenIndex: 0,
+        clients: '*',
+      });
+      const scoped = auth.authenticate(`bearer ${SCOPED_TOKEN}`);
+      expect(scoped.tokenIndex).to.equal(1);
+      expect([...(scoped.clients as Set<string>)]).to.deep.equal(['other']);
+      for (const wrong of [
+        ADMIN_TOKEN.slice(0, -1),
+        `${ADMIN_TOKEN}x`,
+        SCOPED_TOKEN.toUpperCase(),
+      ]) {
+        expect(() => auth.authenticate(`Bearer ${wrong}`), wrong).to.throw(/token/);
+      }
+    }
+    // Many spellings of one valid header (more than are remembered) all keep working.
+    for (let spaces = 0; spaces < 100; spaces++) {
+      const header = `${' '.repeat(spaces)}Bearer ${ADMIN_TOKEN}`;
+      expect(auth.authenticate(header).tokenIndex).to.equal(0);
+    }
+    expect(() => auth.authenticate(`Bearer ${SCOPED_TOKEN}x`)).to.throw(/token/);
+  });
+
   it('keeps scoped tokens to their clients: list, info, QR, logout, messages, SSE, metrics, simulator', async () => {
     const list = await fx.request('GET', '/api/v1/clients', { token: SCOPED_TOKEN });
     expect(list.json).to.deep.equal([{ name: 'other', status: 'STOPPED' }]);

@@ -3,6 +3,11 @@ import type { Context } from 'koa';
 import { WakitError } from '../../../src/index.js';
 import { toProblem } from '../problem.js';
 
+/** `application/json` as clients send it; anything else goes through Koa's full check. */
+function isPlainJson(type: string): boolean {
+  return type === 'application/json' || type.toLowerCase() === 'application/json; charset=utf-8';
+}
+
 function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || (ctx.request.length ?? 0) > 0;
 }
@@ -22,7 +27,7 @@ export function jsonBodyReader(limit: number): (ctx: Context) => Promise<unknown
   });
   return async (ctx) => {
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody(ctx)) return undefined;
-    if (!ctx.is('application/json')) {
+    if (!isPlainJson(ctx.get('content-type')) && !ctx.is('application/json')) {
       throw new WakitError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json');
     }
     try {

@@ -82,20 +82,20 @@ async function send(
   principal: Principal,
 ): Promise<void> {
   ctx.state.client = client.name;
-  const { trackingId, chatId, result } = await client.enqueue(
-    body.send,
-    idempotencyOf(ctx, principal),
-  );
+  const queued = await client.enqueue(body.send, idempotencyOf(ctx, principal));
+  const { trackingId, chatId } = queued;
   const wait = preferWait(ctx.get('prefer'));
   ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
   const accepted = { id: trackingId, status: 'queued', client: client.name, chatId };
   if (wait === undefined || wait === 0) {
-    result.catch(() => undefined);
+    // `result` is not read: the SDK then makes no promise for it at all (an unread result never
+    // becomes an unhandled rejection), which saves four promises per request.
     ctx.status = 202;
     ctx.body = accepted;
     return;
   }
   ctx.set('Preference-Applied', `wait=${wait}`);
+  const result = queued.result;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), wait * 1000);

@@ -1,5 +1,5 @@
 import type { SendEntry } from '../send-entry.js';
-import type { OutboxStore } from './outbox-store.js';
+import type { OutboxChange, OutboxStore } from './outbox-store.js';
 
 /**
  * Writes a change of a tracked send to the outbox, when it matters after a restart: the outcome
@@ -13,13 +13,14 @@ export function journalChange(store: OutboxStore, entry: SendEntry): void {
   if (entry.status === entry.journaled) return;
   if (entry.status === 'failed' && entry.error?.code === 'SHUTTING_DOWN') return;
   entry.journaled = entry.status;
-  store.update(entry.id, {
+  const change: OutboxChange = {
     status: entry.status,
     attempts: entry.attempts,
     updatedAt: entry.updatedAt,
-    ...(entry.messageId !== undefined ? { messageId: entry.messageId } : {}),
-    ...(entry.ack !== undefined ? { ack: entry.ack } : {}),
-    ...(entry.sentAt ? { sentAt: entry.sentAt } : {}),
-    ...(entry.error ? { error: { code: entry.error.code, message: entry.error.message } } : {}),
-  });
+  };
+  if (entry.messageId !== undefined) change.messageId = entry.messageId;
+  if (entry.ack !== undefined) change.ack = entry.ack;
+  if (entry.sentAt) change.sentAt = entry.sentAt;
+  if (entry.error) change.error = { code: entry.error.code, message: entry.error.message };
+  store.update(entry.id, change);
 }
