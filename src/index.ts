@@ -13,6 +13,26 @@ export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';
 export { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from './client/client-events.js';
 export {
+  GROUP_LIMITS,
+  REFUSAL_REASONS,
+  inviteCodeOf,
+  type CreatedGroup,
+  type GroupChange,
+  type GroupInfo,
+  type GroupJoinEvent,
+  type GroupJoinHow,
+  type GroupLeaveEvent,
+  type GroupParticipant,
+  type GroupPermissionDetails,
+  type GroupRole,
+  type GroupSettings,
+  type GroupUpdateEvent,
+  type GroupsApi,
+  type ParticipantOutcome,
+  type ParticipantResult,
+  type RefusalReason,
+} from './client/groups-api.js';
+export {
   CHAT_KINDS,
   FORWARD_TARGET_KINDS,
   GROUP_KINDS,

@@ -160,6 +160,9 @@ export class EventHub {
       this.publish(name, 'message.create', plain(message)),
     );
     on('message.ack', (update: unknown) => this.publish(name, 'message.ack', plain(update)));
+    on('group.join', (event: unknown) => this.publish(name, 'group.join', plain(event)));
+    on('group.leave', (event: unknown) => this.publish(name, 'group.leave', plain(event)));
+    on('group.update', (event: unknown) => this.publish(name, 'group.update', plain(event)));
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

@@ -25,6 +25,7 @@ import { restOptionsSchema, type RestOptions, type RestOptionsInput } from './op
 import { pluginRoutes } from './plugin-routes.js';
 import { mountRoutes, type AnyRoute } from './route.js';
 import { clientRoutes } from './routes/clients.js';
+import { groupRoutes } from './routes/groups.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { systemRoutes } from './routes/system.js';
@@ -113,6 +114,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...systemRoutes(rc, openapi),
     ...clientRoutes(rc),
     ...messageRoutes(rc),
+    ...groupRoutes(rc),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),

@@ -45,7 +45,7 @@ import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
-import { groupsApi, type GroupsApi } from './groups-api.js';
+import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -400,6 +400,7 @@ export class BotClient {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);
     });
+    wireGroupEvents(engine, this.#events);
     return engine;
   }
 

@@ -2,6 +2,7 @@ import type { WakitError } from '../errors/index.js';
 import type { Message } from './message.js';
 import type { TrackedSend } from '../queue/types.js';
 import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
+import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from './groups-api.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -18,6 +19,12 @@ export interface ClientEvents {
   state: [change: { from: ClientState; to: ClientState; at: string }];
   /** A tracked send changed: queued → sending → sent → delivered → read, or failed (with its code). */
   'message.status': [send: TrackedSend];
+  /** People joined a group this account is in (itself included): added, by invite link, ... */
+  'group.join': [event: GroupJoinEvent];
+  /** People left a group this account is in, or were removed (itself included). */
+  'group.leave': [event: GroupLeaveEvent];
+  /** A group's subject, description, settings or admins changed. */
+  'group.update': [event: GroupUpdateEvent];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -33,6 +40,9 @@ export const ACCOUNT_EVENT_NAMES = [
   'message.ack',
   'message.status',
   'state',
+  'group.join',
+  'group.leave',
+  'group.update',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [

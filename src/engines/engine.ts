@@ -18,6 +18,7 @@ import type {
   MessageData,
 } from './types.js';
 import type { MediaFile } from './types.js';
+import type { GroupEngine, GroupEngineEvents } from './ports/groups.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -31,6 +32,9 @@ export interface EngineEvents {
   /** Any message created in a chat of this account, own ones included (`fromMe`). */
   'message.create': [message: MessageData];
   'message.ack': [update: AckUpdate];
+  'group.join': GroupEngineEvents['group.join'];
+  'group.leave': GroupEngineEvents['group.leave'];
+  'group.update': GroupEngineEvents['group.update'];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -41,7 +45,7 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine {
+export interface Engine extends GroupEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

@@ -11,7 +11,7 @@ export const ERROR_CODES = {
   MEDIA_DOWNLOAD_FAILED: { status: 502, title: 'Media download failed', transient: false },
   MEDIA_TOO_LARGE: { status: 413, title: 'Media is too large', transient: false },
   MEDIA_NOT_FOUND: { status: 404, title: 'Message has no downloadable media', transient: false },
-  PERMISSION_DENIED: { status: 403, title: 'Not allowed to send to this chat', transient: false },
+  PERMISSION_DENIED: { status: 403, title: 'Not allowed in this chat', transient: false },
   CLIENT_NOT_READY: { status: 409, title: 'Client is not ready', transient: false },
   CLIENT_NOT_FOUND: { status: 404, title: 'Client not found', transient: false },
   CLIENT_EXISTS: { status: 409, title: 'A client with this name already exists', transient: false },
@@ -72,6 +72,11 @@ export const ERROR_CODES = {
   },
   EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported', transient: false },
   HANDLER_TIMEOUT: { status: 500, title: 'A plugin handler timed out', transient: false },
+  GROUP_INVITE_INVALID: {
+    status: 404,
+    title: 'Group invite code is invalid or revoked',
+    transient: false,
+  },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,7 +1,14 @@
 /** An account of the virtual network: a phone people hold, or the account a bot client links to. */
 import { WakitError } from '../../errors/index.js';
 import type { MediaFile } from '../types.js';
-import type { SimInboxMessage, SimMediaContent, SimPhone } from './types.js';
+import type { GroupEngine } from '../ports/groups.js';
+import type {
+  SimGroupAddPrivacy,
+  SimGroupEvent,
+  SimInboxMessage,
+  SimMediaContent,
+  SimPhone,
+} from './types.js';
 import { LID_SUFFIX, deriveLid, userId } from './ids.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
@@ -21,6 +28,7 @@ export interface SimRecord extends SimInboxMessage {
 /** What the network needs from an engine linked to an account. */
 export interface LinkedDevice {
   receiveInbound(record: SimRecord, sender: SimAccount): void;
+  receiveGroupEvent(event: SimGroupEvent): void;
 }
 
 interface Waiter {
@@ -45,6 +53,10 @@ export class SimAccount implements SimPhone {
   readonly contacts = new Set<string>();
   /** Engines currently linked and ready on this account (multi-device). */
   readonly devices = new Set<LinkedDevice>();
+  /** Group management as this account (set by the network). */
+  groups!: GroupEngine;
+  groupAdd: SimGroupAddPrivacy = 'everyone';
+  private events: SimGroupEvent[] = [];
   private box: SimRecord[] = [];
   private readonly waiters = new Set<Waiter>();
 
@@ -85,6 +97,17 @@ export class SimAccount implements SimPhone {
 
   get inbox(): ReadonlyArray<SimInboxMessage> {
     return this.box.length > SIM_INBOX_LIMIT ? this.box.slice(-SIM_INBOX_LIMIT) : this.box;
+  }
+
+  get groupEvents(): ReadonlyArray<SimGroupEvent> {
+    return this.events.length > SIM_INBOX_LIMIT ? this.events.slice(-SIM_INBOX_LIMIT) : this.events;
+  }
+
+  /** @internal A group event for this member: kept, and handed to its linked devices. */
+  receiveGroupEvent(event: SimGroupEvent): void {
+    this.events.push(event);
+    if (this.events.length > 2 * SIM_INBOX_LIMIT) this.events = this.events.slice(-SIM_INBOX_LIMIT);
+    for (const device of this.devices) device.receiveGroupEvent(event);
   }
 
   /** @internal Called by the network when a message reaches this account. */

@@ -7,6 +7,9 @@ import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
 import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
+import type { GroupEngine, GroupSettings } from '../ports/groups.js';
+import { fireGroupEvent } from './groups.js';
+import type { SimGroupEvent } from './types.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
 import { incomingMessage, ownMessage, payloadOf } from './messages.js';
@@ -344,6 +347,57 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
     this.fire('message', message);
     this.fire('message.create', message);
+  }
+
+  // ── groups (the model: groups.ts) ────────────────────────────────────────────────────────────
+
+  private groups(): GroupEngine {
+    return this.ensureReady().groups;
+  }
+
+  async createGroup(subject: string, participants: string[]) {
+    return this.groups().createGroup(subject, participants);
+  }
+  async getGroup(groupId: string) {
+    return this.groups().getGroup(groupId);
+  }
+  async addParticipants(groupId: string, participants: string[]) {
+    return this.groups().addParticipants(groupId, participants);
+  }
+  async removeParticipants(groupId: string, participants: string[]) {
+    return this.groups().removeParticipants(groupId, participants);
+  }
+  async promoteParticipants(groupId: string, participants: string[]) {
+    return this.groups().promoteParticipants(groupId, participants);
+  }
+  async demoteParticipants(groupId: string, participants: string[]) {
+    return this.groups().demoteParticipants(groupId, participants);
+  }
+  async setGroupSubject(groupId: string, subject: string) {
+    return this.groups().setGroupSubject(groupId, subject);
+  }
+  async setGroupDescription(groupId: string, description: string) {
+    return this.groups().setGroupDescription(groupId, description);
+  }
+  async setGroupSettings(groupId: string, settings: Partial<GroupSettings>) {
+    return this.groups().setGroupSettings(groupId, settings);
+  }
+  async getInviteCode(groupId: string) {
+    return this.groups().getInviteCode(groupId);
+  }
+  async revokeInvite(groupId: string) {
+    return this.groups().revokeInvite(groupId);
+  }
+  async joinByInvite(code: string) {
+    return this.groups().joinByInvite(code);
+  }
+  async leaveGroup(groupId: string) {
+    return this.groups().leaveGroup(groupId);
+  }
+
+  /** @internal A group event for our account (we are a member). */
+  receiveGroupEvent(event: SimGroupEvent): void {
+    fireGroupEvent(this, event);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,7 @@
-/** A group of the virtual network: members, admins and "only admins can send". */
+/**
+ * A group of the virtual network: its state (members, admins, owner, settings, invite code). What
+ * people may do with it, and the events that follow, is `groups.ts`.
+ */
 import { WakitError } from '../../errors/index.js';
 import type { SimGroup } from './types.js';
 import { GROUP_SUFFIX, toNumber, userId } from './ids.js';
@@ -26,7 +29,18 @@ export function groupId(value: string): string {
 export class SimGroupImpl implements SimGroup {
   readonly members = new Set<string>();
   readonly admins = new Set<string>();
+  /** People sent an invitation instead of being added (their privacy settings). */
+  readonly invited = new Set<string>();
   addressing: 'pn' | 'lid' = 'pn';
+  description = '';
+  /** Only admins may change the subject and description. */
+  infoAdminsOnly = false;
+  /** The creator (a `superadmin` while a member). */
+  owner: string | undefined;
+  /** Unix seconds. */
+  createdAt = Math.floor(Date.now() / 1000);
+  /** The current invite link code (made on first request). */
+  inviteCode: string | undefined;
 
   constructor(
     readonly id: string,

@@ -7,6 +7,8 @@ export type {
   SimChannel,
   SimChannelSpec,
   SimGroup,
+  SimGroupAddPrivacy,
+  SimGroupEvent,
   SimGroupSpec,
   SimInboxMessage,
   SimMediaContent,

@@ -12,11 +12,13 @@ import { SimAccount, type LinkedDevice, type SimRecord } from './account.js';
 import { SimGroupImpl, groupId, memberId } from './group.js';
 import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
 import { SimChannelImpl, channelId } from './channel.js';
+import { SimGroupActions, type GroupHost } from './groups.js';
 import { SimulatorEngine } from './engine.js';
 import type {
   SimChannel,
   SimChannelSpec,
   SimGroup,
+  SimGroupAddPrivacy,
   SimGroupSpec,
   SimMediaContent,
   SimPhone,
@@ -74,7 +76,7 @@ function mediaType(content: SimMediaContent): string {
   return major === 'image' || major === 'video' || major === 'audio' ? major : 'document';
 }
 
-export class SimulatorNetwork {
+export class SimulatorNetwork implements GroupHost {
   readonly config: SimulatorEngineConfig;
   readonly logger: Logger;
   readonly random: () => number;
@@ -134,7 +136,13 @@ export class SimulatorNetwork {
    */
   phone(
     number: string,
-    opts: { pushname?: string; lidAddressed?: boolean; lid?: string } = {},
+    opts: {
+      pushname?: string;
+      lidAddressed?: boolean;
+      lid?: string;
+      /** Who may add it to groups (others get `invited`). */
+      groupAdd?: SimGroupAddPrivacy;
+    } = {},
   ): SimPhone {
     const digits = toNumber(number);
     if (!digits) throw new WakitError('VALIDATION_FAILED', `"${number}" is not a phone number`);
@@ -143,6 +151,7 @@ export class SimulatorNetwork {
     }
     const account = this.account(digits, opts.pushname, opts.lid);
     if (opts.lidAddressed !== undefined) account.lidAddressed = opts.lidAddressed;
+    if (opts.groupAdd !== undefined) account.groupAdd = opts.groupAdd;
     return account;
   }
 
@@ -186,14 +195,37 @@ export class SimulatorNetwork {
   /** Creates (or replaces) a group; members are created as phones when unknown. */
   group(spec: SimGroupSpec): SimGroup {
     const id = groupId(spec.id);
-    const group = new SimGroupImpl(id, spec.name ?? id, spec.adminsOnly ?? false, (member) => {
-      this.account(member.slice(0, -'@c.us'.length));
-    });
+    const group = this.newGroup(id, spec.name ?? id);
+    group.adminsOnly = spec.adminsOnly ?? false;
     for (const member of spec.members) group.addMember(member);
     for (const admin of spec.admins ?? []) group.addMember(admin, { admin: true });
+    if (spec.owner !== undefined) {
+      group.addMember(spec.owner, { admin: true });
+      group.owner = memberId(spec.owner);
+    }
     group.addressing = spec.addressing ?? 'pn';
-    this.groups.set(id, group);
+    group.description = spec.description ?? '';
+    group.infoAdminsOnly = spec.infoAdminsOnly ?? false;
+    this.addGroup(group);
     return group;
+  }
+
+  /** @internal A new group whose members become accounts of this network (see groups.ts). */
+  newGroup(id: string, subject: string): SimGroupImpl {
+    return new SimGroupImpl(id, subject, false, (member) => {
+      this.account(member.slice(0, -'@c.us'.length));
+    });
+  }
+
+  /** @internal */
+  addGroup(group: SimGroupImpl): void {
+    this.groups.set(group.id, group);
+  }
+
+  /** @internal The group whose current invite code is `code`. */
+  groupByInvite(code: string): SimGroupImpl | undefined {
+    for (const group of this.groups.values()) if (group.inviteCode === code) return group;
+    return undefined;
   }
 
   /** The account a client is linked to (a phone handle), or null when it is not linked. */
@@ -238,6 +270,7 @@ export class SimulatorNetwork {
     let account = this.accounts.get(number);
     if (!account) {
       account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid);
+      account.groups = new SimGroupActions(this, account);
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {

@@ -1,5 +1,14 @@
 /** Public types of the simulator: its config, phones, groups and what a phone receives. */
 import type { EngineConfig } from '../../config/schema.js';
+import type { GroupEngine, GroupEngineEvents } from '../ports/groups.js';
+
+/** Who may add a phone to groups directly (others get `invited`): WhatsApp's privacy setting. */
+export type SimGroupAddPrivacy = 'everyone' | 'contacts' | 'nobody';
+
+/** A group event as every member receives it (phones keep them in `groupEvents`). */
+export type SimGroupEvent = {
+  [E in keyof GroupEngineEvents]: { event: E; data: GroupEngineEvents[E][0] };
+}[keyof GroupEngineEvents];
 
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
@@ -63,6 +72,16 @@ export interface SimPhone {
   /** The last messages this phone received (capped, see SIM_INBOX_LIMIT), oldest first. */
   readonly inbox: ReadonlyArray<SimInboxMessage>;
   /**
+   * Group management as this phone (the same operations as the SDK's): create groups, add or
+   * remove people (a bot's number included), change settings, join by invite code, leave. Members
+   * get `group.*` events. Bare numbers are accepted for ids.
+   */
+  readonly groups: GroupEngine;
+  /** Who may add this phone to groups; others get the result `invited` (default `everyone`). */
+  groupAdd: SimGroupAddPrivacy;
+  /** Group events this phone saw as a member (capped like the inbox), oldest first. */
+  readonly groupEvents: ReadonlyArray<SimGroupEvent>;
+  /**
    * First inbox message matching `predicate`: one already received, else the next to arrive.
    * Rejects with a TIMEOUT WakitError after `timeoutMs` (default 5,000).
    */
@@ -84,6 +103,11 @@ export interface SimGroupSpec {
   adminsOnly?: boolean;
   /** `lid`: members see each other by LID (WhatsApp's LID addressing mode for groups). */
   addressing?: 'pn' | 'lid';
+  description?: string;
+  /** Only admins may change the subject and description. */
+  infoAdminsOnly?: boolean;
+  /** The creator, a member with the role `superadmin` (a number or `@c.us` id; made a member). */
+  owner?: string;
 }
 
 export interface SimChannelSpec {
@@ -106,8 +130,19 @@ export interface SimChannel {
 
 export interface SimGroup {
   readonly id: string;
+  /** The subject. */
   name: string;
+  /** Only admins can send (`settings.messagesAdminsOnly`). */
   adminsOnly: boolean;
+  description: string;
+  /** Only admins can change the subject and description (`settings.infoAdminsOnly`). */
+  infoAdminsOnly: boolean;
+  /** The creator's id (role `superadmin` while a member). */
+  owner: string | undefined;
+  /** Current invite link code, once an admin asked for one. */
+  readonly inviteCode: string | undefined;
+  /** People sent an invitation instead of being added. */
+  readonly invited: ReadonlySet<string>;
   /** `lid`: members see each other by LID. */
   addressing: 'pn' | 'lid';
   readonly members: ReadonlySet<string>;

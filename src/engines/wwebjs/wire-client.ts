@@ -5,6 +5,7 @@ import type { EngineEventName, EngineEvents } from '../engine.js';
 import type { Attempt } from './attempt.js';
 import { mapDisconnectReason } from './map-errors.js';
 import { toAckUpdate, toMessageData } from './map-message.js';
+import { wireGroupEvents } from './group-events.js';
 import type { MessageLike } from './types.js';
 
 /** What the event wiring of one attempt needs from its engine. */
@@ -123,6 +124,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
       host.end(attempt, mapped);
     }),
   );
+  wireGroupEvents(attempt, host, live);
 }
 
 /** Puppeteer browser `disconnected`, page `error`/`close` that we did not cause end the attempt. */

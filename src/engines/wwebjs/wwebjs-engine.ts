@@ -12,6 +12,8 @@ import { prepareClient } from './launch.js';
 import { classifyStartFailure } from './map-errors.js';
 import { LruMap } from './message-cache.js';
 import { EngineOperations } from './engine-operations.js';
+import { WwebjsGroups } from './groups.js';
+import type { GroupSettings } from '../ports/groups.js';
 import type { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { MessageLike, WwebjsBindings, WwebjsEngineConfig } from './types.js';
 import { watchBrowser, wireClient, type AttemptHost } from './wire-client.js';
@@ -46,6 +48,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   private readonly messages: LruMap<string, MessageLike>;
   private readonly clock: Clock;
   private readonly ops: EngineOperations;
+  private readonly groups = new WwebjsGroups(() => this.attempt);
 
   constructor(
     private readonly config: WwebjsEngineConfig,
@@ -271,5 +274,47 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   resolveContact(id: string): Promise<ContactInfo> {
     return this.ops.resolveContact(id);
+  }
+
+  // ---------------------------------------------------------------- groups (groups.ts)
+
+  createGroup(subject: string, participants: string[]) {
+    return this.groups.createGroup(subject, participants);
+  }
+  getGroup(groupId: string) {
+    return this.groups.getGroup(groupId);
+  }
+  addParticipants(groupId: string, participants: string[]) {
+    return this.groups.addParticipants(groupId, participants);
+  }
+  removeParticipants(groupId: string, participants: string[]) {
+    return this.groups.removeParticipants(groupId, participants);
+  }
+  promoteParticipants(groupId: string, participants: string[]) {
+    return this.groups.promoteParticipants(groupId, participants);
+  }
+  demoteParticipants(groupId: string, participants: string[]) {
+    return this.groups.demoteParticipants(groupId, participants);
+  }
+  setGroupSubject(groupId: string, subject: string) {
+    return this.groups.setGroupSubject(groupId, subject);
+  }
+  setGroupDescription(groupId: string, description: string) {
+    return this.groups.setGroupDescription(groupId, description);
+  }
+  setGroupSettings(groupId: string, settings: Partial<GroupSettings>) {
+    return this.groups.setGroupSettings(groupId, settings);
+  }
+  getInviteCode(groupId: string) {
+    return this.groups.getInviteCode(groupId);
+  }
+  revokeInvite(groupId: string) {
+    return this.groups.revokeInvite(groupId);
+  }
+  joinByInvite(code: string) {
+    return this.groups.joinByInvite(code);
+  }
+  leaveGroup(groupId: string) {
+    return this.groups.leaveGroup(groupId);
   }
 }
