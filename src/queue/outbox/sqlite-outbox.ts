@@ -48,7 +48,6 @@ export interface SqliteOutboxOptions {
  */
 const CHECKPOINT_PAGES = 10_000;
 
-
 type Op =
   | {
       type: 'append';
