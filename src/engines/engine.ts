@@ -18,6 +18,9 @@ import type {
   MessageData,
 } from './types.js';
 import type { MediaFile } from './types.js';
+import type { CallData, CallEngine } from './ports/calls.js';
+import type { ChatEngine } from './ports/chats.js';
+import type { ContactEngine } from './ports/contacts.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -31,6 +34,8 @@ export interface EngineEvents {
   /** Any message created in a chat of this account, own ones included (`fromMe`). */
   'message.create': [message: MessageData];
   'message.ack': [update: AckUpdate];
+  /** Someone calls the account (voice or video, private or group). */
+  call: [call: CallData];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -41,7 +46,7 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine {
+export interface Engine extends ChatEngine, ContactEngine, CallEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

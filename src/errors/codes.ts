@@ -72,6 +72,7 @@ export const ERROR_CODES = {
   },
   EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported', transient: false },
   HANDLER_TIMEOUT: { status: 500, title: 'A plugin handler timed out', transient: false },
+  CALL_NOT_FOUND: { status: 404, title: 'Call not found', transient: false },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -13,6 +13,7 @@ import { SimGroupImpl, groupId, memberId } from './group.js';
 import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
 import { SimChannelImpl, channelId } from './channel.js';
 import { SimulatorEngine } from './engine.js';
+import { SimCalls } from './calls.js';
 import type {
   SimChannel,
   SimChannelSpec,
@@ -97,6 +98,12 @@ export class SimulatorNetwork {
   /** @internal Clients whose next session restore fails. */
   readonly failAuthNext = new Set<string>();
   private readonly failedChats = new Set<string>();
+  /** @internal Calls placed by phones (calls.ts). */
+  readonly calls = new SimCalls({
+    person: (id) => this.person(id),
+    groupMembers: (id) => this.groups.get(id)?.members,
+    random: () => this.random(),
+  });
 
   constructor(options: SimulatorNetworkOptions = {}) {
     const parsed = engineSchema.parse({ ...options.config, type: 'simulator' });
@@ -237,7 +244,9 @@ export class SimulatorNetwork {
   account(number: string, pushname?: string, lid?: string): SimAccount {
     let account = this.accounts.get(number);
     if (!account) {
-      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid);
+      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid, (c, to, o) =>
+        this.calls.place(c, to, o),
+      );
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {
@@ -249,6 +258,21 @@ export class SimulatorNetwork {
   /** @internal */
   findGroup(id: string): SimGroupImpl | undefined {
     return this.groups.get(id);
+  }
+
+  /** @internal For chats.ts. */
+  groupName(id: string): string | undefined {
+    return this.groups.get(id)?.name;
+  }
+
+  /** @internal For chats.ts. */
+  channelName(id: string): string | undefined {
+    return this.channels.get(id)?.name;
+  }
+
+  /** @internal Ids of the groups `accountId` is a member of (for chats.ts). */
+  *groupsOf(accountId: string): Iterable<string> {
+    for (const group of this.groups.values()) if (group.members.has(accountId)) yield group.id;
   }
 
   /** @internal A stored message by any serialized id (or bare stanza id). */
@@ -338,9 +362,12 @@ export class SimulatorNetwork {
       ack: 1,
     };
     this.registry[seq % SIM_REGISTRY_LIMIT] = record;
+    sender.chats.sent(target.account?.id ?? target.id, record, sender);
     if (!deliver) return record;
     if (target.account) {
-      this.deliverTo(target.account, record, sender, from);
+      // A person who blocked the sender does not get their private messages (chats.md).
+      if (!target.account.book.blocked.has(sender.id))
+        this.deliverTo(target.account, record, sender, from);
     } else if (target.group) {
       for (const member of target.group.members) {
         if (member === sender.id) continue;
@@ -369,6 +396,7 @@ export class SimulatorNetwork {
     from?: LinkedDevice,
   ): void {
     account.receive(record);
+    account.chats.received(record, sender);
     if (account.devices.size === 0) return;
     for (const device of account.devices) {
       if (device !== from) device.receiveInbound(record, sender);
