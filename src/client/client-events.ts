@@ -2,6 +2,7 @@ import type { WakitError } from '../errors/index.js';
 import type { Message } from './message.js';
 import type { TrackedSend } from '../queue/types.js';
 import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
+import type { CallData } from '../engines/ports/calls.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -18,6 +19,8 @@ export interface ClientEvents {
   state: [change: { from: ClientState; to: ClientState; at: string }];
   /** A tracked send changed: queued → sending → sent → delivered → read, or failed (with its code). */
   'message.status': [send: TrackedSend];
+  /** Someone calls the account: `{ id, from, video, group, timestamp }` (see `rejectCall`). */
+  call: [call: CallData];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -33,6 +36,7 @@ export const ACCOUNT_EVENT_NAMES = [
   'message.ack',
   'message.status',
   'state',
+  'call',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
