@@ -81,7 +81,7 @@ export {
 } from './client/chats-api.js';
 export type { ContactData, ContactsApi } from './client/contacts-api.js';
 export type { CallData, CallsApi } from './client/calls-api.js';
-export type { Page, PageOptions } from './client/pagination.js';
+export { paginate, type Page, type PageOptions } from './client/pagination.js';
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
 export type { ListPage, ListQuery } from './queue/outbox/index.js';
 // The simulator (engine.type "simulator"): `sdk.simulator`, tests and demos.

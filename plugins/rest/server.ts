@@ -25,6 +25,9 @@ import { restOptionsSchema, type RestOptions, type RestOptionsInput } from './op
 import { pluginRoutes } from './plugin-routes.js';
 import { mountRoutes, type AnyRoute } from './route.js';
 import { clientRoutes } from './routes/clients.js';
+import { callRoutes } from './routes/calls.js';
+import { chatRoutes } from './routes/chats.js';
+import { contactRoutes } from './routes/contacts.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { systemRoutes } from './routes/system.js';
@@ -113,6 +116,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...systemRoutes(rc, openapi),
     ...clientRoutes(rc),
     ...messageRoutes(rc),
+    ...chatRoutes(rc),
+    ...contactRoutes(rc),
+    ...callRoutes(rc, sdk),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),
