@@ -89,6 +89,19 @@ export {
   type SendTextInput,
   type SendVideoInput,
 } from './client/send-contract.js';
+// Chats, contacts and calls (reads and immediate actions, not queued).
+export {
+  CONVERSATION_KINDS,
+  type ChatData,
+  type ChatPage,
+  type ChatsApi,
+  type FetchMessagesInput,
+  type GetChatsOptions,
+  type LastMessageSummary,
+} from './client/chats-api.js';
+export type { ContactData, ContactsApi } from './client/contacts-api.js';
+export type { CallData, CallsApi } from './client/calls-api.js';
+export { paginate, type Page, type PageOptions } from './client/pagination.js';
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
 export type { ListPage, ListQuery } from './queue/outbox/index.js';
 // The simulator (engine.type "simulator"): `sdk.simulator`, tests and demos.

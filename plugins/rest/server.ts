@@ -26,6 +26,9 @@ import { pluginRoutes } from './plugin-routes.js';
 import { mountRoutes, type AnyRoute } from './route.js';
 import { clientRoutes } from './routes/clients.js';
 import { groupRoutes } from './routes/groups.js';
+import { callRoutes } from './routes/calls.js';
+import { chatRoutes } from './routes/chats.js';
+import { contactRoutes } from './routes/contacts.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { systemRoutes } from './routes/system.js';
@@ -115,6 +118,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clientRoutes(rc),
     ...messageRoutes(rc),
     ...groupRoutes(rc),
+    ...chatRoutes(rc),
+    ...contactRoutes(rc),
+    ...callRoutes(rc, sdk),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),

@@ -46,6 +46,10 @@ import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
+import { chatsApi, type ChatsApi } from './chats-api.js';
+import { contactsApi, type ContactsApi } from './contacts-api.js';
+import { callsApi, incomingCallHandler, type CallsApi } from './calls-api.js';
+import type { CallData } from '../engines/ports/calls.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -78,8 +82,8 @@ export interface EnqueueOptions {
  * (`<area>-api.ts`, built on `ClientCore`): the class merges their interfaces here and assigns
  * their methods in the constructor.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface BotClient extends GroupsApi {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface BotClient extends GroupsApi, ChatsApi, ContactsApi, CallsApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -111,6 +115,7 @@ export class BotClient {
     this.#events.emit('message.status', record);
   };
   #lastDisconnect: ClientInfo['lastDisconnect'] = null;
+  #onCall: (call: CallData) => void = () => undefined;
 
   constructor(
     @inject(CLIENT_NAME) readonly name: string,
@@ -212,6 +217,8 @@ export class BotClient {
       events: this.#events,
     };
     Object.assign(this, groupsApi(core));
+    Object.assign(this, chatsApi(core), contactsApi(core), callsApi(core));
+    this.#onCall = incomingCallHandler(core);
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -396,6 +403,7 @@ export class BotClient {
   #wire(engine: Engine): Engine {
     engine.on('message', (data) => this.#senders.push(data, this.#emitMessage));
     engine.on('message.create', (data) => this.#senders.push(data, this.#emitCreated));
+    engine.on('call', (call) => this.#onCall(call));
     engine.on('message.ack', (update) => {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);

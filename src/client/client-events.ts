@@ -3,6 +3,7 @@ import type { Message } from './message.js';
 import type { TrackedSend } from '../queue/types.js';
 import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
 import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from './groups-api.js';
+import type { CallData } from '../engines/ports/calls.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -25,6 +26,8 @@ export interface ClientEvents {
   'group.leave': [event: GroupLeaveEvent];
   /** A group's subject, description, settings or admins changed. */
   'group.update': [event: GroupUpdateEvent];
+  /** Someone calls the account: `{ id, from, video, group, timestamp }` (see `rejectCall`). */
+  call: [call: CallData];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -43,6 +46,7 @@ export const ACCOUNT_EVENT_NAMES = [
   'group.join',
   'group.leave',
   'group.update',
+  'call',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [

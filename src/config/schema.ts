@@ -238,6 +238,15 @@ export const watchdogSchema = z
   })
   .strict();
 
+export const callsSchema = z
+  .object({
+    /** Reject incoming calls automatically (bots that cannot answer). */
+    reject: z.boolean().default(false),
+    /** Sent to the caller through the outbound queue after an automatic rejection. */
+    message: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -255,6 +264,8 @@ export const configSchema = z
     commands: commandsSchema.prefault({}),
     /** Hung handlers and a blocked event loop: detected, reported, measured. */
     watchdog: watchdogSchema.prefault({}),
+    /** Incoming calls: rejected automatically, with an optional message to the caller. */
+    calls: callsSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
   })
@@ -269,3 +280,4 @@ export type QueueConfig = WakitConfig['queue'];
 export type MediaConfig = WakitConfig['media'];
 export type LogConfig = WakitConfig['log'];
 export type WatchdogConfig = WakitConfig['watchdog'];
+export type CallsConfig = WakitConfig['calls'];

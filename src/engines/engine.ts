@@ -19,6 +19,9 @@ import type {
 } from './types.js';
 import type { MediaFile } from './types.js';
 import type { GroupEngine, GroupEngineEvents } from './ports/groups.js';
+import type { CallData, CallEngine } from './ports/calls.js';
+import type { ChatEngine } from './ports/chats.js';
+import type { ContactEngine } from './ports/contacts.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -35,6 +38,8 @@ export interface EngineEvents {
   'group.join': GroupEngineEvents['group.join'];
   'group.leave': GroupEngineEvents['group.leave'];
   'group.update': GroupEngineEvents['group.update'];
+  /** Someone calls the account (voice or video, private or group). */
+  call: [call: CallData];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -45,7 +50,7 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine extends GroupEngine {
+export interface Engine extends GroupEngine, ChatEngine, ContactEngine, CallEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

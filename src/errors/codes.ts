@@ -77,6 +77,7 @@ export const ERROR_CODES = {
     title: 'Group invite code is invalid or revoked',
     transient: false,
   },
+  CALL_NOT_FOUND: { status: 404, title: 'Call not found', transient: false },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

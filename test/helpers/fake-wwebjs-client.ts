@@ -20,6 +20,8 @@ import type {
   WwebjsBindings,
   WwebjsClientOptions,
 } from '../../src/engines/wwebjs/types.js';
+import { FakeContact, fakeChatById, fakeChats, fakeContacts } from './fake-wwebjs-chats.js';
+import { chatsState, type FakeFullChat } from './fake-wwebjs-chats.js';
 
 export const SESSION_FILE = 'wa-session.json';
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -484,9 +486,28 @@ export class FakeClient extends EventEmitter {
     return null;
   }
 
-  async getChatById(chatId: string): Promise<FakeChat | undefined> {
+  async getChatById(chatId: string): Promise<FakeFullChat | undefined> {
     this.requireReady();
-    return this.network.chat(this, chatId);
+    return fakeChatById(this, chatId);
+  }
+
+  /** Client.js:1668 (chats: fake-wwebjs-chats.ts). */
+  async getChats(): Promise<FakeFullChat[]> {
+    this.calls.push({ method: 'getChats', args: [] });
+    this.requireReady();
+    return fakeChats(this);
+  }
+
+  /** Client.js:1725. */
+  async getContacts(): Promise<FakeContact[]> {
+    this.requireReady();
+    return fakeContacts(this);
+  }
+
+  /** Client.js:2145: the eurl, undefined when there is none or it is hidden. */
+  async getProfilePicUrl(contactId: string): Promise<string | undefined> {
+    this.requireReady();
+    return chatsState(this.network).pictures.get(contactId);
   }
 
   async getNumberId(
@@ -508,10 +529,10 @@ export class FakeClient extends EventEmitter {
     return userIds.map((id) => this.network.lidAndPhone(id));
   }
 
-  /** Client.js:1738: a Contact; only `pushname` is modelled. */
-  async getContactById(contactId: string): Promise<{ pushname?: string }> {
+  /** Client.js:1738: a Contact (`Contact.find` makes one for any id). */
+  async getContactById(contactId: string): Promise<FakeContact> {
     this.requireReady();
-    return { pushname: `Contact ${contactId.split('@')[0]}` };
+    return new FakeContact(this, contactId);
   }
 
   async isRegisteredUser(id: string): Promise<boolean> {

@@ -9,7 +9,11 @@ import type {
   SimMediaContent,
   SimPhone,
 } from './types.js';
-import { LID_SUFFIX, deriveLid, userId } from './ids.js';
+import type { CallData } from '../ports/calls.js';
+import { GROUP_SUFFIX, LID_SUFFIX, deriveLid, toNumber, userId } from './ids.js';
+import type { SimCall } from './calls.js';
+import { SimChats, type SimChatState } from './chats.js';
+import { SimAddressBook, type SimPictureVisibility } from './contacts.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
 export const SIM_INBOX_LIMIT = 1_000;
@@ -29,6 +33,8 @@ export interface SimRecord extends SimInboxMessage {
 export interface LinkedDevice {
   receiveInbound(record: SimRecord, sender: SimAccount): void;
   receiveGroupEvent(event: SimGroupEvent): void;
+  /** Someone calls this account. */
+  receiveCall(call: CallData): void;
 }
 
 interface Waiter {
@@ -42,6 +48,17 @@ export type PhoneSend = (
   content: string | SimMediaContent,
   opts: { quotedMessageId?: string },
 ) => { id: string };
+
+export type PhoneCall = (caller: SimAccount, to: string, opts: { video?: boolean }) => SimCall;
+
+/** Digits of a number or `@c.us` id; VALIDATION_FAILED otherwise. */
+function digitsOf(numberOrId: string): string {
+  const digits = toNumber(numberOrId);
+  if (!digits) {
+    throw new WakitError('VALIDATION_FAILED', `"${numberOrId}" is not a phone number or @c.us id`);
+  }
+  return digits;
+}
 
 export class SimAccount implements SimPhone {
   readonly id: string;
@@ -57,6 +74,10 @@ export class SimAccount implements SimPhone {
   groups!: GroupEngine;
   groupAdd: SimGroupAddPrivacy = 'everyone';
   private events: SimGroupEvent[] = [];
+  /** Conversations: history, unread counts, archived / pinned / muted. */
+  readonly chats = new SimChats();
+  /** Saved names, blocked people, own profile picture. */
+  readonly book = new SimAddressBook();
   private box: SimRecord[] = [];
   private readonly waiters = new Set<Waiter>();
 
@@ -65,17 +86,44 @@ export class SimAccount implements SimPhone {
     public pushname: string,
     private readonly sendVia: PhoneSend,
     lidDigits?: string,
+    private readonly callVia?: PhoneCall,
   ) {
     this.id = userId(number);
     this.lid = `${lidDigits ?? deriveLid(number)}${LID_SUFFIX}`;
   }
 
-  addContact(numberOrId: string): void {
+  addContact(numberOrId: string, name?: string): void {
     const digits = numberOrId.replace(/@c\.us$/, '').replace(/[\s+-]/g, '');
     if (!/^\d{5,20}$/.test(digits)) {
       throw new WakitError('VALIDATION_FAILED', `"${numberOrId}" is not a phone number`);
     }
     this.contacts.add(digits);
+    if (name !== undefined) this.book.names.set(digits, name);
+  }
+
+  block(numberOrId: string): void {
+    this.book.blocked.add(userId(digitsOf(numberOrId)));
+  }
+
+  unblock(numberOrId: string): void {
+    this.book.blocked.delete(userId(digitsOf(numberOrId)));
+  }
+
+  setProfilePicture(url: string | null, opts: { visibleTo?: SimPictureVisibility } = {}): void {
+    this.book.picture = url === null ? null : { url, visibleTo: opts.visibleTo ?? 'everyone' };
+  }
+
+  setChatState(chatId: string, state: SimChatState): void {
+    const key =
+      chatId.endsWith(GROUP_SUFFIX) || chatId.endsWith('@newsletter')
+        ? chatId
+        : userId(digitsOf(chatId));
+    this.chats.setState(key, state);
+  }
+
+  call(to: string, opts: { video?: boolean } = {}): SimCall {
+    if (!this.callVia) throw new WakitError('NOT_SUPPORTED', 'this phone cannot place calls');
+    return this.callVia(this, to, opts);
   }
 
   /** How `viewer` sees this account's number: hidden behind the LID unless saved as a contact. */

@@ -13,6 +13,11 @@ import type { SimGroupEvent } from './types.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
 import { incomingMessage, ownMessage, payloadOf } from './messages.js';
+import type { CallData } from '../ports/calls.js';
+import type { ChatData, FetchMessagesOptions } from '../ports/chats.js';
+import type { ContactData } from '../ports/contacts.js';
+import { fetchMessages, getChat, listChats } from './chats.js';
+import { getContact, listContacts, numberId, profilePictureUrl, setBlocked } from './contacts.js';
 import {
   decodeSession,
   derivePhone,
@@ -318,11 +323,12 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     if (failed) record.ack = -1;
     const message = ownMessage(record, account);
     this.fire('message.create', message);
-    this.progressAcks(record, failed);
+    // Someone who blocked this account never gets its messages: one tick (sent) only.
+    this.progressAcks(record, failed, target.account?.book.blocked.has(account.id) ?? false);
     return { id: record.id };
   }
 
-  private progressAcks(record: SimRecord, failed: boolean): void {
+  private progressAcks(record: SimRecord, failed: boolean, blocked = false): void {
     const update = (ack: -1 | 1 | 2 | 3) => {
       record.ack = ack;
       this.fire('message.ack', { messageId: record.id, chatId: record.target, ack });
@@ -334,7 +340,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     let next: 1 | 2 | 3 = 1;
     const tick = () => {
       update(next);
-      if (next < 3) {
+      if (next < (blocked ? 1 : 3)) {
         next = (next + 1) as 2 | 3;
         this.after(this.config.ackDelayMs, tick);
       }
@@ -398,6 +404,58 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   /** @internal A group event for our account (we are a member). */
   receiveGroupEvent(event: SimGroupEvent): void {
     fireGroupEvent(this, event);
+  }
+
+  // ── chats, contacts, calls (models in chats.ts, contacts.ts, calls.ts) ─────────────────────────
+
+  getChats(): Promise<ChatData[]> {
+    return this.read((account) => listChats(this.network, account));
+  }
+
+  getChat(chatId: string): Promise<ChatData> {
+    return this.read((account) => getChat(this.network, account, chatId));
+  }
+
+  fetchMessages(chatId: string, options: FetchMessagesOptions) {
+    return this.read((account) => fetchMessages(this.network, account, chatId, options));
+  }
+
+  getContacts(): Promise<ContactData[]> {
+    return this.read((account) => listContacts(this.network, account));
+  }
+
+  getContact(id: string): Promise<ContactData> {
+    return this.read((account) => getContact(this.network, account, id));
+  }
+
+  getNumberId(digits: string): Promise<string | null> {
+    return this.read(() => numberId(this.network, digits));
+  }
+
+  getProfilePictureUrl(id: string): Promise<string | null> {
+    return this.read((account) => profilePictureUrl(this.network, account, id));
+  }
+
+  setBlocked(id: string, blocked: boolean): Promise<void> {
+    return this.read((account) => setBlocked(this.network, account, id, blocked));
+  }
+
+  rejectCall(callId: string): Promise<void> {
+    return this.read((account) => this.network.calls.reject(account, callId));
+  }
+
+  /** @internal Someone calls our account. */
+  receiveCall(call: CallData): void {
+    this.fire('call', call);
+  }
+
+  /** Runs a look-up on the ready account; its throws become rejections. */
+  private read<T>(fn: (account: SimAccount) => T): Promise<T> {
+    try {
+      return Promise.resolve(fn(this.ensureReady()));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

@@ -3,6 +3,9 @@ export { SimulatorNetwork, SIM_REGISTRY_LIMIT, type SimulatorNetworkOptions } fr
 export { SimulatorEngine } from './engine.js';
 export { SIM_INBOX_LIMIT } from './account.js';
 export { derivePhone } from './ids.js';
+export { SIM_CHAT_HISTORY_LIMIT, type SimChatState } from './chats.js';
+export type { SimCall, SimCallState } from './calls.js';
+export type { SimPictureVisibility } from './contacts.js';
 export type {
   SimChannel,
   SimChannelSpec,

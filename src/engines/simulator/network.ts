@@ -14,6 +14,7 @@ import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } 
 import { SimChannelImpl, channelId } from './channel.js';
 import { SimGroupActions, type GroupHost } from './groups.js';
 import { SimulatorEngine } from './engine.js';
+import { SimCalls } from './calls.js';
 import type {
   SimChannel,
   SimChannelSpec,
@@ -99,6 +100,12 @@ export class SimulatorNetwork implements GroupHost {
   /** @internal Clients whose next session restore fails. */
   readonly failAuthNext = new Set<string>();
   private readonly failedChats = new Set<string>();
+  /** @internal Calls placed by phones (calls.ts). */
+  readonly calls = new SimCalls({
+    person: (id) => this.person(id),
+    groupMembers: (id) => this.groups.get(id)?.members,
+    random: () => this.random(),
+  });
 
   constructor(options: SimulatorNetworkOptions = {}) {
     const parsed = engineSchema.parse({ ...options.config, type: 'simulator' });
@@ -269,7 +276,9 @@ export class SimulatorNetwork implements GroupHost {
   account(number: string, pushname?: string, lid?: string): SimAccount {
     let account = this.accounts.get(number);
     if (!account) {
-      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid);
+      account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid, (c, to, o) =>
+        this.calls.place(c, to, o),
+      );
       account.groups = new SimGroupActions(this, account);
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
@@ -282,6 +291,21 @@ export class SimulatorNetwork implements GroupHost {
   /** @internal */
   findGroup(id: string): SimGroupImpl | undefined {
     return this.groups.get(id);
+  }
+
+  /** @internal For chats.ts. */
+  groupName(id: string): string | undefined {
+    return this.groups.get(id)?.name;
+  }
+
+  /** @internal For chats.ts. */
+  channelName(id: string): string | undefined {
+    return this.channels.get(id)?.name;
+  }
+
+  /** @internal Ids of the groups `accountId` is a member of (for chats.ts). */
+  *groupsOf(accountId: string): Iterable<string> {
+    for (const group of this.groups.values()) if (group.members.has(accountId)) yield group.id;
   }
 
   /** @internal A stored message by any serialized id (or bare stanza id). */
@@ -371,9 +395,12 @@ export class SimulatorNetwork implements GroupHost {
       ack: 1,
     };
     this.registry[seq % SIM_REGISTRY_LIMIT] = record;
+    sender.chats.sent(target.account?.id ?? target.id, record, sender);
     if (!deliver) return record;
     if (target.account) {
-      this.deliverTo(target.account, record, sender, from);
+      // A person who blocked the sender does not get their private messages (chats.md).
+      if (!target.account.book.blocked.has(sender.id))
+        this.deliverTo(target.account, record, sender, from);
     } else if (target.group) {
       for (const member of target.group.members) {
         if (member === sender.id) continue;
@@ -402,6 +429,7 @@ export class SimulatorNetwork implements GroupHost {
     from?: LinkedDevice,
   ): void {
     account.receive(record);
+    account.chats.received(record, sender);
     if (account.devices.size === 0) return;
     for (const device of account.devices) {
       if (device !== from) device.receiveInbound(record, sender);

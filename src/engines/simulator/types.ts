@@ -9,6 +9,9 @@ export type SimGroupAddPrivacy = 'everyone' | 'contacts' | 'nobody';
 export type SimGroupEvent = {
   [E in keyof GroupEngineEvents]: { event: E; data: GroupEngineEvents[E][0] };
 }[keyof GroupEngineEvents];
+import type { SimCall } from './calls.js';
+import type { SimChatState } from './chats.js';
+import type { SimPictureVisibility } from './contacts.js';
 
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
@@ -58,8 +61,24 @@ export interface SimPhone {
   readonly lid: string;
   /** True when its messages arrive by LID and its number is hidden from non-contacts. */
   lidAddressed: boolean;
-  /** Saves a number as a contact: a LID-addressed phone's number becomes visible to this one. */
-  addContact(numberOrId: string): void;
+  /**
+   * Saves a number as a contact (under `name`, what this account's chats and contacts show): a
+   * LID-addressed phone's number becomes visible to this one, and so does a profile picture
+   * shown to contacts only.
+   */
+  addContact(numberOrId: string, name?: string): void;
+  /** Blocks a number: its private messages and calls no longer reach this account. */
+  block(numberOrId: string): void;
+  unblock(numberOrId: string): void;
+  /** Sets (null: removes) the profile picture and who may see it (default `everyone`). */
+  setProfilePicture(url: string | null, opts?: { visibleTo?: SimPictureVisibility }): void;
+  /** Archives, pins or mutes one of this account's chats (a number, `@c.us`, `@g.us` id). */
+  setChatState(chatId: string, state: SimChatState): void;
+  /**
+   * Calls a person (number, `@c.us` or `@lid`) or a group this phone is in: every linked device
+   * of each callee gets a `call` event. The call rings until `end()` or a rejection.
+   */
+  call(to: string, opts?: { video?: boolean }): SimCall;
   /**
    * Send text or media to a person (`@c.us` or `@lid`), a group this phone is in (`@g.us`), a
    * channel it administers (`@newsletter`) or its status (`status@broadcast`).

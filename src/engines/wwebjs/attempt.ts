@@ -1,6 +1,7 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { EngineIdentity } from '../engine.js';
 import type { BrowserLike, ClientLike, MessageLike, PageLike } from './types.js';
+import { CallBook } from './calls.js';
 
 export interface CreatedWaiter {
   chatId: string;
@@ -25,6 +26,8 @@ export class Attempt {
   /** Events are ignored for a while (e.g. during logout) without retiring. */
   muted = false;
   disposed = false;
+  /** Calls offered during this attempt (rejectCall finds them here). */
+  readonly calls = new CallBook();
   /** Fails the attempt when WhatsApp Web does not load within `authTimeoutMs`. */
   watchdog: NodeJS.Timeout | undefined;
   /** Settles (never rejects) once `initialize()` has settled and been handled. */

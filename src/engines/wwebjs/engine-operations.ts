@@ -31,7 +31,8 @@ export interface EngineOperationsOptions {
 export class EngineOperations {
   constructor(private readonly o: EngineOperationsOptions) {}
 
-  private readyAttempt(): Attempt {
+  /** The current attempt once READY; CLIENT_NOT_READY otherwise. */
+  readyAttempt(): Attempt {
     const attempt = this.o.current();
     if (!attempt || attempt.retired || !attempt.ready) {
       throw new WakitError('CLIENT_NOT_READY', 'whatsapp-web.js is not connected');

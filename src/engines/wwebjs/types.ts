@@ -62,6 +62,57 @@ export interface ChatLike {
   isReadOnly?: boolean;
   participants?: GroupParticipantLike[];
   lastMessage?: MessageLike;
+  /** `formattedTitle`: the group subject, the saved name, the pushname or the number. */
+  name?: string;
+  unreadCount?: number;
+  /** `t`: unix seconds of the last activity (undefined for a chat WhatsApp Web just created). */
+  timestamp?: number;
+  /** `archive`. */
+  archived?: boolean;
+  /** `!!pin`. */
+  pinned?: boolean;
+  /** `mute.expiration !== 0`. */
+  isMuted?: boolean;
+  /**
+   * Chat.js:203: the chat's messages oldest first; with `limit`, earlier ones are loaded until
+   * there are that many (or no more), then the latest `limit` are kept.
+   */
+  fetchMessages?(searchOptions: { limit?: number; fromMe?: boolean }): Promise<MessageLike[]>;
+}
+
+/** `Contact` (structures/Contact.js, built by ContactFactory from `WWebJS.getContactModel`). */
+export interface ContactLike {
+  /** A LID contact whose phone is known gets its phone id here (Injected/Utils.js:1014). */
+  id: SerializedId;
+  /** `userid`: the digits. */
+  number?: string | null;
+  name?: string | null;
+  pushname?: string | null;
+  isBusiness?: boolean;
+  isMe?: boolean;
+  isUser?: boolean;
+  isGroup?: boolean;
+  isWAContact?: boolean;
+  isMyContact?: boolean;
+  isBlocked?: boolean;
+  /** Contact.js: resolve to false for groups, true otherwise. */
+  block?(): Promise<boolean>;
+  unblock?(): Promise<boolean>;
+}
+
+/** `Call` (structures/Call.js), emitted as the client's `call` event (Events.INCOMING_CALL). */
+export interface CallLike {
+  id: string;
+  /** `peerJid`: who called. */
+  from: string;
+  /** `offerTime`, unix seconds. */
+  timestamp: number;
+  isVideo?: boolean;
+  isGroup?: boolean;
+  /** `outgoing`: a call this account placed. */
+  fromMe?: boolean;
+  /** `WWebJS.rejectCall(peerJid, id)` (Injected/Utils.js:1265). */
+  reject(): Promise<unknown>;
 }
 
 /** The bits of puppeteer's `Browser` the engine watches. */
@@ -112,8 +163,14 @@ export interface ClientLike {
    * WhatsApp knows no such user.
    */
   getContactLidAndPhone(userIds: string[]): Promise<Array<{ lid?: string; pn?: string }>>;
-  /** Client.js:1738; `Contact.pushname` (structures/Contact.js:61). */
-  getContactById(contactId: string): Promise<{ pushname?: string | null }>;
+  /** Client.js:1738: a Contact (WhatsApp Web's `Contact.find` makes one for any id). */
+  getContactById(contactId: string): Promise<ContactLike>;
+  /** Client.js:1668: every chat of WhatsApp Web's Chat collection. */
+  getChats(): Promise<ChatLike[]>;
+  /** Client.js:1725: every contact model WhatsApp Web holds (people, groups, itself). */
+  getContacts(): Promise<ContactLike[]>;
+  /** Client.js:2145: the `eurl`, or undefined when there is none or privacy hides it. */
+  getProfilePicUrl(contactId: string): Promise<string | undefined>;
   // EventEmitter's own signature, so that the real Client (and the fake) fit.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: string, listener: (...args: any[]) => void): unknown;

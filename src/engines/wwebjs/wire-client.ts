@@ -6,7 +6,7 @@ import type { Attempt } from './attempt.js';
 import { mapDisconnectReason } from './map-errors.js';
 import { toAckUpdate, toMessageData } from './map-message.js';
 import { wireGroupEvents } from './group-events.js';
-import type { MessageLike } from './types.js';
+import type { CallLike, MessageLike } from './types.js';
 
 /** What the event wiring of one attempt needs from its engine. */
 export interface AttemptHost {
@@ -104,6 +104,13 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
     'message_ack',
     live((message: MessageLike, ack: number) => {
       host.fire('message.ack', toAckUpdate(message, ack));
+    }),
+  );
+  client.on(
+    'call',
+    live((call: CallLike) => {
+      const data = attempt.calls.offer(call);
+      if (data) host.fire('call', data);
     }),
   );
   client.on(

@@ -1,6 +1,16 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
-import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import type {
+  ContactInfo,
+  DisconnectReason,
+  EngineContent,
+  MediaFile,
+  MessageData,
+} from '../types.js';
+import type { ChatData, FetchMessagesOptions } from '../ports/chats.js';
+import type { ContactData } from '../ports/contacts.js';
+import * as chats from './chats.js';
+import * as contacts from './contacts.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
@@ -316,5 +326,46 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   }
   leaveGroup(groupId: string) {
     return this.groups.leaveGroup(groupId);
+  }
+
+  // ---------------------------------------------------------------- chats, contacts, calls
+
+  async getChats(): Promise<ChatData[]> {
+    const { client, identity } = this.ops.readyAttempt();
+    return chats.getChats(client, identity?.id);
+  }
+
+  async getChat(chatId: string): Promise<ChatData> {
+    const { client, identity } = this.ops.readyAttempt();
+    return chats.getChat(client, chatId, identity?.id);
+  }
+
+  async fetchMessages(chatId: string, options: FetchMessagesOptions): Promise<MessageData[]> {
+    const { client, identity } = this.ops.readyAttempt();
+    return chats.fetchMessages(client, chatId, options, identity?.id);
+  }
+
+  async getContacts(): Promise<ContactData[]> {
+    return contacts.getContacts(this.ops.readyAttempt().client);
+  }
+
+  async getContact(id: string): Promise<ContactData> {
+    return contacts.getContact(this.ops.readyAttempt().client, id);
+  }
+
+  async getNumberId(digits: string): Promise<string | null> {
+    return contacts.getNumberId(this.ops.readyAttempt().client, digits);
+  }
+
+  async getProfilePictureUrl(id: string): Promise<string | null> {
+    return contacts.getProfilePictureUrl(this.ops.readyAttempt().client, id);
+  }
+
+  async setBlocked(id: string, blocked: boolean): Promise<void> {
+    return contacts.setBlocked(this.ops.readyAttempt().client, id, blocked);
+  }
+
+  async rejectCall(callId: string): Promise<void> {
+    return this.ops.readyAttempt().calls.reject(callId);
   }
 }

@@ -1,0 +1,184 @@
+/**
+ * Schemas of the chats, contacts and calls routes (chats.ts, contacts.ts, calls.ts), registered in
+ * `restSchemas` so that they become OpenAPI components.
+ */
+import { z } from 'zod';
+import { restSchemas, clientNameParam } from '../schemas.js';
+
+function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  restSchemas.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+const limit = z.coerce.number().int().min(1).max(500).default(50);
+const cursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a nextCursor from a previous page')
+  .optional();
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+/** `?client=`: the default client when absent. */
+export const ClientQuery = z.object({ client: clientNameParam.optional() }).strict();
+
+export const ChatListQuery = z
+  .object({
+    client: clientNameParam.optional(),
+    limit,
+    cursor,
+    /** Only chats with unread messages. */
+    unreadOnly: booleanFlag,
+  })
+  .strict();
+
+export const ChatMessagesQuery = z
+  .object({
+    client: clientNameParam.optional(),
+    limit,
+    /** Only messages older than this message id (`nextBefore` of the previous page). */
+    before: z.string().min(1).max(256).optional(),
+  })
+  .strict();
+
+export const ContactListQuery = z
+  .object({ client: clientNameParam.optional(), limit, cursor })
+  .strict();
+
+/** A chat id or phone number in a path (checked and normalised by the SDK: INVALID_CHAT_ID). */
+export const ChatIdParam = z.string().min(1).max(128);
+export const CallIdParam = z.string().regex(/^[\w.:-]{1,128}$/, 'must be a call id');
+
+export const LastMessage = named(
+  'LastMessage',
+  z
+    .object({
+      id: z.string(),
+      body: z.string(),
+      type: z.string(),
+      fromMe: z.boolean(),
+      timestamp: z.number(),
+      hasMedia: z.boolean(),
+      author: z.string().optional(),
+    })
+    .strict(),
+);
+
+export const Chat = named(
+  'Chat',
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      isGroup: z.boolean(),
+      unreadCount: z.number().int(),
+      /** Unix seconds of the last activity; 0 when none. */
+      timestamp: z.number(),
+      lastMessage: LastMessage.optional(),
+      archived: z.boolean().optional(),
+      pinned: z.boolean().optional(),
+      muted: z.boolean().optional(),
+    })
+    .strict(),
+);
+
+export const ChatList = named(
+  'ChatList',
+  z.object({ items: z.array(Chat), nextCursor: z.string().nullable() }).strict(),
+  'One page, most recent activity first; pass `nextCursor` as `cursor` for the next (null: last page).',
+);
+
+/** A message of a chat's history (the fields of the `message` event; more may come). */
+export const ChatMessage = named(
+  'ChatMessage',
+  z.looseObject({
+    id: z.string(),
+    body: z.string(),
+    from: z.string(),
+    to: z.string(),
+    chatId: z.string(),
+    timestamp: z.number(),
+    fromMe: z.boolean(),
+    type: z.string(),
+    hasMedia: z.boolean(),
+    isGroup: z.boolean(),
+    ack: z.number().int(),
+    author: z.string().optional(),
+    sender: z.looseObject({ id: z.string() }),
+  }),
+);
+
+export const ChatMessageList = named(
+  'ChatMessageList',
+  z
+    .object({
+      items: z.array(ChatMessage),
+      /** Pass as `before` for older messages; null when there are none. */
+      nextBefore: z.string().nullable(),
+    })
+    .strict(),
+  'Newest first.',
+);
+
+export const Contact = named(
+  'Contact',
+  z
+    .object({
+      id: z.string(),
+      number: z.string().optional(),
+      lid: z.string().optional(),
+      name: z.string().optional(),
+      pushname: z.string().optional(),
+      isMyContact: z.boolean(),
+      isBlocked: z.boolean(),
+      isBusiness: z.boolean(),
+    })
+    .strict(),
+);
+
+export const ContactList = named(
+  'ContactList',
+  z.object({ items: z.array(Contact), nextCursor: z.string().nullable() }).strict(),
+  'One page, by id; pass `nextCursor` as `cursor` for the next (null: last page).',
+);
+
+export const ProfilePicture = named(
+  'ProfilePicture',
+  z.object({ id: z.string(), url: z.string().nullable() }).strict(),
+  '`url` is null when there is no picture or its owner hides it.',
+);
+
+export const NumberLookup = named(
+  'NumberLookup',
+  z.object({ phone: z.string(), registered: z.boolean(), id: z.string().nullable() }).strict(),
+);
+
+export const BlockResult = named(
+  'BlockResult',
+  z.object({ id: z.string(), blocked: z.boolean() }).strict(),
+);
+
+export const CallRejected = named(
+  'CallRejected',
+  z.object({ id: z.string(), status: z.literal('rejected') }).strict(),
+);
+
+export const SimCallRequest = named(
+  'SimulatorCallRequest',
+  z
+    .object({
+      /** Who is called: a number, `@c.us`, `@lid` or a group; the client's number when absent. */
+      to: z.string().min(1).max(128).optional(),
+      client: clientNameParam.optional(),
+      video: z.boolean().optional(),
+    })
+    .strict(),
+);
+
+export const SimCallPlaced = named(
+  'SimulatorCallPlaced',
+  z
+    .object({ id: z.string(), to: z.string(), state: z.enum(['ringing', 'rejected', 'ended']) })
+    .strict(),
+);

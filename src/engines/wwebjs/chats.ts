@@ -1,0 +1,138 @@
+/**
+ * Chats on whatsapp-web.js 1.34: `client.getChats()`, `getChatById()` and `chat.fetchMessages()`
+ * (Client.js:1668/1693, structures/Chat.js), mapped to plain data and our error codes.
+ */
+import { WakitError } from '../../errors/index.js';
+import type { MessageData } from '../types.js';
+import type { ChatData, FetchMessagesOptions, LastMessageSummary } from '../ports/chats.js';
+import { mapSendError } from './map-errors.js';
+import { toMessageData } from './map-message.js';
+import type { ChatLike, ClientLike, MessageLike } from './types.js';
+
+/** Chats that are conversations (not status@broadcast, broadcast lists or anything else). */
+const CONVERSATION = /@(c\.us|lid|g\.us|newsletter)$/;
+
+/** `fetchMessages` loads at most this many to find `before` (WhatsApp Web keeps them in memory). */
+export const MAX_SCAN = 5_000;
+
+function summary(message: MessageLike, meId: string | undefined): LastMessageSummary {
+  const data = toMessageData(message, meId);
+  const last: LastMessageSummary = {
+    id: data.id,
+    body: data.body,
+    type: data.type,
+    fromMe: data.fromMe,
+    timestamp: data.timestamp,
+    hasMedia: data.hasMedia,
+  };
+  if (data.author) last.author = data.author;
+  return last;
+}
+
+/** A whatsapp-web.js Chat as plain data. */
+export function toChatData(chat: ChatLike, meId?: string): ChatData {
+  const id = chat.id._serialized;
+  const data: ChatData = {
+    id,
+    name: typeof chat.name === 'string' && chat.name ? chat.name : (id.split('@')[0] ?? id),
+    isGroup: Boolean(chat.isGroup),
+    unreadCount:
+      typeof chat.unreadCount === 'number' && chat.unreadCount > 0 ? chat.unreadCount : 0,
+    timestamp: typeof chat.timestamp === 'number' ? chat.timestamp : 0,
+  };
+  if (typeof chat.archived === 'boolean') data.archived = chat.archived;
+  if (typeof chat.pinned === 'boolean') data.pinned = chat.pinned;
+  if (typeof chat.isMuted === 'boolean') data.muted = chat.isMuted;
+  if (chat.lastMessage) data.lastMessage = summary(chat.lastMessage, meId);
+  return data;
+}
+
+export async function getChats(client: ClientLike, meId?: string): Promise<ChatData[]> {
+  let chats: ChatLike[];
+  try {
+    chats = await client.getChats();
+  } catch (error) {
+    throw mapSendError(error, '*');
+  }
+  return chats
+    .filter((chat) => CONVERSATION.test(chat.id._serialized))
+    .map((c) => toChatData(c, meId));
+}
+
+/**
+ * `getChatById` creates an empty chat for any registered person (`findOrCreateLatestChat`): a
+ * person's chat without a message or activity counts as no chat (CHAT_NOT_FOUND), as in the
+ * simulator; a group the account is in always has one.
+ */
+async function findChat(client: ClientLike, chatId: string): Promise<ChatLike> {
+  let chat: ChatLike | undefined;
+  try {
+    chat = await client.getChatById(chatId);
+  } catch (error) {
+    throw mapSendError(error, chatId);
+  }
+  if (!chat || (!chat.isGroup && !chat.lastMessage && !chat.timestamp)) {
+    throw new WakitError('CHAT_NOT_FOUND', `This account has no chat with ${chatId}`, {
+      details: { chatId },
+    });
+  }
+  return chat;
+}
+
+export async function getChat(client: ClientLike, chatId: string, meId?: string) {
+  return toChatData(await findChat(client, chatId), meId);
+}
+
+async function load(chat: ChatLike, limit: number): Promise<MessageLike[]> {
+  if (!chat.fetchMessages) {
+    throw new WakitError('ENGINE_ERROR', 'this whatsapp-web.js Chat has no fetchMessages()');
+  }
+  try {
+    return await chat.fetchMessages({ limit });
+  } catch (error) {
+    throw mapSendError(error, chat.id._serialized);
+  }
+}
+
+const isMessage = (message: MessageLike, id: string): boolean =>
+  message.id._serialized === id ||
+  (message.id.id !== undefined && id.split('_')[2] === message.id.id);
+
+/**
+ * Newest first. whatsapp-web.js returns the latest `limit` messages oldest first; for `before`
+ * the window grows (doubling, up to MAX_SCAN) until that message and `limit` older ones are in it.
+ */
+export async function fetchMessages(
+  client: ClientLike,
+  chatId: string,
+  options: FetchMessagesOptions,
+  meId?: string,
+): Promise<MessageData[]> {
+  const chat = await findChat(client, chatId);
+  let window = options.before === undefined ? options.limit : options.limit + 50;
+  for (;;) {
+    const messages = await load(chat, window);
+    const exhausted = messages.length < window || window >= MAX_SCAN;
+    let end = messages.length;
+    if (options.before !== undefined) {
+      const before = options.before;
+      end = messages.findIndex((message) => isMessage(message, before));
+      if (end < 0 && exhausted) {
+        throw new WakitError(
+          'MESSAGE_NOT_FOUND',
+          `message ${before} is not in the chat ${chatId}`,
+          {
+            details: { chatId, messageId: before },
+          },
+        );
+      }
+    }
+    if (end >= 0 && (end >= options.limit || exhausted)) {
+      return messages
+        .slice(Math.max(0, end - options.limit), end)
+        .reverse()
+        .map((message) => toMessageData(message, meId));
+    }
+    window = Math.min(MAX_SCAN, window * 2);
+  }
+}
