@@ -46,6 +46,7 @@ import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, type GroupsApi } from './groups-api.js';
+import { messagesApi, type MessagesApi } from './messages-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -78,8 +79,8 @@ export interface EnqueueOptions {
  * (`<area>-api.ts`, built on `ClientCore`): the class merges their interfaces here and assigns
  * their methods in the constructor.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface BotClient extends GroupsApi {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface BotClient extends GroupsApi, MessagesApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -184,11 +185,11 @@ export class BotClient {
     });
     this.#actions = {
       client: name,
-      reply: async (message, text) => {
+      reply: async (message, content) => {
         parseChatId(message.chatId, 'reply', { allow: REPLY_KINDS });
         return (
           await this.enqueue(
-            prepareContent(message.chatId, text, { quotedMessageId: message.id }),
+            prepareContent(message.chatId, content, { quotedMessageId: message.id }),
             { priority: 'reply' },
           )
         ).result;
@@ -202,6 +203,10 @@ export class BotClient {
           )
         ).result,
       download: (message) => this.#download(message),
+      quoted: async (message) => {
+        const data = await this.#supervisor.requireEngine().getQuotedMessage(message.id);
+        return data ? new Message(data, this.#actions) : null;
+      },
     };
     const core: ClientCore = {
       name,
@@ -213,6 +218,7 @@ export class BotClient {
       events: this.#events,
     };
     Object.assign(this, groupsApi(core));
+    Object.assign(this, messagesApi(core));
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -418,6 +424,7 @@ export class BotClient {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);
     });
+    engine.on('poll.vote', (vote) => this.#events.emit('poll.vote', vote));
     return engine;
   }
 

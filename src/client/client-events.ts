@@ -1,7 +1,13 @@
 import type { WakitError } from '../errors/index.js';
 import type { Message } from './message.js';
 import type { TrackedSend } from '../queue/types.js';
-import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
+import type {
+  AckUpdate,
+  AuthenticatedSession,
+  ClientState,
+  DisconnectReason,
+  PollVote,
+} from './types.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -18,6 +24,8 @@ export interface ClientEvents {
   state: [change: { from: ClientState; to: ClientState; at: string }];
   /** A tracked send changed: queued → sending → sent → delivered → read, or failed (with its code). */
   'message.status': [send: TrackedSend];
+  /** Someone voted on a poll (their current choice; none selected = retracted). */
+  'poll.vote': [vote: PollVote];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -33,6 +41,7 @@ export const ACCOUNT_EVENT_NAMES = [
   'message.ack',
   'message.status',
   'state',
+  'poll.vote',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [

@@ -18,6 +18,7 @@ import type {
   MessageData,
 } from './types.js';
 import type { MediaFile } from './types.js';
+import type { MessagesEngine, MessagesEngineEvents } from './ports/messages.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -31,6 +32,7 @@ export interface EngineEvents {
   /** Any message created in a chat of this account, own ones included (`fromMe`). */
   'message.create': [message: MessageData];
   'message.ack': [update: AckUpdate];
+  'poll.vote': MessagesEngineEvents['poll.vote'];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -41,7 +43,7 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine {
+export interface Engine extends MessagesEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

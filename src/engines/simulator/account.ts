@@ -1,7 +1,8 @@
 /** An account of the virtual network: a phone people hold, or the account a bot client links to. */
 import { WakitError } from '../../errors/index.js';
 import type { MediaFile } from '../types.js';
-import type { SimInboxMessage, SimMediaContent, SimPhone } from './types.js';
+import type { PollVote } from '../ports/messages.js';
+import type { SimInboxMessage, SimKindContent, SimMediaContent, SimPhone } from './types.js';
 import { LID_SUFFIX, deriveLid, userId } from './ids.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
@@ -16,11 +17,15 @@ export interface SimRecord extends SimInboxMessage {
   /** Receivers see the sender by LID (a LID-addressed phone, or a group in LID addressing mode). */
   readonly byLid: boolean;
   ack: number;
+  /** A poll's current votes: voter account id → the option names chosen. */
+  votes?: Map<string, string[]>;
 }
 
 /** What the network needs from an engine linked to an account. */
 export interface LinkedDevice {
   receiveInbound(record: SimRecord, sender: SimAccount): void;
+  /** A vote on a poll of a chat this account is in, as this account sees it. */
+  receiveVote(vote: PollVote): void;
 }
 
 interface Waiter {
@@ -31,9 +36,11 @@ interface Waiter {
 export type PhoneSend = (
   sender: SimAccount,
   chatId: string,
-  content: string | SimMediaContent,
+  content: string | SimMediaContent | SimKindContent,
   opts: { quotedMessageId?: string },
 ) => { id: string };
+
+export type PhoneVote = (voter: SimAccount, pollMessageId: string, options: string[]) => void;
 
 export class SimAccount implements SimPhone {
   readonly id: string;
@@ -47,6 +54,10 @@ export class SimAccount implements SimPhone {
   readonly devices = new Set<LinkedDevice>();
   private box: SimRecord[] = [];
   private readonly waiters = new Set<Waiter>();
+  /** @internal Set by the network: casts this phone's votes. */
+  voteVia: PhoneVote = () => {
+    throw new WakitError('INTERNAL', 'this phone is not on a network');
+  };
 
   constructor(
     readonly number: string,
@@ -73,11 +84,20 @@ export class SimAccount implements SimPhone {
 
   send(
     chatId: string,
-    content: string | SimMediaContent,
+    content: string | SimMediaContent | SimKindContent,
     opts: { quotedMessageId?: string } = {},
   ): Promise<{ id: string }> {
     try {
       return Promise.resolve(this.sendVia(this, chatId, content, opts));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  vote(pollMessageId: string, options: string[]): Promise<void> {
+    try {
+      this.voteVia(this, pollMessageId, options);
+      return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -5,11 +5,19 @@
  */
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
-import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import type {
+  ContactInfo,
+  DisconnectReason,
+  EngineContent,
+  MediaFile,
+  MessageData,
+} from '../types.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload, SimulatorNetwork } from './network.js';
 import { incomingMessage, ownMessage, payloadOf } from './messages.js';
+import { isMessageKindContent, type PollVote } from '../ports/messages.js';
+import { kindPayload, quotedMessage } from './message-kinds.js';
 import {
   decodeSession,
   derivePhone,
@@ -250,7 +258,16 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   // ── messages ─────────────────────────────────────────────────────────────────────────────────
 
   async send(chatId: string, content: EngineContent): Promise<{ id: string }> {
-    return this.post(chatId, payloadOf(content));
+    if (!isMessageKindContent(content)) return this.post(chatId, payloadOf(content));
+    return this.post(chatId, kindPayload(this.network, this.ensureReady(), content));
+  }
+
+  getQuotedMessage(messageId: string): Promise<MessageData | null> {
+    try {
+      return Promise.resolve(quotedMessage(this.network, this.ensureReady(), messageId));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   async forward(messageId: string, chatId: string): Promise<{ id: string }> {
@@ -262,6 +279,9 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
       body: original.body,
       caption: original.caption,
       media: original.media,
+      location: original.location,
+      poll: original.poll,
+      vcards: original.vcards,
       isForwarded: true,
     });
   }
@@ -344,6 +364,11 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
     this.fire('message', message);
     this.fire('message.create', message);
+  }
+
+  /** @internal Someone voted on a poll of a chat of our account. */
+  receiveVote(vote: PollVote): void {
+    this.fire('poll.vote', vote);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ export type {
   SimGroup,
   SimGroupSpec,
   SimInboxMessage,
+  SimKindContent,
   SimMediaContent,
   SimPhone,
   SimulatorEngineConfig,

@@ -13,11 +13,14 @@ import { SimGroupImpl, groupId, memberId } from './group.js';
 import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
 import { SimChannelImpl, channelId } from './channel.js';
 import { SimulatorEngine } from './engine.js';
+import { castVote, isKindContent, phoneKindPayload } from './message-kinds.js';
+import type { LocationData, PollData } from '../ports/messages.js';
 import type {
   SimChannel,
   SimChannelSpec,
   SimGroup,
   SimGroupSpec,
+  SimKindContent,
   SimMediaContent,
   SimPhone,
   SimulatorEngineConfig,
@@ -43,9 +46,13 @@ export interface SimPayload {
   isForwarded: boolean;
   quotedMessageId?: string;
   mentions?: readonly string[];
+  location?: LocationData;
+  poll?: PollData;
+  vcards?: readonly string[];
 }
 
-interface Target {
+/** @internal Where a message goes: a person, a group, a channel or status. */
+export interface Target {
   id: string;
   account?: SimAccount;
   group?: SimGroupImpl;
@@ -238,6 +245,7 @@ export class SimulatorNetwork {
     let account = this.accounts.get(number);
     if (!account) {
       account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid);
+      account.voteVia = (voter, pollId, options) => castVote(this, voter, pollId, options);
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {
@@ -334,6 +342,9 @@ export class SimulatorNetwork {
       isForwarded: payload.isForwarded,
       quotedMessageId: payload.quotedMessageId,
       mentions: payload.mentions,
+      ...(payload.location ? { location: payload.location } : {}),
+      ...(payload.poll ? { poll: payload.poll, votes: new Map() } : {}),
+      ...(payload.vcards ? { vcards: payload.vcards } : {}),
       timestamp: Math.floor(Date.now() / 1000),
       ack: 1,
     };
@@ -379,10 +390,14 @@ export class SimulatorNetwork {
   private readonly phoneSend = (
     sender: SimAccount,
     chatId: string,
-    content: string | SimMediaContent,
+    content: string | SimMediaContent | SimKindContent,
     opts: { quotedMessageId?: string },
   ): { id: string } => {
     const target = this.resolveTarget(sender, chatId);
+    if (isKindContent(content)) {
+      const payload = phoneKindPayload(this, sender, content, opts.quotedMessageId);
+      return { id: this.post(sender, target, payload).id };
+    }
     const payload: SimPayload =
       typeof content === 'string'
         ? { type: 'chat', body: content, isForwarded: false, quotedMessageId: opts.quotedMessageId }

@@ -46,6 +46,41 @@ export interface MessageLike {
   _data?: Record<string, unknown>;
   forward(chat: string): Promise<void>;
   downloadMedia(): Promise<MessageMediaLike | undefined>;
+  /** `type: 'location'` (structures/Message.js:173): a `Location` built from `lat`, `lng`, `loc`. */
+  location?: {
+    latitude: number | string;
+    longitude: number | string;
+    name?: string;
+    address?: string;
+    url?: string;
+  };
+  /** `vcard` / `multi_vcard` (structures/Message.js:193). */
+  vCards?: string[];
+  /** `poll_creation` (structures/Message.js:329-335). */
+  pollName?: string;
+  pollOptions?: Array<{ name: string; localId: number }>;
+  allowMultipleAnswers?: boolean;
+  /** structures/Message.js:431: resolves to undefined when nothing is quoted. */
+  getQuotedMessage?(): Promise<MessageLike | undefined>;
+}
+
+/** `PollVote` (structures/PollVote.js) as `vote_update` emits it. */
+export interface PollVoteLike {
+  /** `data.sender`: a wid (`{ _serialized }`) from the page, or its serialized string. */
+  voter: SerializedId | string;
+  selectedOptions: Array<{ name?: string; localId: number }>;
+  /** `senderTimestampMs`. */
+  interractedAtTs?: number;
+  parentMessage?: MessageLike;
+  parentMsgKey?: SerializedId & { remote?: unknown };
+}
+
+/** `Contact` (structures/Contact.js): what a contact card is sent from. */
+export interface ContactLike {
+  id?: SerializedId;
+  number?: string | null;
+  name?: string | null;
+  pushname?: string | null;
 }
 
 export interface GroupParticipantLike {
@@ -87,6 +122,10 @@ export interface SendOptionsLike {
   sendSeen?: boolean;
   sendMediaAsSticker?: boolean;
   sendMediaAsDocument?: boolean;
+  /** Client.js:1362: a text that is a vCard is sent as a contact card (default true). */
+  parseVCards?: boolean;
+  /** Client.js:1375: fields spread into the message model last (Injected/Utils.js:453). */
+  extra?: Record<string, unknown>;
 }
 
 /** `Client` (src/Client.js): an EventEmitter with these methods. */
@@ -99,7 +138,7 @@ export interface ClientLike {
   logout(): Promise<void>;
   sendMessage(
     chatId: string,
-    content: string | MessageMediaLike,
+    content: string | MessageMediaLike | object,
     options?: SendOptionsLike,
   ): Promise<MessageLike | undefined | null>;
   getMessageById(messageId: string): Promise<MessageLike | null>;
@@ -113,7 +152,7 @@ export interface ClientLike {
    */
   getContactLidAndPhone(userIds: string[]): Promise<Array<{ lid?: string; pn?: string }>>;
   /** Client.js:1738; `Contact.pushname` (structures/Contact.js:61). */
-  getContactById(contactId: string): Promise<{ pushname?: string | null }>;
+  getContactById(contactId: string): Promise<ContactLike>;
   // EventEmitter's own signature, so that the real Client (and the fake) fit.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: string, listener: (...args: any[]) => void): unknown;
@@ -153,4 +192,13 @@ export interface WwebjsBindings {
     backupSyncIntervalMs: number;
   }): unknown;
   createMedia(mimetype: string, base64: string, filename?: string): MessageMediaLike;
+  /** `new Location(latitude, longitude, { name, address })` (structures/Location.js). */
+  createLocation(latitude: number, longitude: number, options: LocationOptionsLike): object;
+  /** `new Poll(question, options, { allowMultipleAnswers })` (structures/Poll.js). */
+  createPoll(question: string, options: string[], send: { allowMultipleAnswers: boolean }): object;
+}
+
+export interface LocationOptionsLike {
+  name?: string;
+  address?: string;
 }

@@ -5,7 +5,8 @@ import type { EngineEventName, EngineEvents } from '../engine.js';
 import type { Attempt } from './attempt.js';
 import { mapDisconnectReason } from './map-errors.js';
 import { toAckUpdate, toMessageData } from './map-message.js';
-import type { MessageLike } from './types.js';
+import type { MessageLike, PollVoteLike } from './types.js';
+import { toPollVote } from './messages.js';
 
 /** What the event wiring of one attempt needs from its engine. */
 export interface AttemptHost {
@@ -103,6 +104,13 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
     'message_ack',
     live((message: MessageLike, ack: number) => {
       host.fire('message.ack', toAckUpdate(message, ack));
+    }),
+  );
+  client.on(
+    'vote_update',
+    live((vote: PollVoteLike) => {
+      const mapped = toPollVote(vote);
+      if (mapped) host.fire('poll.vote', mapped);
     }),
   );
   client.on(

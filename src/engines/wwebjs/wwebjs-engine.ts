@@ -1,6 +1,12 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
-import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import type {
+  ContactInfo,
+  DisconnectReason,
+  EngineContent,
+  MediaFile,
+  MessageData,
+} from '../types.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
@@ -267,6 +273,10 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
     return this.ops.isGroupAdmin(groupId, memberId);
+  }
+
+  getQuotedMessage(messageId: string): Promise<MessageData | null> {
+    return this.ops.getQuotedMessage(messageId);
   }
 
   resolveContact(id: string): Promise<ContactInfo> {
