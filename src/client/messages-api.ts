@@ -32,8 +32,10 @@ export function messagesApi(core: ClientCore): MessagesApi {
     return queued.result;
   };
   return {
-    sendLocationMessage: (input) => send(prepareSend('location', input), input?.idempotencyKey),
-    sendContactMessage: (input) => send(prepareSend('contact', input), input?.idempotencyKey),
-    sendPollMessage: (input) => send(prepareSend('poll', input), input?.idempotencyKey),
+    // async: a refused input is a rejection, like every other send method
+    sendLocationMessage: async (input) =>
+      send(prepareSend('location', input), input?.idempotencyKey),
+    sendContactMessage: async (input) => send(prepareSend('contact', input), input?.idempotencyKey),
+    sendPollMessage: async (input) => send(prepareSend('poll', input), input?.idempotencyKey),
   };
 }
