@@ -154,7 +154,10 @@ describe('messages on whatsapp-web.js (fake Client)', function () {
     });
     const [, content, options] = lastSend();
     expect(content).to.equal('');
-    expect(options.extra).to.deep.include({ type: 'multi_vcard', body: null });
+    expect((options as { extra?: object }).extra).to.deep.include({
+      type: 'multi_vcard',
+      body: null,
+    });
     expect(own(mixed.id).type).to.equal('multi_vcard');
     expect(own(mixed.id).contacts?.map((c) => c.name)).to.deep.equal([
       'Ann Lee',
