@@ -148,6 +148,7 @@ export class EventHub {
       this.publish(name, 'message.create', plain(message)),
     );
     on('message.ack', (update: unknown) => this.publish(name, 'message.ack', plain(update)));
+    on('poll.vote', (vote: unknown) => this.publish(name, 'poll.vote', plain(vote)));
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

@@ -61,17 +61,25 @@ const LOCATION_FIELDS = {
 };
 export const locationSchema = z.object(LOCATION_FIELDS).strict();
 
+/**
+ * At most `max` items, reported with the field's path. (zod's own `.max()` on arrays stops the
+ * parse, so inside the content union the caller would only learn "Invalid input".)
+ */
+function atMost<T extends z.ZodArray>(schema: T, max: number): T {
+  return schema
+    .refine((items: unknown[]) => items.length <= max, {
+      message: `Too big: expected array to have <=${max} items`,
+    })
+    .meta({ maxItems: max });
+}
+
 /** A poll: WhatsApp takes 2-12 distinct options (names up to 100 characters). */
 const POLL_FIELDS = {
   question: label(255),
-  options: z
-    .array(label(100))
-    .min(2)
-    .max(12)
-    .refine(
-      (o) => new Set(o.map((x) => x.trim())).size === o.length,
-      'options must be different from each other',
-    ),
+  options: atMost(z.array(label(100)).min(2), 12).refine(
+    (o) => new Set(o.map((x) => x.trim())).size === o.length,
+    'options must be different from each other',
+  ),
   allowMultipleAnswers: z.boolean().default(false),
 };
 export const pollSchema = z.object(POLL_FIELDS).strict();
@@ -91,7 +99,7 @@ export const contactCardSchema = z.union([
   z.object({ id: z.string().min(1).max(128) }).strict(),
   z.object({ vcard }).strict(),
 ]);
-const CONTACT_FIELDS = { contacts: z.array(contactCardSchema).min(1).max(50) };
+const CONTACT_FIELDS = { contacts: atMost(z.array(contactCardSchema).min(1), 50) };
 
 /** What each media kind takes besides its source. */
 const MEDIA_FIELDS = {
