@@ -113,8 +113,12 @@ export function phoneKindPayload(
   return kindPayload(network, sender, { kind: 'contact', contacts: cards, ...quoted });
 }
 
+const NONE: MessageKindData = Object.freeze({});
+
 /** The location, poll or cards of a message, as MessageData carries them. */
 export function kindData(record: SimInboxMessage): MessageKindData {
+  // the inbound hot path: nothing to copy for text and media
+  if (!record.location && !record.poll && !record.vcards) return NONE;
   const data: MessageKindData = {};
   if (record.location) data.location = { ...record.location };
   if (record.poll) data.poll = { ...record.poll, options: [...record.poll.options] };

@@ -51,8 +51,7 @@ export interface SimPayload {
   vcards?: readonly string[];
 }
 
-/** @internal Where a message goes: a person, a group, a channel or status. */
-export interface Target {
+interface Target {
   id: string;
   account?: SimAccount;
   group?: SimGroupImpl;
@@ -342,9 +341,10 @@ export class SimulatorNetwork {
       isForwarded: payload.isForwarded,
       quotedMessageId: payload.quotedMessageId,
       mentions: payload.mentions,
-      ...(payload.location ? { location: payload.location } : {}),
-      ...(payload.poll ? { poll: payload.poll, votes: new Map() } : {}),
-      ...(payload.vcards ? { vcards: payload.vcards } : {}),
+      location: payload.location,
+      poll: payload.poll,
+      votes: payload.poll ? new Map<string, string[]>() : undefined,
+      vcards: payload.vcards,
       timestamp: Math.floor(Date.now() / 1000),
       ack: 1,
     };
