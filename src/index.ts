@@ -70,6 +70,17 @@ export {
   type SendResult,
   type TextOptions,
 } from './client/types.js';
+// Locations, contact cards, polls and votes (docs/messages.md).
+export {
+  MESSAGE_KINDS,
+  type ContactCard,
+  type ContactCardInput,
+  type LocationData,
+  type MessageKind,
+  type PollData,
+  type PollVote,
+} from './engines/ports/messages.js';
+export type { MessagesApi } from './client/messages-api.js';
 // The send contract: one schema per kind; input types derived from it.
 export {
   SEND_KINDS,
@@ -78,6 +89,10 @@ export {
   sendRequestSchema,
   sendSchemas,
   textOptionsSchema,
+  replyOptionsSchema,
+  locationSchema,
+  pollSchema,
+  contactCardSchema,
   type MediaContent,
   type PreparedSend,
   type SendAudioInput,
@@ -86,6 +101,10 @@ export {
   type SendImageInput,
   type SendKind,
   type SendStickerInput,
+  type SendLocationInput,
+  type SendContactInput,
+  type SendPollInput,
+  type ReplyOptionsInput,
   type SendTextInput,
   type SendVideoInput,
 } from './client/send-contract.js';

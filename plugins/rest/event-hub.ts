@@ -164,6 +164,7 @@ export class EventHub {
     on('group.leave', (event: unknown) => this.publish(name, 'group.leave', plain(event)));
     on('group.update', (event: unknown) => this.publish(name, 'group.update', plain(event)));
     on('call', (call: unknown) => this.publish(name, 'call', plain(call)));
+    on('poll.vote', (vote: unknown) => this.publish(name, 'poll.vote', plain(vote)));
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

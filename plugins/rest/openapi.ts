@@ -84,8 +84,11 @@ export interface OpenApiInfo {
 }
 
 export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Json {
+  // Input shapes: request bodies are parsed (and transformed) from them; an output view of a
+  // transforming schema such as SendMessageRequest would be empty.
   const generated = z.toJSONSchema(restSchemas, {
     uri: (id) => `#/components/schemas/${id}`,
+    io: 'input',
     unrepresentable: 'any',
   }) as { schemas: Record<string, Json> };
   const schemas = Object.fromEntries(

@@ -10,6 +10,9 @@ import {
   ERROR_CODES,
   sendRequestSchema,
   textOptionsSchema,
+  contactCardSchema,
+  locationSchema,
+  pollSchema,
 } from '../../src/index.js';
 import { EVENT_TYPES } from './options.js';
 
@@ -256,14 +259,44 @@ export const SimSendRequest = named(
         })
         .strict()
         .optional(),
+      /** A location the phone shares (instead of text or an image). */
+      location: locationSchema.optional(),
+      /** A poll the phone creates. */
+      poll: pollSchema.optional(),
+      /** Contact cards the phone shares: WhatsApp users by id, or vCards. */
+      contacts: z.array(contactCardSchema).min(1).max(50).optional(),
+      /** Id of the message this one replies to. */
+      quotedMessageId: z.string().min(1).max(256).optional(),
       /** Chat to write to; the client's own number when absent. */
       to: z.string().min(1).max(128).optional(),
       client: clientNameParam.optional(),
     })
     .strict()
-    .refine((b) => b.text !== undefined || b.image !== undefined, {
-      message: 'send a text, an image, or both',
+    .superRefine((b, ctx) => {
+      const kinds = [b.location, b.poll, b.contacts].filter((k) => k !== undefined).length;
+      const plain = b.text !== undefined || b.image !== undefined;
+      if (kinds + (plain ? 1 : 0) !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'send a text and/or an image, or one location, poll or contacts',
+        });
+      }
     }),
+);
+export const SimVoteRequest = named(
+  'SimulatorVoteRequest',
+  z
+    .object({
+      /** The poll: its id as the bot got it back from the send, or as the phone received it. */
+      messageId: z.string().min(1).max(256),
+      /** Names of the chosen options; none retracts the vote. */
+      options: z.array(z.string().min(1).max(100)).max(12),
+    })
+    .strict(),
+);
+export const SimVoted = named(
+  'SimulatorVoted',
+  z.object({ messageId: z.string(), options: z.array(z.string()) }).strict(),
 );
 export const SimSent = named('SimulatorSent', z.object({ id: z.string() }).strict());
 export const SimInboxMessage = named(
@@ -282,6 +315,25 @@ export const SimInboxMessage = named(
         .object({ mimetype: z.string(), filename: z.string().optional(), size: z.number() })
         .strict()
         .optional(),
+      quotedMessageId: z.string().optional(),
+      location: z
+        .object({
+          latitude: z.number(),
+          longitude: z.number(),
+          name: z.string().optional(),
+          address: z.string().optional(),
+        })
+        .strict()
+        .optional(),
+      poll: z
+        .object({
+          question: z.string(),
+          options: z.array(z.string()),
+          allowMultipleAnswers: z.boolean(),
+        })
+        .strict()
+        .optional(),
+      vcards: z.array(z.string()).optional(),
     })
     .strict(),
 );

@@ -50,6 +50,7 @@ import { chatsApi, type ChatsApi } from './chats-api.js';
 import { contactsApi, type ContactsApi } from './contacts-api.js';
 import { callsApi, incomingCallHandler, type CallsApi } from './calls-api.js';
 import type { CallData } from '../engines/ports/calls.js';
+import { messagesApi, type MessagesApi } from './messages-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -83,7 +84,7 @@ export interface EnqueueOptions {
  * their methods in the constructor.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient extends GroupsApi, ChatsApi, ContactsApi, CallsApi {}
+export interface BotClient extends GroupsApi, ChatsApi, ContactsApi, CallsApi, MessagesApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -188,11 +189,11 @@ export class BotClient {
     });
     this.#actions = {
       client: name,
-      reply: async (message, text) => {
+      reply: async (message, content) => {
         parseChatId(message.chatId, 'reply', { allow: REPLY_KINDS });
         return (
           await this.enqueue(
-            prepareContent(message.chatId, text, { quotedMessageId: message.id }),
+            prepareContent(message.chatId, content, { quotedMessageId: message.id }),
             { priority: 'reply' },
           )
         ).result;
@@ -206,6 +207,10 @@ export class BotClient {
           )
         ).result,
       download: (message) => this.#download(message),
+      quoted: async (message) => {
+        const data = await this.#supervisor.requireEngine().getQuotedMessage(message.id);
+        return data ? new Message(data, this.#actions) : null;
+      },
     };
     const core: ClientCore = {
       name,
@@ -219,6 +224,7 @@ export class BotClient {
     Object.assign(this, groupsApi(core));
     Object.assign(this, chatsApi(core), contactsApi(core), callsApi(core));
     this.#onCall = incomingCallHandler(core);
+    Object.assign(this, messagesApi(core));
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -409,6 +415,7 @@ export class BotClient {
       this.#events.emit('message.ack', update);
     });
     wireGroupEvents(engine, this.#events);
+    engine.on('poll.vote', (vote) => this.#events.emit('poll.vote', vote));
     return engine;
   }
 

@@ -140,11 +140,16 @@ export function normalizeChatId(
 /**
  * What channels and status accept, checked before queueing (whatsapp-web.js 1.34's sendMessage
  * returns `null` without sending otherwise, src/Client.js:1386-1430): no quotes in either, no
- * documents in either, no stickers on status; mentions only where there are people to mention.
+ * documents, locations or contact cards in either, no stickers or polls on status; mentions only
+ * where there are people to mention.
  */
 export function checkContentFor(
   chatId: string,
-  content: { kind: string; options?: { quotedMessageId?: string; mentions?: string[] } },
+  content: {
+    kind: string;
+    quotedMessageId?: string;
+    options?: { quotedMessageId?: string; mentions?: string[] };
+  },
 ): void {
   const kind = chatKindOf(chatId);
   if (kind !== 'channel' && kind !== 'status') return;
@@ -156,6 +161,9 @@ export function checkContentFor(
   };
   if (content.kind === 'document') refuse('documents');
   if (content.kind === 'sticker' && kind === 'status') refuse('stickers');
-  if (content.options?.quotedMessageId) refuse('quoted replies');
+  if (content.kind === 'location') refuse('locations');
+  if (content.kind === 'contact') refuse('contact cards');
+  if (content.kind === 'poll' && kind === 'status') refuse('polls');
+  if (content.options?.quotedMessageId || content.quotedMessageId) refuse('quoted replies');
   if (content.options?.mentions?.length) refuse('mentions');
 }

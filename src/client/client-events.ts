@@ -1,9 +1,15 @@
 import type { WakitError } from '../errors/index.js';
 import type { Message } from './message.js';
 import type { TrackedSend } from '../queue/types.js';
-import type { AckUpdate, AuthenticatedSession, ClientState, DisconnectReason } from './types.js';
 import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from './groups-api.js';
 import type { CallData } from '../engines/ports/calls.js';
+import type {
+  AckUpdate,
+  AuthenticatedSession,
+  ClientState,
+  DisconnectReason,
+  PollVote,
+} from './types.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -28,6 +34,8 @@ export interface ClientEvents {
   'group.update': [event: GroupUpdateEvent];
   /** Someone calls the account: `{ id, from, video, group, timestamp }` (see `rejectCall`). */
   call: [call: CallData];
+  /** Someone voted on a poll (their current choice; none selected = retracted). */
+  'poll.vote': [vote: PollVote];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -47,6 +55,7 @@ export const ACCOUNT_EVENT_NAMES = [
   'group.leave',
   'group.update',
   'call',
+  'poll.vote',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [

@@ -1,6 +1,7 @@
 import { WakitError, isWakitError } from '../errors/index.js';
 import type { Engine } from '../engines/engine.js';
 import type { EngineContent } from '../engines/types.js';
+import { isMessageKindContent } from '../engines/ports/messages.js';
 import type { MediaResolver } from './media-resolver.js';
 import type { ClientState, OutgoingContent } from './types.js';
 
@@ -55,13 +56,16 @@ async function make(
 ): Promise<{ id: string }> {
   if (content.kind === 'forward') return engine.forward(content.messageId, chatId);
   let engineContent: EngineContent;
-  if (content.kind === 'text') {
+  if (content.kind === 'text' || isMessageKindContent(content)) {
     engineContent = content;
   } else {
     engineContent = {
       kind: content.kind,
       media: await media.resolve(content.source, content.filename),
       ...(content.caption !== undefined ? { caption: content.caption } : {}),
+      ...(content.quotedMessageId !== undefined
+        ? { quotedMessageId: content.quotedMessageId }
+        : {}),
     };
   }
   return engine.send(chatId, engineContent);

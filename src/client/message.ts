@@ -1,11 +1,22 @@
-import type { Ack, MediaData, MessageData, MessageSender, SendResult } from './types.js';
+import type { SendContent } from './send-contract.js';
+import type {
+  Ack,
+  ContactCard,
+  LocationData,
+  MediaData,
+  MessageData,
+  MessageSender,
+  PollData,
+  SendResult,
+} from './types.js';
 
 /** What a message can do, given by its client: reply, forward and download go through it. */
 export interface MessageActions {
   readonly client: string;
-  reply(message: Message, text: string): Promise<SendResult>;
+  reply(message: Message, content: SendContent): Promise<SendResult>;
   forward(message: Message, chatId: string): Promise<SendResult>;
   download(message: Message): Promise<MediaData>;
+  quoted(message: Message): Promise<Message | null>;
 }
 
 /**
@@ -38,6 +49,13 @@ export class Message implements MessageData {
   readonly isChannel: boolean;
   /** A status update (`status@broadcast`). */
   readonly isStatus: boolean;
+  /** `type: 'location'`: where. */
+  readonly location?: LocationData;
+  /** `type: 'vcard'` / `'multi_vcard'`: the cards as vCard text, and parsed. */
+  readonly vcards?: string[];
+  readonly contacts?: ContactCard[];
+  /** `type: 'poll_creation'`: the question and options (votes arrive as `poll.vote`). */
+  readonly poll?: PollData;
   readonly #actions: MessageActions;
 
   constructor(data: MessageData, actions: MessageActions, sender: MessageSender = data.sender) {
@@ -63,12 +81,26 @@ export class Message implements MessageData {
     this.sender = Object.freeze(sender === data.sender ? { ...sender } : sender);
     this.isChannel = data.isChannel;
     this.isStatus = data.isStatus;
+    if (data.location !== undefined) this.location = data.location;
+    if (data.vcards !== undefined) this.vcards = data.vcards;
+    if (data.contacts !== undefined) this.contacts = data.contacts;
+    if (data.poll !== undefined) this.poll = data.poll;
     this.#actions = actions;
   }
 
-  /** Replies in the same chat, quoting this message; replies go ahead of bulk sends in the queue. */
-  reply(text: string): Promise<SendResult> {
-    return this.#actions.reply(this, text);
+  /**
+   * Replies in the same chat, quoting this message: text, or content as `ctx.send` takes it
+   * (`{ type: 'image', url }`, `{ type: 'location', latitude, longitude }`, ...). Replies go
+   * ahead of bulk sends in the queue.
+   */
+  reply(content: SendContent): Promise<SendResult> {
+    return this.#actions.reply(this, content);
+  }
+
+  /** The message this one quotes (a reply's original), or null when it quotes none. */
+  getQuotedMessage(): Promise<Message | null> {
+    if (!this.hasQuotedMsg) return Promise.resolve(null);
+    return this.#actions.quoted(this);
   }
 
   /** Forwards this message to another chat (through the queue). */

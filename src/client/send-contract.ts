@@ -8,11 +8,13 @@
 import { z } from 'zod';
 import { WakitError, issueError, zodIssues } from '../errors/index.js';
 import { MEDIA_KINDS, type MediaKind } from '../engines/types.js';
+import { MESSAGE_KINDS, type MessageKind } from '../engines/ports/messages.js';
 import { PERSON_KINDS, checkContentFor, normalizeChatId } from './chat-id.js';
+import { kindContent, typedKindFields, type KindFields } from './message-kinds.js';
 import type { OutgoingContent } from './types.js';
 
-/** Every kind of send: text and the media kinds. */
-export const SEND_KINDS = ['text', ...MEDIA_KINDS] as const;
+/** Every kind of send: text, the media kinds, location, contact and poll. */
+export const SEND_KINDS = ['text', ...MEDIA_KINDS, ...MESSAGE_KINDS] as const;
 export type SendKind = (typeof SEND_KINDS)[number];
 
 const MAX_TEXT = 65_536;
@@ -38,6 +40,66 @@ export const textOptionsSchema = z
     quotedMessageId: z.string().min(1).max(256).optional(),
   })
   .strict();
+
+/** The options of every send but text: the message it replies to (quotes). */
+export const replyOptionsSchema = z
+  .object({ quotedMessageId: z.string().min(1).max(256).optional() })
+  .strict();
+
+const label = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((t) => t.trim().length > 0, 'must not be empty');
+
+/** A place: WhatsApp shows `name` and `address` under the map. */
+const LOCATION_FIELDS = {
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  name: label(256).optional(),
+  address: label(1024).optional(),
+};
+export const locationSchema = z.object(LOCATION_FIELDS).strict();
+
+/**
+ * At most `max` items, reported with the field's path. (zod's own `.max()` on arrays stops the
+ * parse, so inside the content union the caller would only learn "Invalid input".)
+ */
+function atMost<T extends z.ZodArray>(schema: T, max: number): T {
+  return schema
+    .refine((items: unknown[]) => items.length <= max, {
+      message: `Too big: expected array to have <=${max} items`,
+    })
+    .meta({ maxItems: max });
+}
+
+/** A poll: WhatsApp takes 2-12 distinct options (names up to 100 characters). */
+const POLL_FIELDS = {
+  question: label(255),
+  options: atMost(z.array(label(100)).min(2), 12).refine(
+    (o) => new Set(o.map((x) => x.trim())).size === o.length,
+    'options must be different from each other',
+  ),
+  allowMultipleAnswers: z.boolean().default(false),
+};
+export const pollSchema = z.object(POLL_FIELDS).strict();
+
+/** One contact card: a WhatsApp user by chat id, or a vCard (`BEGIN:VCARD` ... `FN:` ... `END:VCARD`). */
+const vcard = z
+  .string()
+  .max(16_384)
+  .refine(
+    (v) =>
+      /^BEGIN:VCARD\r?\n/i.test(v.trim()) &&
+      /\r?\nEND:VCARD$/i.test(v.trim()) &&
+      /^FN[:;]/im.test(v),
+    'must be a vCard: BEGIN:VCARD, an FN line, END:VCARD',
+  );
+export const contactCardSchema = z.union([
+  z.object({ id: z.string().min(1).max(128) }).strict(),
+  z.object({ vcard }).strict(),
+]);
+const CONTACT_FIELDS = { contacts: atMost(z.array(contactCardSchema).min(1), 50) };
 
 /** What each media kind takes besides its source. */
 const MEDIA_FIELDS = {
@@ -104,18 +166,60 @@ function typedMedia<K extends MediaKind, F extends z.ZodRawShape, S extends z.Zo
 /** The SDK's `send<Kind>Message` inputs, one schema per kind. */
 const idempotencyKey = z.string().min(1).max(255).optional();
 
+const replyOptions = replyOptionsSchema.optional();
+
 export const sendSchemas = {
   text: z
     .object({ to: z.string(), text, options: textOptionsSchema.optional(), idempotencyKey })
     .strict(),
-  image: z.object({ to: z.string(), image: sdkMedia(MEDIA_FIELDS.image), idempotencyKey }).strict(),
-  video: z.object({ to: z.string(), video: sdkMedia(MEDIA_FIELDS.video), idempotencyKey }).strict(),
-  audio: z.object({ to: z.string(), audio: sdkMedia(MEDIA_FIELDS.audio), idempotencyKey }).strict(),
+  image: z
+    .object({
+      to: z.string(),
+      image: sdkMedia(MEDIA_FIELDS.image),
+      options: replyOptions,
+      idempotencyKey,
+    })
+    .strict(),
+  video: z
+    .object({
+      to: z.string(),
+      video: sdkMedia(MEDIA_FIELDS.video),
+      options: replyOptions,
+      idempotencyKey,
+    })
+    .strict(),
+  audio: z
+    .object({
+      to: z.string(),
+      audio: sdkMedia(MEDIA_FIELDS.audio),
+      options: replyOptions,
+      idempotencyKey,
+    })
+    .strict(),
   document: z
-    .object({ to: z.string(), document: sdkMedia(MEDIA_FIELDS.document), idempotencyKey })
+    .object({
+      to: z.string(),
+      document: sdkMedia(MEDIA_FIELDS.document),
+      options: replyOptions,
+      idempotencyKey,
+    })
     .strict(),
   sticker: z
-    .object({ to: z.string(), sticker: sdkMedia(MEDIA_FIELDS.sticker), idempotencyKey })
+    .object({
+      to: z.string(),
+      sticker: sdkMedia(MEDIA_FIELDS.sticker),
+      options: replyOptions,
+      idempotencyKey,
+    })
+    .strict(),
+  location: z
+    .object({ to: z.string(), location: locationSchema, options: replyOptions, idempotencyKey })
+    .strict(),
+  contact: z
+    .object({ to: z.string(), ...CONTACT_FIELDS, options: replyOptions, idempotencyKey })
+    .strict(),
+  poll: z
+    .object({ to: z.string(), poll: pollSchema, options: replyOptions, idempotencyKey })
     .strict(),
 };
 
@@ -125,7 +229,11 @@ export type SendVideoInput = z.input<typeof sendSchemas.video>;
 export type SendAudioInput = z.input<typeof sendSchemas.audio>;
 export type SendDocumentInput = z.input<typeof sendSchemas.document>;
 export type SendStickerInput = z.input<typeof sendSchemas.sticker>;
+export type SendLocationInput = z.input<typeof sendSchemas.location>;
+export type SendContactInput = z.input<typeof sendSchemas.contact>;
+export type SendPollInput = z.input<typeof sendSchemas.poll>;
 export type TextOptionsInput = z.input<typeof textOptionsSchema>;
+export type ReplyOptionsInput = z.input<typeof replyOptionsSchema>;
 
 /** Content with its `type` (`ctx.send`, HTTP): a string is text, an object media of one kind. */
 function contentSchema<S extends z.ZodRawShape>(sources: S) {
@@ -137,13 +245,16 @@ function contentSchema<S extends z.ZodRawShape>(sources: S) {
       typedMedia('audio', MEDIA_FIELDS.audio, sources),
       typedMedia('document', MEDIA_FIELDS.document, sources),
       typedMedia('sticker', MEDIA_FIELDS.sticker, sources),
+      z.object({ type: z.literal('location'), ...LOCATION_FIELDS }).strict(),
+      z.object({ type: z.literal('contact'), ...CONTACT_FIELDS }).strict(),
+      z.object({ type: z.literal('poll'), ...POLL_FIELDS }).strict(),
     ]),
   ]);
 }
 const pluginContent = contentSchema(sdkSources);
 const httpContent = contentSchema(httpSources);
 
-/** What `ctx.send` takes: a string is text, an object media of one kind. */
+/** What `ctx.send` takes: a string is text, an object media of one kind, a location, contacts or a poll. */
 export type SendContent = z.input<typeof pluginContent>;
 export type MediaContent = Exclude<SendContent, string>;
 
@@ -175,6 +286,9 @@ interface HttpBody {
   options?: TextOptionsInput;
 }
 
+const isKind = (kind: string): kind is MessageKind =>
+  (MESSAGE_KINDS as readonly string[]).includes(kind);
+
 function make(chatId: string, content: OutgoingContent): PreparedSend {
   checkContentFor(chatId, content);
   const send = Object.freeze({ chatId, content });
@@ -192,7 +306,12 @@ function textSend(chatId: string, body: string, options: TextOptionsInput = {}):
   return make(chatId, { kind: 'text', text: body, options: normalised });
 }
 
-function mediaSend(chatId: string, kind: MediaKind, media: ParsedMedia): PreparedSend {
+function mediaSend(
+  chatId: string,
+  kind: MediaKind,
+  media: ParsedMedia,
+  quotedMessageId?: string,
+): PreparedSend {
   const source = media.url
     ? { url: media.url }
     : media.path
@@ -206,7 +325,21 @@ function mediaSend(chatId: string, kind: MediaKind, media: ParsedMedia): Prepare
     source,
     ...(media.caption !== undefined ? { caption: media.caption } : {}),
     ...(media.filename !== undefined ? { filename: media.filename } : {}),
+    ...(quotedMessageId !== undefined ? { quotedMessageId } : {}),
   });
+}
+
+/** Typed non-text content (`ctx.send`, HTTP): media of one kind, a location, contacts or a poll. */
+function typedSend(
+  chatId: string,
+  content: Exclude<z.output<typeof pluginContent>, string>,
+  quotedMessageId?: string,
+): PreparedSend {
+  if (isKind(content.type)) {
+    const fields = typedKindFields(content as { type: MessageKind } & Record<string, unknown>);
+    return make(chatId, kindContent(content.type, fields, quotedMessageId));
+  }
+  return mediaSend(chatId, content.type, content as ParsedMedia, quotedMessageId);
 }
 
 function check<T>(schema: z.ZodType<T>, value: unknown, title: string, prefix: string[] = []): T {
@@ -231,14 +364,18 @@ export function prepareSend(kind: SendKind, input: unknown): PreparedSend {
     const parsed = check(sendSchemas.text, input, 'Invalid text message');
     return textSend(chatId, parsed.text, parsed.options);
   }
-  const parsed = check(sendSchemas[kind] as z.ZodType, input, `Invalid ${kind} message`) as Record<
-    string,
-    ParsedMedia
-  >;
-  return mediaSend(chatId, kind, parsed[kind]);
+  const parsed = check(sendSchemas[kind] as z.ZodType, input, `Invalid ${kind} message`) as {
+    options?: { quotedMessageId?: string };
+  } & Record<string, unknown>;
+  const quoted = parsed.options?.quotedMessageId;
+  if (isKind(kind)) return make(chatId, kindContent(kind, parsed as KindFields, quoted));
+  return mediaSend(chatId, kind, parsed[kind] as ParsedMedia, quoted);
 }
 
-/** Validates `ctx.send` content: a string is text (with `options`), an object media. */
+/**
+ * Validates `ctx.send` content: a string is text (with text `options`), an object media, a
+ * location, contacts or a poll (whose `options` may only name the message it replies to).
+ */
 export function prepareContent(
   chatId: string,
   content: unknown,
@@ -253,7 +390,8 @@ export function prepareContent(
       options && check(textOptionsSchema, options, 'Invalid options', ['options']),
     );
   }
-  return mediaSend(to, parsed.type, parsed);
+  const reply = options && check(replyOptionsSchema, options, 'Invalid options', ['options']);
+  return typedSend(to, parsed, reply?.quotedMessageId);
 }
 
 /**
@@ -270,11 +408,11 @@ export function sendRequestSchema<E extends z.ZodRawShape>(extra: E) {
     })
     .strict()
     .superRefine((body, ctx) => {
-      if (
-        (body as HttpBody).options !== undefined &&
-        typeof (body as HttpBody).content !== 'string'
-      ) {
-        ctx.addIssue({ code: 'custom', path: ['options'], message: 'only for text content' });
+      const { options, content } = body as HttpBody;
+      if (options === undefined || typeof content === 'string') return;
+      for (const key of Object.keys(options)) {
+        if (key === 'quotedMessageId') continue;
+        ctx.addIssue({ code: 'custom', path: ['options', key], message: 'only for text content' });
       }
     })
     .transform((body) => {
@@ -283,7 +421,7 @@ export function sendRequestSchema<E extends z.ZodRawShape>(extra: E) {
       const send =
         typeof content === 'string'
           ? textSend(to, content, options)
-          : mediaSend(to, content.type, content);
+          : typedSend(to, content, options?.quotedMessageId);
       return { ...(rest as { [K in keyof E]: z.output<E[K]> }), send };
     });
 }

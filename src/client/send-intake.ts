@@ -8,6 +8,7 @@ import { FINISHED, encodeContent, type OutboxStore } from '../queue/outbox/index
 import type { MediaResolver } from './media-resolver.js';
 import { outboxBacklog } from './outbox-backlog.js';
 import type { OutgoingContent, SendResult } from './types.js';
+import { isMessageKindContent } from '../engines/ports/messages.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
 export interface QueuedSend {
@@ -208,7 +209,12 @@ export class SendIntake {
 
   /** A `path` source is read now: a recovered send must not depend on a file that may be gone. */
   async #bytesOfPath(content: OutgoingContent): Promise<OutgoingContent> {
-    if (content.kind === 'text' || content.kind === 'forward' || !('path' in content.source)) {
+    if (
+      content.kind === 'text' ||
+      content.kind === 'forward' ||
+      isMessageKindContent(content) ||
+      !('path' in content.source)
+    ) {
       return content;
     }
     const file = await this.#d.media.resolve(content.source, content.filename);

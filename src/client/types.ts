@@ -1,5 +1,15 @@
 /** Plain data types of the SDK surface; the engine vocabulary comes from the Engine port. */
 import type { DisconnectReason, MediaKind, TextOptions } from '../engines/types.js';
+import type { MessageKindContent } from '../engines/ports/messages.js';
+
+export type {
+  ContactCard,
+  ContactCardInput,
+  LocationData,
+  MessageKindData,
+  PollData,
+  PollVote,
+} from '../engines/ports/messages.js';
 
 export {
   ACK,
@@ -103,8 +113,10 @@ export type OutgoingContent =
       source: { url: string } | { path: string } | { buffer: Buffer; mimetype: string };
       caption?: string;
       filename?: string;
+      quotedMessageId?: string;
     }
-  | { kind: 'forward'; messageId: string };
+  | { kind: 'forward'; messageId: string }
+  | MessageKindContent;
 
 /** What `client.info()` returns. */
 export interface ClientInfo {

@@ -22,6 +22,7 @@ import type { GroupEngine, GroupEngineEvents } from './ports/groups.js';
 import type { CallData, CallEngine } from './ports/calls.js';
 import type { ChatEngine } from './ports/chats.js';
 import type { ContactEngine } from './ports/contacts.js';
+import type { MessagesEngine, MessagesEngineEvents } from './ports/messages.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -40,6 +41,7 @@ export interface EngineEvents {
   'group.update': GroupEngineEvents['group.update'];
   /** Someone calls the account (voice or video, private or group). */
   call: [call: CallData];
+  'poll.vote': MessagesEngineEvents['poll.vote'];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -50,7 +52,7 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine extends GroupEngine, ChatEngine, ContactEngine, CallEngine {
+export interface Engine extends GroupEngine, ChatEngine, ContactEngine, CallEngine, MessagesEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

@@ -2,6 +2,7 @@
  * The vocabulary of the Engine port: the plain data engines emit and take. The port owns it; the
  * client layer re-exports what the public API needs (`src/client/types.ts`).
  */
+import type { MessageKindContent, MessageKindData } from './ports/messages.js';
 
 /** Reasons carried by the `disconnected` event. */
 export const DISCONNECT_REASONS = [
@@ -31,7 +32,7 @@ export const MEDIA_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** A received or created message, as plain serialisable data (no engine object leaks out). */
-export interface MessageData {
+export interface MessageData extends MessageKindData {
   /** WhatsApp serialized message id. */
   id: string;
   body: string;
@@ -111,7 +112,8 @@ export interface MediaFile {
 /** Content handed to an engine: media already resolved to bytes. */
 export type EngineContent =
   | { kind: 'text'; text: string; options: TextOptions }
-  | { kind: MediaKind; media: MediaFile; caption?: string };
+  | { kind: MediaKind; media: MediaFile; caption?: string; quotedMessageId?: string }
+  | MessageKindContent;
 
 /** Payload of `message.ack`. */
 export interface AckUpdate {

@@ -22,6 +22,14 @@ import type {
 } from '../../src/engines/wwebjs/types.js';
 import { FakeContact, fakeChatById, fakeChats, fakeContacts } from './fake-wwebjs-chats.js';
 import { chatsState, type FakeFullChat } from './fake-wwebjs-chats.js';
+import {
+  FakeLocation,
+  FakePoll,
+  applyKind,
+  patchKinds,
+  quotedMessageOf,
+  type KindRaw,
+} from './fake-wwebjs-messages.js';
 
 export const SESSION_FILE = 'wa-session.json';
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -224,7 +232,7 @@ export type RawMessage = {
   quotedStanzaID?: string;
   quotedParticipant?: string;
   mentionedJidList?: string[];
-};
+} & KindRaw;
 
 export class FakeMessage {
   _data!: RawMessage;
@@ -270,6 +278,11 @@ export class FakeMessage {
     this.mentionedIds = data.mentionedJidList || [];
     // structures/Message.js:130
     this.isStatus = data.id.remote === 'status@broadcast';
+    patchKinds(this as FakeMessage & Record<string, unknown>, data);
+  }
+
+  async getQuotedMessage(): Promise<FakeMessage | undefined> {
+    return quotedMessageOf(this);
   }
 
   async forward(chat: string | { id: { _serialized: string } }): Promise<void> {
@@ -468,7 +481,7 @@ export class FakeClient extends EventEmitter {
 
   async sendMessage(
     chatId: string,
-    content: string | FakeMessageMedia,
+    content: string | FakeMessageMedia | object,
     options: SendOptionsLike = {},
   ): Promise<FakeMessage | undefined> {
     this.calls.push({ method: 'sendMessage', args: [chatId, content, options] });
@@ -620,6 +633,9 @@ export class FakeWhatsAppNetwork {
       createLocalAuth: (options) => new FakeLocalAuth(options),
       createRemoteAuth: (options) => new FakeRemoteAuth(options),
       createMedia: (mimetype, data, filename) => new FakeMessageMedia(mimetype, data, filename),
+      createLocation: (latitude, longitude, options) =>
+        new FakeLocation(latitude, longitude, options),
+      createPoll: (question, options, send) => new FakePoll(question, options, send),
     };
   }
 
@@ -726,7 +742,7 @@ export class FakeWhatsAppNetwork {
   send(
     client: FakeClient,
     chatId: string,
-    content: string | FakeMessageMedia,
+    content: string | FakeMessageMedia | object,
     options: SendOptionsLike,
   ): FakeMessage | undefined {
     const me = client.account!;
@@ -754,7 +770,9 @@ export class FakeWhatsAppNetwork {
       ack: 0,
       mentionedJidList: options.mentions ?? [],
     };
-    if (content instanceof FakeMessageMedia) {
+    if (applyKind(raw, content, options)) {
+      // a location, poll or contact card (fake-wwebjs-messages.ts)
+    } else if (content instanceof FakeMessageMedia) {
       raw.type = mediaType(content.mimetype, options);
       raw.directPath = `/v/t62/${id}`;
       raw.mimetype = options.sendMediaAsSticker ? 'image/webp' : content.mimetype;
@@ -762,7 +780,7 @@ export class FakeWhatsAppNetwork {
       raw.caption = options.caption;
       this.media.set(raw.id._serialized, Buffer.from(content.data, 'base64'));
     } else {
-      raw.body = content;
+      raw.body = content as string;
     }
     if (options.quotedMessageId) {
       const quoted = this.messages.get(options.quotedMessageId);

@@ -197,7 +197,7 @@ function onEvent(event) {
     // a QR means SCAN_QR even when the state event came before the stream was connected
     if (state.clients.get(event.client)?.status !== 'SCAN_QR') setStatus(event.client, 'SCAN_QR');
     else void loadQr(event.client);
-  } else if (event.event === 'message' && state.simulator) {
+  } else if ((event.event === 'message' || event.event === 'message.create') && state.simulator) {
     void loadInbox();
   }
 }
@@ -316,9 +316,12 @@ async function loadInbox() {
       out: false,
       at: m.timestamp * 1000,
       author: m.author,
-      text: m.media
-        ? `[${m.type}${m.media.filename ? ` ${m.media.filename}` : ''}] ${m.body}`
-        : m.body,
+      text:
+        describeKind(m) ??
+        (m.media
+          ? `[${m.type}${m.media.filename ? ` ${m.media.filename}` : ''}] ${m.body}`
+          : m.body),
+      poll: m.poll ? { id: m.id, ...m.poll } : undefined,
     }));
     const sent = state.simSent
       .filter((m) => m.phone === phone)
@@ -341,6 +344,7 @@ async function loadInbox() {
             item.append(img);
           }
           item.append(text);
+          if (message.poll) item.append(voteButtons(message.poll));
           return item;
         }),
     );
@@ -405,6 +409,97 @@ $('#sim-text').addEventListener('keydown', (event) => {
   }
 });
 $('#sim-phone').addEventListener('change', () => void loadInbox());
+
+// Locations, contact cards and polls in the chat panel (docs/messages.md)
+
+/** A readable line for a received location, poll or contact card; undefined for the rest. */
+function describeKind(m) {
+  if (m.location) {
+    const { latitude, longitude, name, address } = m.location;
+    const label = [name, address].filter(Boolean).join(', ');
+    return `📍 ${label ? `${label} ` : ''}(${latitude}, ${longitude})`;
+  }
+  if (m.poll) {
+    const how = m.poll.allowMultipleAnswers ? 'several answers' : 'one answer';
+    return `📊 ${m.poll.question}: ${m.poll.options.join(' / ')} (${how})`;
+  }
+  if (m.vcards) {
+    const cards = m.vcards.map((card) => {
+      const name = /^FN[^:]*:(.*)$/im.exec(card)?.[1]?.trim() || 'contact';
+      const waid = /waid=(\d+)/i.exec(card)?.[1];
+      return waid ? `${name} (+${waid})` : name;
+    });
+    return `👤 ${cards.join(', ')}`;
+  }
+  return undefined;
+}
+
+/** One button per option of a received poll: the simulated phone votes with it. */
+function voteButtons(poll) {
+  const row = document.createElement('div');
+  row.className = 'sim-votes';
+  for (const option of poll.options) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = option;
+    button.addEventListener('click', async () => {
+      try {
+        await api('POST', `/api/v1/simulator/phones/${simPhone()}/votes`, {
+          messageId: poll.id,
+          options: [option],
+        });
+        $('#sim-result').textContent = `Voted "${option}" as ${simPhone()}`;
+      } catch (error) {
+        $('#sim-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
+      }
+    });
+    row.append(button);
+  }
+  return row;
+}
+
+/** The simulated phone sends a location or a poll; `text` is how the chat shows it. */
+async function sendKindAsPhone(body, text) {
+  try {
+    await api('POST', `/api/v1/simulator/phones/${simPhone()}/messages`, {
+      ...body,
+      client: $('#sim-client').value,
+    });
+    $('#sim-result').textContent = `Sent as ${simPhone()}`;
+    state.simSent.push({ phone: simPhone(), text, at: Date.now() });
+    if (state.simSent.length > 200) state.simSent.shift();
+    void loadInbox();
+    return true;
+  } catch (error) {
+    $('#sim-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
+    return false;
+  }
+}
+
+$('#sim-location-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const location = {
+    latitude: Number($('#sim-lat').value),
+    longitude: Number($('#sim-lng').value),
+    ...($('#sim-place').value.trim() ? { name: $('#sim-place').value.trim() } : {}),
+  };
+  if (await sendKindAsPhone({ location }, describeKind({ location }))) {
+    $('#sim-location-form').reset();
+  }
+});
+
+$('#sim-poll-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const poll = {
+    question: $('#sim-question').value.trim(),
+    options: $('#sim-options')
+      .value.split('\n')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    allowMultipleAnswers: $('#sim-multi').checked,
+  };
+  if (await sendKindAsPhone({ poll }, describeKind({ poll }))) $('#sim-poll-form').reset();
+});
 
 // ---------------------------------------------------------------------------------------------
 // Start

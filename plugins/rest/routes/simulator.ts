@@ -15,6 +15,8 @@ import {
   SimScanRequest,
   SimSendRequest,
   SimSent,
+  SimVoteRequest,
+  SimVoted,
 } from '../schemas.js';
 
 function requireAll(principal: Principal): void {
@@ -33,7 +35,7 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
       path: '/api/v1/simulator/phones/{number}/messages',
       operationId: 'simulatorSend',
       summary:
-        "Simulator: the phone {number} sends a text or an image (to a client's number by default)",
+        "Simulator: the phone {number} sends a text, an image, a location, a poll or contact cards (to a client's number by default)",
       tag: 'simulator',
       params,
       body: SimSendRequest,
@@ -58,14 +60,27 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
           to = me.id;
         }
         const phone = simulator.phone(p.number);
-        const sent = body.image
-          ? await phone.send(to, {
-              data: Buffer.from(body.image.data, 'base64'),
-              mimetype: body.image.mimetype,
-              ...(body.image.filename !== undefined ? { filename: body.image.filename } : {}),
-              ...(body.text !== undefined ? { caption: body.text } : {}),
-            })
-          : await phone.send(to, body.text ?? '');
+        const quoted = body.quotedMessageId ? { quotedMessageId: body.quotedMessageId } : {};
+        const sent = body.location
+          ? await phone.send(to, { location: body.location }, quoted)
+          : body.poll
+            ? await phone.send(to, { poll: body.poll }, quoted)
+            : body.contacts
+              ? await phone.send(to, { contacts: body.contacts }, quoted)
+              : body.image
+                ? await phone.send(
+                    to,
+                    {
+                      data: Buffer.from(body.image.data, 'base64'),
+                      mimetype: body.image.mimetype,
+                      ...(body.image.filename !== undefined
+                        ? { filename: body.image.filename }
+                        : {}),
+                      ...(body.text !== undefined ? { caption: body.text } : {}),
+                    },
+                    quoted,
+                  )
+                : await phone.send(to, body.text ?? '', quoted);
         ctx.status = 201;
         ctx.body = { id: sent.id };
       },
@@ -99,7 +114,28 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
                 },
               }
             : {}),
+          ...(m.quotedMessageId !== undefined ? { quotedMessageId: m.quotedMessageId } : {}),
+          ...(m.location ? { location: m.location } : {}),
+          ...(m.poll ? { poll: m.poll } : {}),
+          ...(m.vcards ? { vcards: [...m.vcards] } : {}),
         }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/simulator/phones/{number}/votes',
+      operationId: 'simulatorVote',
+      summary:
+        'Simulator: the phone {number} votes on a poll (the bot gets `poll.vote`); no options retracts',
+      tag: 'simulator',
+      params,
+      body: SimVoteRequest,
+      responses: { 200: { description: 'Voted', schema: SimVoted } },
+      errors: [400, 401, 403, 404, 415],
+      async handler(ctx, { params: p, body, principal }) {
+        requireAll(principal);
+        await simulator.phone(p.number).vote(body.messageId, body.options);
+        ctx.body = { messageId: body.messageId, options: body.options };
       },
     }),
     defineRoute({

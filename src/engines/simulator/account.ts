@@ -6,6 +6,7 @@ import type {
   SimGroupAddPrivacy,
   SimGroupEvent,
   SimInboxMessage,
+  SimKindContent,
   SimMediaContent,
   SimPhone,
 } from './types.js';
@@ -14,6 +15,7 @@ import { GROUP_SUFFIX, LID_SUFFIX, deriveLid, toNumber, userId } from './ids.js'
 import type { SimCall } from './calls.js';
 import { SimChats, type SimChatState } from './chats.js';
 import { SimAddressBook, type SimPictureVisibility } from './contacts.js';
+import type { PollVote } from '../ports/messages.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
 export const SIM_INBOX_LIMIT = 1_000;
@@ -27,6 +29,8 @@ export interface SimRecord extends SimInboxMessage {
   /** Receivers see the sender by LID (a LID-addressed phone, or a group in LID addressing mode). */
   readonly byLid: boolean;
   ack: number;
+  /** A poll's current votes: voter account id → the option names chosen. */
+  votes?: Map<string, string[]>;
 }
 
 /** What the network needs from an engine linked to an account. */
@@ -35,6 +39,8 @@ export interface LinkedDevice {
   receiveGroupEvent(event: SimGroupEvent): void;
   /** Someone calls this account. */
   receiveCall(call: CallData): void;
+  /** A vote on a poll of a chat this account is in, as this account sees it. */
+  receiveVote(vote: PollVote): void;
 }
 
 interface Waiter {
@@ -45,7 +51,7 @@ interface Waiter {
 export type PhoneSend = (
   sender: SimAccount,
   chatId: string,
-  content: string | SimMediaContent,
+  content: string | SimMediaContent | SimKindContent,
   opts: { quotedMessageId?: string },
 ) => { id: string };
 
@@ -59,6 +65,7 @@ function digitsOf(numberOrId: string): string {
   }
   return digits;
 }
+export type PhoneVote = (voter: SimAccount, pollMessageId: string, options: string[]) => void;
 
 export class SimAccount implements SimPhone {
   readonly id: string;
@@ -80,6 +87,10 @@ export class SimAccount implements SimPhone {
   readonly book = new SimAddressBook();
   private box: SimRecord[] = [];
   private readonly waiters = new Set<Waiter>();
+  /** @internal Set by the network: casts this phone's votes. */
+  voteVia: PhoneVote = () => {
+    throw new WakitError('INTERNAL', 'this phone is not on a network');
+  };
 
   constructor(
     readonly number: string,
@@ -133,11 +144,20 @@ export class SimAccount implements SimPhone {
 
   send(
     chatId: string,
-    content: string | SimMediaContent,
+    content: string | SimMediaContent | SimKindContent,
     opts: { quotedMessageId?: string } = {},
   ): Promise<{ id: string }> {
     try {
       return Promise.resolve(this.sendVia(this, chatId, content, opts));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  vote(pollMessageId: string, options: string[]): Promise<void> {
+    try {
+      this.voteVia(this, pollMessageId, options);
+      return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

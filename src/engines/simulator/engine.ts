@@ -5,7 +5,13 @@
  */
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
-import type { ContactInfo, DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import type {
+  ContactInfo,
+  DisconnectReason,
+  EngineContent,
+  MediaFile,
+  MessageData,
+} from '../types.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
 import type { GroupEngine, GroupSettings } from '../ports/groups.js';
 import { fireGroupEvent } from './groups.js';
@@ -18,6 +24,8 @@ import type { ChatData, FetchMessagesOptions } from '../ports/chats.js';
 import type { ContactData } from '../ports/contacts.js';
 import { fetchMessages, getChat, listChats } from './chats.js';
 import { getContact, listContacts, numberId, profilePictureUrl, setBlocked } from './contacts.js';
+import { isMessageKindContent, type PollVote } from '../ports/messages.js';
+import { kindPayload, quotedMessage } from './message-kinds.js';
 import {
   decodeSession,
   derivePhone,
@@ -258,7 +266,16 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   // ── messages ─────────────────────────────────────────────────────────────────────────────────
 
   async send(chatId: string, content: EngineContent): Promise<{ id: string }> {
-    return this.post(chatId, payloadOf(content));
+    if (!isMessageKindContent(content)) return this.post(chatId, payloadOf(content));
+    return this.post(chatId, kindPayload(this.network, this.ensureReady(), content));
+  }
+
+  getQuotedMessage(messageId: string): Promise<MessageData | null> {
+    try {
+      return Promise.resolve(quotedMessage(this.network, this.ensureReady(), messageId));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   async forward(messageId: string, chatId: string): Promise<{ id: string }> {
@@ -270,6 +287,9 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
       body: original.body,
       caption: original.caption,
       media: original.media,
+      location: original.location,
+      poll: original.poll,
+      vcards: original.vcards,
       isForwarded: true,
     });
   }
@@ -456,6 +476,11 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  /** @internal Someone voted on a poll of a chat of our account. */
+  receiveVote(vote: PollVote): void {
+    this.fire('poll.vote', vote);
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

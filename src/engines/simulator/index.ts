@@ -14,6 +14,7 @@ export type {
   SimGroupEvent,
   SimGroupSpec,
   SimInboxMessage,
+  SimKindContent,
   SimMediaContent,
   SimPhone,
   SimulatorEngineConfig,

@@ -1,10 +1,13 @@
 /** Building MessageData (what the Engine port emits) from the network's message records. */
 import type { EngineContent, MediaFile, MessageData } from '../types.js';
+import type { MessageKindContent } from '../ports/messages.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload } from './network.js';
 import { serializeId } from './ids.js';
+import { kindData } from './message-kinds.js';
 
-export function payloadOf(content: EngineContent): SimPayload {
+/** Text and media (locations, contacts and polls: `kindPayload`). */
+export function payloadOf(content: Exclude<EngineContent, MessageKindContent>): SimPayload {
   if (content.kind === 'text') {
     return {
       type: 'chat',
@@ -20,6 +23,7 @@ export function payloadOf(content: EngineContent): SimPayload {
     caption: content.caption,
     media: content.media,
     isForwarded: false,
+    quotedMessageId: content.quotedMessageId,
   };
 }
 
@@ -54,6 +58,7 @@ export function ownMessage(record: SimRecord, account: SimAccount): MessageData 
     sender: { id: me, lid: account.lid, phone: me, pushname: account.pushname },
     isChannel: isChannel(record.target),
     isStatus: isStatus(record.target),
+    ...kindData(record),
   };
 }
 
@@ -95,6 +100,7 @@ export function incomingMessage(
     isChannel: channel,
     isStatus: isStatus(record.chatId),
     broadcast: isStatus(record.chatId),
+    ...kindData(record),
   };
 }
 

@@ -15,12 +15,15 @@ import { SimChannelImpl, channelId } from './channel.js';
 import { SimGroupActions, type GroupHost } from './groups.js';
 import { SimulatorEngine } from './engine.js';
 import { SimCalls } from './calls.js';
+import { castVote, isKindContent, phoneKindPayload } from './message-kinds.js';
+import type { LocationData, PollData } from '../ports/messages.js';
 import type {
   SimChannel,
   SimChannelSpec,
   SimGroup,
   SimGroupAddPrivacy,
   SimGroupSpec,
+  SimKindContent,
   SimMediaContent,
   SimPhone,
   SimulatorEngineConfig,
@@ -46,6 +49,9 @@ export interface SimPayload {
   isForwarded: boolean;
   quotedMessageId?: string;
   mentions?: readonly string[];
+  location?: LocationData;
+  poll?: PollData;
+  vcards?: readonly string[];
 }
 
 interface Target {
@@ -280,6 +286,7 @@ export class SimulatorNetwork implements GroupHost {
         this.calls.place(c, to, o),
       );
       account.groups = new SimGroupActions(this, account);
+      account.voteVia = (voter, pollId, options) => castVote(this, voter, pollId, options);
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {
@@ -391,6 +398,10 @@ export class SimulatorNetwork implements GroupHost {
       isForwarded: payload.isForwarded,
       quotedMessageId: payload.quotedMessageId,
       mentions: payload.mentions,
+      location: payload.location,
+      poll: payload.poll,
+      votes: payload.poll ? new Map<string, string[]>() : undefined,
+      vcards: payload.vcards,
       timestamp: Math.floor(Date.now() / 1000),
       ack: 1,
     };
@@ -440,10 +451,14 @@ export class SimulatorNetwork implements GroupHost {
   private readonly phoneSend = (
     sender: SimAccount,
     chatId: string,
-    content: string | SimMediaContent,
+    content: string | SimMediaContent | SimKindContent,
     opts: { quotedMessageId?: string },
   ): { id: string } => {
     const target = this.resolveTarget(sender, chatId);
+    if (isKindContent(content)) {
+      const payload = phoneKindPayload(this, sender, content, opts.quotedMessageId);
+      return { id: this.post(sender, target, payload).id };
+    }
     const payload: SimPayload =
       typeof content === 'string'
         ? { type: 'chat', body: content, isForwarded: false, quotedMessageId: opts.quotedMessageId }

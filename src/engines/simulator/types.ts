@@ -12,6 +12,7 @@ export type SimGroupEvent = {
 import type { SimCall } from './calls.js';
 import type { SimChatState } from './chats.js';
 import type { SimPictureVisibility } from './contacts.js';
+import type { LocationData, PollData } from '../ports/messages.js';
 
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
@@ -27,6 +28,16 @@ export interface SimMediaContent {
   type?: string;
 }
 
+/**
+ * A location, contact cards or a poll a phone sends (`phone.send(chatId, { poll: ... })`).
+ * Contacts are WhatsApp users by id (the card shows their number when the sender may see it) or
+ * vCards; polls take 2-12 distinct options.
+ */
+export type SimKindContent =
+  | { location: LocationData }
+  | { contacts: Array<{ id: string } | { vcard: string }> }
+  | { poll: { question: string; options: string[]; allowMultipleAnswers?: boolean } };
+
 /** A message as received by a phone (in a private chat or a group it is in). */
 export interface SimInboxMessage {
   /** Serialized id as returned to the sender (`true_<chat>_<HEX>`); any view of it resolves. */
@@ -36,7 +47,7 @@ export interface SimInboxMessage {
   /** Sender account id (`<digits>@c.us`). */
   readonly author: string;
   readonly isGroup: boolean;
-  /** `chat`, `image`, `video`, `audio`, `ptt`, `document`, `sticker`. */
+  /** `chat`, `image`, `video`, `audio`, `ptt`, `document`, `sticker`, `location`, `vcard`, ... */
   readonly type: string;
   /** Text, or the caption of a media message ('' when none). */
   readonly body: string;
@@ -45,6 +56,12 @@ export interface SimInboxMessage {
   readonly isForwarded: boolean;
   readonly quotedMessageId?: string;
   readonly mentions?: readonly string[];
+  /** `type: 'location'`. */
+  readonly location?: LocationData;
+  /** `type: 'poll_creation'`. */
+  readonly poll?: PollData;
+  /** `type: 'vcard'` / `'multi_vcard'`: the cards as vCard text. */
+  readonly vcards?: readonly string[];
   /** Unix seconds. */
   readonly timestamp: number;
   /** Current delivery state as seen by the sender (-1, 1, 2, 3); updated as acks progress. */
@@ -85,9 +102,15 @@ export interface SimPhone {
    */
   send(
     chatId: string,
-    content: string | SimMediaContent,
+    content: string | SimMediaContent | SimKindContent,
     opts?: { quotedMessageId?: string },
   ): Promise<{ id: string }>;
+  /**
+   * Votes on a poll this phone can see (by the id its sender got, or any view of it): `options`
+   * are option names, none retracts; single-answer polls take one. Everyone else in the chat
+   * with a linked device gets `poll.vote`.
+   */
+  vote(pollMessageId: string, options: string[]): Promise<void>;
   /** The last messages this phone received (capped, see SIM_INBOX_LIMIT), oldest first. */
   readonly inbox: ReadonlyArray<SimInboxMessage>;
   /**

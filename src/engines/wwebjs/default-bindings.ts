@@ -6,7 +6,7 @@
 import wwebjs from 'whatsapp-web.js';
 import type { ClientLike, WwebjsBindings } from './types.js';
 
-const { Client, LocalAuth, RemoteAuth, MessageMedia } = wwebjs;
+const { Client, LocalAuth, RemoteAuth, MessageMedia, Location, Poll } = wwebjs;
 
 export const defaultBindings: WwebjsBindings = {
   createClient: (options) =>
@@ -14,4 +14,7 @@ export const defaultBindings: WwebjsBindings = {
   createLocalAuth: (options) => new LocalAuth(options),
   createRemoteAuth: (options) => new RemoteAuth(options),
   createMedia: (mimetype, base64, filename) => new MessageMedia(mimetype, base64, filename),
+  createLocation: (latitude, longitude, options) => new Location(latitude, longitude, options),
+  createPoll: (question, options, send) =>
+    new Poll(question, options, { ...send, messageSecret: undefined }),
 };

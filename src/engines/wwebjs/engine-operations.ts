@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { ContactInfo, EngineContent, MediaFile } from '../types.js';
+import type { ContactInfo, EngineContent, MediaFile, MessageData } from '../types.js';
+import { quotedOf } from './messages.js';
 import { WakitError, isWakitError } from '../../errors/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Attempt } from './attempt.js';
@@ -95,6 +96,14 @@ export class EngineOperations {
         cause: error,
       });
     }
+  }
+
+  async getQuotedMessage(messageId: string): Promise<MessageData | null> {
+    const attempt = this.readyAttempt();
+    const message = await findMessage(attempt.client, this.o.messages.get(messageId), messageId);
+    const quoted = await quotedOf(message, attempt.identity?.id);
+    if (quoted) this.o.messages.set(quoted.data.id, quoted.message);
+    return quoted?.data ?? null;
   }
 
   async isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {

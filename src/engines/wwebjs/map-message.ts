@@ -1,5 +1,6 @@
 import type { Ack, AckUpdate, MessageData } from '../types.js';
 import type { MessageLike } from './types.js';
+import { kindDataOf } from './messages.js';
 
 /** whatsapp-web.js `MessageAck` values are ours already (-1..4); anything else counts as pending. */
 export function toAck(value: unknown): Ack {
@@ -75,6 +76,7 @@ export function toMessageData(message: MessageLike, meId?: string): MessageData 
       data.media = media;
     }
   }
+  Object.assign(data, kindDataOf(message));
   return data;
 }
 

@@ -6,6 +6,8 @@ import type { ContactInfo, EngineContent, MediaFile } from '../types.js';
 import { WakitError } from '../../errors/index.js';
 import type { CreatedWaiter } from './attempt.js';
 import { mapSendError } from './map-errors.js';
+import { isMessageKindContent, type MessageKindContent } from '../ports/messages.js';
+import { kindSendArguments } from './messages.js';
 import type {
   ChatLike,
   ClientLike,
@@ -64,7 +66,7 @@ const notFound = (chatId: string, what: string): WakitError =>
 /** `sendMessage` arguments for our content: text with its options, or a MessageMedia. */
 export function toSendArguments(
   bindings: WwebjsBindings,
-  content: EngineContent,
+  content: Exclude<EngineContent, MessageKindContent>,
 ): [content: string | ReturnType<WwebjsBindings['createMedia']>, options: SendOptionsLike] {
   if (content.kind === 'text') {
     const { linkPreview, sendSeen, mentions, quotedMessageId } = content.options;
@@ -85,6 +87,7 @@ export function toSendArguments(
   if (content.caption) options.caption = content.caption;
   if (content.kind === 'sticker') options.sendMediaAsSticker = true;
   if (content.kind === 'document') options.sendMediaAsDocument = true;
+  if (content.quotedMessageId) options.quotedMessageId = content.quotedMessageId;
   return [messageMedia, options];
 }
 
@@ -96,7 +99,9 @@ export async function sendContent(
   meId: string | undefined,
 ): Promise<MessageLike> {
   const target = await resolveTarget(client, chatId, meId);
-  const [payload, options] = toSendArguments(bindings, content);
+  const [payload, options] = isMessageKindContent(content)
+    ? await kindSendArguments(client, bindings, content, chatId)
+    : toSendArguments(bindings, content);
   let sent: MessageLike | null | undefined;
   try {
     sent = await client.sendMessage(target, payload, options);

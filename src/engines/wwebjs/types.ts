@@ -46,6 +46,33 @@ export interface MessageLike {
   _data?: Record<string, unknown>;
   forward(chat: string): Promise<void>;
   downloadMedia(): Promise<MessageMediaLike | undefined>;
+  /** `type: 'location'` (structures/Message.js:173): a `Location` built from `lat`, `lng`, `loc`. */
+  location?: {
+    latitude: number | string;
+    longitude: number | string;
+    name?: string;
+    address?: string;
+    url?: string;
+  };
+  /** `vcard` / `multi_vcard` (structures/Message.js:193). */
+  vCards?: string[];
+  /** `poll_creation` (structures/Message.js:329-335). */
+  pollName?: string;
+  pollOptions?: Array<{ name: string; localId: number }>;
+  allowMultipleAnswers?: boolean;
+  /** structures/Message.js:431: resolves to undefined when nothing is quoted. */
+  getQuotedMessage?(): Promise<MessageLike | undefined>;
+}
+
+/** `PollVote` (structures/PollVote.js) as `vote_update` emits it. */
+export interface PollVoteLike {
+  /** `data.sender`: a wid (`{ _serialized }`) from the page, or its serialized string. */
+  voter: SerializedId | string;
+  selectedOptions: Array<{ name?: string; localId: number }>;
+  /** `senderTimestampMs`. */
+  interractedAtTs?: number;
+  parentMessage?: MessageLike;
+  parentMsgKey?: SerializedId & { remote?: unknown };
 }
 
 export interface GroupParticipantLike {
@@ -80,7 +107,10 @@ export interface ChatLike {
   fetchMessages?(searchOptions: { limit?: number; fromMe?: boolean }): Promise<MessageLike[]>;
 }
 
-/** `Contact` (structures/Contact.js, built by ContactFactory from `WWebJS.getContactModel`). */
+/**
+ * `Contact` (structures/Contact.js, built by ContactFactory from `WWebJS.getContactModel`); also
+ * what a contact card is sent from.
+ */
 export interface ContactLike {
   /** A LID contact whose phone is known gets its phone id here (Injected/Utils.js:1014). */
   id: SerializedId;
@@ -138,6 +168,10 @@ export interface SendOptionsLike {
   sendSeen?: boolean;
   sendMediaAsSticker?: boolean;
   sendMediaAsDocument?: boolean;
+  /** Client.js:1362: a text that is a vCard is sent as a contact card (default true). */
+  parseVCards?: boolean;
+  /** Client.js:1375: fields spread into the message model last (Injected/Utils.js:453). */
+  extra?: Record<string, unknown>;
 }
 
 /** `Client` (src/Client.js): an EventEmitter with these methods. */
@@ -150,7 +184,7 @@ export interface ClientLike {
   logout(): Promise<void>;
   sendMessage(
     chatId: string,
-    content: string | MessageMediaLike,
+    content: string | MessageMediaLike | object,
     options?: SendOptionsLike,
   ): Promise<MessageLike | undefined | null>;
   getMessageById(messageId: string): Promise<MessageLike | null>;
@@ -210,4 +244,13 @@ export interface WwebjsBindings {
     backupSyncIntervalMs: number;
   }): unknown;
   createMedia(mimetype: string, base64: string, filename?: string): MessageMediaLike;
+  /** `new Location(latitude, longitude, { name, address })` (structures/Location.js). */
+  createLocation(latitude: number, longitude: number, options: LocationOptionsLike): object;
+  /** `new Poll(question, options, { allowMultipleAnswers })` (structures/Poll.js). */
+  createPoll(question: string, options: string[], send: { allowMultipleAnswers: boolean }): object;
+}
+
+export interface LocationOptionsLike {
+  name?: string;
+  address?: string;
 }

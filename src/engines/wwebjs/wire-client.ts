@@ -6,7 +6,8 @@ import type { Attempt } from './attempt.js';
 import { mapDisconnectReason } from './map-errors.js';
 import { toAckUpdate, toMessageData } from './map-message.js';
 import { wireGroupEvents } from './group-events.js';
-import type { CallLike, MessageLike } from './types.js';
+import type { CallLike, MessageLike, PollVoteLike } from './types.js';
+import { toPollVote } from './messages.js';
 
 /** What the event wiring of one attempt needs from its engine. */
 export interface AttemptHost {
@@ -111,6 +112,13 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
     live((call: CallLike) => {
       const data = attempt.calls.offer(call);
       if (data) host.fire('call', data);
+    }),
+  );
+  client.on(
+    'vote_update',
+    live((vote: PollVoteLike) => {
+      const mapped = toPollVote(vote);
+      if (mapped) host.fire('poll.vote', mapped);
     }),
   );
   client.on(

@@ -282,6 +282,10 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     return this.ops.isGroupAdmin(groupId, memberId);
   }
 
+  getQuotedMessage(messageId: string): Promise<MessageData | null> {
+    return this.ops.getQuotedMessage(messageId);
+  }
+
   resolveContact(id: string): Promise<ContactInfo> {
     return this.ops.resolveContact(id);
   }
