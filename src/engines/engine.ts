@@ -18,6 +18,8 @@ import type {
   MessageData,
 } from './types.js';
 import type { MediaFile } from './types.js';
+import type { ActionsEngine, EditUpdate, ReactionUpdate, RevokeUpdate } from './ports/actions.js';
+import type { PresenceEngine } from './ports/presence.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -31,6 +33,9 @@ export interface EngineEvents {
   /** Any message created in a chat of this account, own ones included (`fromMe`). */
   'message.create': [message: MessageData];
   'message.ack': [update: AckUpdate];
+  'message.reaction': [update: ReactionUpdate];
+  'message.edit': [update: EditUpdate];
+  'message.revoke': [update: RevokeUpdate];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -41,7 +46,7 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine {
+export interface Engine extends ActionsEngine, PresenceEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

@@ -3,6 +3,8 @@ import { WakitError } from '../../errors/index.js';
 import type { MediaFile } from '../types.js';
 import type { SimInboxMessage, SimMediaContent, SimPhone } from './types.js';
 import { LID_SUFFIX, deriveLid, userId } from './ids.js';
+import type { ActionDevice, SimActionEvent, SimActions } from './actions.js';
+import type { ChatState } from '../ports/presence.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
 export const SIM_INBOX_LIMIT = 1_000;
@@ -19,7 +21,7 @@ export interface SimRecord extends SimInboxMessage {
 }
 
 /** What the network needs from an engine linked to an account. */
-export interface LinkedDevice {
+export interface LinkedDevice extends ActionDevice {
   receiveInbound(record: SimRecord, sender: SimAccount): void;
 }
 
@@ -45,6 +47,8 @@ export class SimAccount implements SimPhone {
   readonly contacts = new Set<string>();
   /** Engines currently linked and ready on this account (multi-device). */
   readonly devices = new Set<LinkedDevice>();
+  /** @internal Reactions, edits, revokes and presence (simulator/actions.ts), set by the network. */
+  actionsModel: SimActions | undefined;
   private box: SimRecord[] = [];
   private readonly waiters = new Set<Waiter>();
 
@@ -126,5 +130,50 @@ export class SimAccount implements SimPhone {
       timer.unref?.();
       this.waiters.add(waiter);
     });
+  }
+  // ── actions (simulator/actions.ts) ─────────────────────────────────────────────────────────
+
+  react(messageId: string, emoji: string): Promise<void> {
+    return this.act((model) => model.react(this, messageId, emoji));
+  }
+
+  edit(messageId: string, text: string): Promise<void> {
+    return this.act((model) => model.edit(this, messageId, text));
+  }
+
+  revoke(messageId: string): Promise<void> {
+    return this.act((model) => model.revoke(this, messageId));
+  }
+
+  setChatState(chatId: string, state: ChatState): Promise<void> {
+    return this.act((model) => model.chatState(this, chatId, state));
+  }
+
+  get actions(): ReadonlyArray<SimActionEvent> {
+    return this.actionsModel?.logOf(this) ?? [];
+  }
+
+  waitForAction(
+    predicate: (event: SimActionEvent) => boolean = () => true,
+    timeoutMs = 5_000,
+  ): Promise<SimActionEvent> {
+    return this.act((model) => model.waitFor(this, predicate, timeoutMs));
+  }
+
+  get online(): boolean | null {
+    return this.actionsModel?.onlineOf(this) ?? null;
+  }
+
+  reactionsOn(messageId: string): ReadonlyMap<string, string> {
+    return this.actionsModel?.reactionsOn(messageId) ?? new Map<string, string>();
+  }
+
+  private act<T>(fn: (model: SimActions) => T | Promise<T>): Promise<T> {
+    try {
+      if (!this.actionsModel) throw new WakitError('INTERNAL', 'this phone is on no network');
+      return Promise.resolve(fn(this.actionsModel));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 }

@@ -3,6 +3,7 @@ export { SimulatorNetwork, SIM_REGISTRY_LIMIT, type SimulatorNetworkOptions } fr
 export { SimulatorEngine } from './engine.js';
 export { SIM_INBOX_LIMIT } from './account.js';
 export { derivePhone } from './ids.js';
+export type { SimActionEvent, SimPhoneActions } from './actions.js';
 export type {
   SimChannel,
   SimChannelSpec,

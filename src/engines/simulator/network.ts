@@ -13,6 +13,7 @@ import { SimGroupImpl, groupId, memberId } from './group.js';
 import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
 import { SimChannelImpl, channelId } from './channel.js';
 import { SimulatorEngine } from './engine.js';
+import { SimActions } from './actions.js';
 import type {
   SimChannel,
   SimChannelSpec,
@@ -97,6 +98,8 @@ export class SimulatorNetwork {
   /** @internal Clients whose next session restore fails. */
   readonly failAuthNext = new Set<string>();
   private readonly failedChats = new Set<string>();
+  /** @internal Reactions, edits, revokes and presence (simulator/actions.ts). */
+  readonly actions = new SimActions(this);
 
   constructor(options: SimulatorNetworkOptions = {}) {
     const parsed = engineSchema.parse({ ...options.config, type: 'simulator' });
@@ -238,6 +241,7 @@ export class SimulatorNetwork {
     let account = this.accounts.get(number);
     if (!account) {
       account = new SimAccount(number, pushname ?? `+${number}`, this.phoneSend, lid);
+      account.actionsModel = this.actions;
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {
@@ -249,6 +253,11 @@ export class SimulatorNetwork {
   /** @internal */
   findGroup(id: string): SimGroupImpl | undefined {
     return this.groups.get(id);
+  }
+
+  /** @internal */
+  findChannel(id: string): SimChannelImpl | undefined {
+    return this.channels.get(id);
   }
 
   /** @internal A stored message by any serialized id (or bare stanza id). */

@@ -1,5 +1,6 @@
 /** Public types of the simulator: its config, phones, groups and what a phone receives. */
 import type { EngineConfig } from '../../config/schema.js';
+import type { SimPhoneActions } from './actions.js';
 
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
@@ -39,7 +40,7 @@ export interface SimInboxMessage {
   readonly ack: number;
 }
 
-export interface SimPhone {
+export interface SimPhone extends SimPhoneActions {
   /** Digits only. */
   readonly number: string;
   /** `<digits>@c.us`. */

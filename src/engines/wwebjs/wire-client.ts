@@ -6,6 +6,7 @@ import type { Attempt } from './attempt.js';
 import { mapDisconnectReason } from './map-errors.js';
 import { toAckUpdate, toMessageData } from './map-message.js';
 import type { MessageLike } from './types.js';
+import { wireActionEvents } from './actions.js';
 
 /** What the event wiring of one attempt needs from its engine. */
 export interface AttemptHost {
@@ -105,6 +106,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
       host.fire('message.ack', toAckUpdate(message, ack));
     }),
   );
+  wireActionEvents({ client, live, fire: host.fire.bind(host), ownId: () => host.ownId() });
   client.on(
     'change_state',
     live((state: string) => {
