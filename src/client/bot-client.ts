@@ -46,6 +46,8 @@ import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, type GroupsApi } from './groups-api.js';
+import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
+import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -78,8 +80,8 @@ export interface EnqueueOptions {
  * (`<area>-api.ts`, built on `ClientCore`): the class merges their interfaces here and assigns
  * their methods in the constructor.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface BotClient extends GroupsApi {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface BotClient extends GroupsApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -175,6 +177,7 @@ export class BotClient {
             state: () => this.state,
             engine: () => this.#supervisor.engine,
             media,
+            ...(config.queue.typingBeforeSend ? { typing: { clock } } : {}),
           },
           chatId,
           content,
@@ -202,6 +205,9 @@ export class BotClient {
           )
         ).result,
       download: (message) => this.#download(message),
+      react: (message, emoji) => this.sendReaction(message.id, emoji),
+      edit: (message, text) => this.editMessage(message.id, text),
+      delete: (message, forEveryone) => this.deleteMessage(message.id, { forEveryone }),
     };
     const core: ClientCore = {
       name,
@@ -213,6 +219,8 @@ export class BotClient {
       events: this.#events,
     };
     Object.assign(this, groupsApi(core));
+    Object.assign(this, actionsApi(core));
+    Object.assign(this, presenceApi(core));
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -418,6 +426,7 @@ export class BotClient {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);
     });
+    forwardActionEvents(engine, this.#events);
     return engine;
   }
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { WakitError, issueError, zodIssues } from '../errors/index.js';
 import { MEDIA_KINDS, type MediaKind } from '../engines/types.js';
 import { PERSON_KINDS, checkContentFor, normalizeChatId } from './chat-id.js';
-import type { OutgoingContent } from './types.js';
+import type { ActionContent, OutgoingContent } from './types.js';
 
 /** Every kind of send: text and the media kinds. */
 export const SEND_KINDS = ['text', ...MEDIA_KINDS] as const;
@@ -180,6 +180,11 @@ function make(chatId: string, content: OutgoingContent): PreparedSend {
   const send = Object.freeze({ chatId, content });
   prepared.add(send);
   return send;
+}
+
+/** @internal A PreparedSend of an action, validated by action-contract.ts. */
+export function preparedAction(chatId: string, content: ActionContent): PreparedSend {
+  return make(chatId, content);
 }
 
 function textSend(chatId: string, body: string, options: TextOptionsInput = {}): PreparedSend {

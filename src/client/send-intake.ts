@@ -6,6 +6,7 @@ import type { OutboundQueue, SendPriority } from '../queue/index.js';
 import { newTrackingId } from '../queue/tracking-id.js';
 import { FINISHED, decodeContent, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
 import type { MediaResolver } from './media-resolver.js';
+import { isActionKind, isLightKind } from './action-contract.js';
 import type { OutgoingContent, SendResult } from './types.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
@@ -112,6 +113,9 @@ export class SendIntake {
         chatId,
         kind: content.kind,
         priority: options.priority,
+        ...(isActionKind(content.kind)
+          ? { action: isLightKind(content.kind) ? 'light' : 'paced' }
+          : {}),
         run: () => this.#d.deliver(chatId, stored, account),
       });
     } catch (error) {
@@ -174,6 +178,9 @@ export class SendIntake {
             chatId: entry.chatId,
             kind: entry.kind,
             priority: entry.priority,
+            ...(isActionKind(entry.kind)
+              ? { action: isLightKind(entry.kind) ? 'light' : 'paced' }
+              : {}),
             run: () => this.#d.deliver(entry.chatId, content, entry.account),
           },
           { recovering: true },
@@ -227,9 +234,7 @@ export class SendIntake {
 
   /** A `path` source is read now: a recovered send must not depend on a file that may be gone. */
   async #bytesOfPath(content: OutgoingContent): Promise<OutgoingContent> {
-    if (content.kind === 'text' || content.kind === 'forward' || !('path' in content.source)) {
-      return content;
-    }
+    if (!('source' in content) || !('path' in content.source)) return content;
     const file = await this.#d.media.resolve(content.source, content.filename);
     return {
       ...content,

@@ -1,5 +1,6 @@
 /** Plain data types of the SDK surface; the engine vocabulary comes from the Engine port. */
 import type { DisconnectReason, MediaKind, TextOptions } from '../engines/types.js';
+import type { ChatState } from '../engines/ports/presence.js';
 
 export {
   ACK,
@@ -104,7 +105,20 @@ export type OutgoingContent =
       caption?: string;
       filename?: string;
     }
-  | { kind: 'forward'; messageId: string };
+  | { kind: 'forward'; messageId: string }
+  | ActionContent;
+
+/**
+ * Actions on existing messages and presence (docs/actions.md): queued and journaled like sends,
+ * with lighter pacing for reactions and presence (docs/queue.md). They carry no media.
+ */
+export type ActionContent =
+  | { kind: 'reaction'; messageId: string; emoji: string }
+  | { kind: 'edit'; messageId: string; text: string }
+  | { kind: 'delete'; messageId: string; forEveryone: boolean }
+  | { kind: 'seen' }
+  | { kind: 'presence'; state: ChatState }
+  | { kind: 'online'; online: boolean };
 
 /** What `client.info()` returns. */
 export interface ClientInfo {

@@ -26,7 +26,7 @@ export interface SimActionEvent {
   by: string;
   /** The chat as this phone sees it. */
   chatId: string;
-  /** The message concerned (reaction, edit, revoke), by the id this phone knows it by. */
+  /** The message concerned (reaction, edit, revoke): its id as in `inbox` and `send()` results. */
   messageId?: string;
   /** `reaction`: the emoji, `''` when removed. */
   emoji?: string;
@@ -113,14 +113,14 @@ export class SimActions {
 
   // ── message actions ──────────────────────────────────────────────────────────────────────────
 
-  react(actor: SimAccount, messageId: string, emoji: string, from?: ActionDevice): void {
+  react(actor: SimAccount, messageId: string, emoji: string): void {
     const record = this.#visible(actor, messageId);
     const reactions = this.#of(record).reactions;
     if (emoji === '') reactions.delete(actor.id);
     else reactions.set(actor.id, emoji);
     const timestamp = Math.floor(Date.now() / 1000);
-    this.#tell(record, actor, from, (viewer, view, by) => ({
-      log: { type: 'reaction', by, chatId: view.chatId, messageId: view.messageId, emoji },
+    this.#tell(record, actor, (viewer, view, by) => ({
+      log: { type: 'reaction', by, chatId: view.chatId, messageId: record.id, emoji },
       notice: {
         event: 'message.reaction',
         update: {
@@ -136,7 +136,7 @@ export class SimActions {
     }));
   }
 
-  edit(actor: SimAccount, messageId: string, text: string, from?: ActionDevice): void {
+  edit(actor: SimAccount, messageId: string, text: string): void {
     const record = this.#visible(actor, messageId);
     if (record.author !== actor.id) {
       throw new WakitError('PERMISSION_DENIED', `Only the author can edit message ${messageId}`, {
@@ -156,12 +156,12 @@ export class SimActions {
     writable.body = text;
     if (record.type !== 'chat') writable.caption = text;
     const timestamp = Math.floor(Date.now() / 1000);
-    this.#tell(record, actor, from, (viewer, view, by) => ({
+    this.#tell(record, actor, (viewer, view, by) => ({
       log: {
         type: 'edit',
         by,
         chatId: view.chatId,
-        messageId: view.messageId,
+        messageId: record.id,
         body: text,
         previousBody,
       },
@@ -180,7 +180,7 @@ export class SimActions {
     }));
   }
 
-  revoke(actor: SimAccount, messageId: string, from?: ActionDevice): void {
+  revoke(actor: SimAccount, messageId: string): void {
     const record = this.#visible(actor, messageId);
     if (record.author !== actor.id) {
       const group = record.isGroup ? this.network.findGroup(record.target) : undefined;
@@ -201,8 +201,8 @@ export class SimActions {
     writable.media = undefined;
     this.#of(record).reactions.clear();
     const timestamp = Math.floor(Date.now() / 1000);
-    this.#tell(record, actor, from, (viewer, view, by) => ({
-      log: { type: 'revoke', by, chatId: view.chatId, messageId: view.messageId, previousBody },
+    this.#tell(record, actor, (viewer, view, by) => ({
+      log: { type: 'revoke', by, chatId: view.chatId, messageId: record.id, previousBody },
       notice: {
         event: 'message.revoke',
         update: {
@@ -391,7 +391,6 @@ export class SimActions {
   #tell(
     record: SimRecord,
     actor: SimAccount,
-    from: ActionDevice | undefined,
     build: (
       viewer: SimAccount,
       view: { messageId: string; chatId: string },
@@ -406,9 +405,8 @@ export class SimActions {
         this.#as(actor, viewer, lidGroup),
       );
       if (viewer !== actor) this.#log(viewer, log);
-      for (const device of viewer.devices) {
-        if (device !== from) device.receiveAction?.(notice);
-      }
+      // Every linked device, the acting one included (whatsapp-web.js reports own actions too).
+      for (const device of viewer.devices) device.receiveAction?.(notice);
     }
   }
 

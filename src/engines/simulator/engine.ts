@@ -301,16 +301,16 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   // ── actions and presence (simulator/actions.ts) ──────────────────────────────────────────────
 
   react(messageId: string, emoji: string): Promise<void> {
-    return this.act((model, me) => model.react(me, messageId, emoji, this));
+    return this.act((model, me) => model.react(me, messageId, emoji));
   }
 
   editMessage(messageId: string, text: string): Promise<void> {
-    return this.act((model, me) => model.edit(me, messageId, text, this));
+    return this.act((model, me) => model.edit(me, messageId, text));
   }
 
   deleteMessage(messageId: string, forEveryone: boolean): Promise<void> {
     return this.act((model, me) =>
-      forEveryone ? model.revoke(me, messageId, this) : model.deleteForMe(me, messageId),
+      forEveryone ? model.revoke(me, messageId) : model.deleteForMe(me, messageId),
     );
   }
 

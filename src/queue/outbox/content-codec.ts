@@ -6,7 +6,7 @@ import type { OutgoingContent } from '../../client/types.js';
  * A `path` source is read into bytes at accept time by the caller (files may be gone later).
  */
 export function encodeContent(content: OutgoingContent): { json: string; media?: Buffer } {
-  if (content.kind !== 'text' && content.kind !== 'forward' && 'buffer' in content.source) {
+  if ('source' in content && 'buffer' in content.source) {
     const { buffer, mimetype } = content.source;
     return { json: JSON.stringify({ ...content, source: { mimetype } }), media: buffer };
   }
@@ -19,7 +19,7 @@ export async function decodeContent(
   loadMedia: () => Promise<Buffer | undefined>,
 ): Promise<OutgoingContent> {
   const content = JSON.parse(json) as OutgoingContent;
-  if (content.kind === 'text' || content.kind === 'forward') return content;
+  if (!('source' in content)) return content;
   const source = content.source as { url?: string; path?: string; mimetype?: string };
   if (source.url !== undefined || source.path !== undefined) return content;
   return {
