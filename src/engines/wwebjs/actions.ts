@@ -216,6 +216,8 @@ export interface ActionWiring {
   fire(event: 'message.edit', update: EditUpdate): void;
   fire(event: 'message.revoke', update: RevokeUpdate): void;
   ownId(): string | undefined;
+  /** Replaces the cached message (an edited or revoked one is looked up in its new state). */
+  remember(message: MessageLike): void;
 }
 
 export function wireActionEvents(w: ActionWiring): void {
@@ -229,12 +231,14 @@ export function wireActionEvents(w: ActionWiring): void {
   w.client.on(
     'message_edit',
     w.live((message: MessageLike, newBody: unknown, prevBody: unknown) => {
+      w.remember(message);
       w.fire('message.edit', toEditUpdate(message, newBody, prevBody, w.ownId()));
     }),
   );
   w.client.on(
     'message_revoke_everyone',
     w.live((message: MessageLike, before?: MessageLike) => {
+      w.remember(message);
       w.fire('message.revoke', toRevokeUpdate(message, before ?? undefined, w.ownId()));
     }),
   );

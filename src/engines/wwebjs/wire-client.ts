@@ -106,7 +106,13 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
       host.fire('message.ack', toAckUpdate(message, ack));
     }),
   );
-  wireActionEvents({ client, live, fire: host.fire.bind(host), ownId: () => host.ownId() });
+  wireActionEvents({
+    client,
+    live,
+    fire: host.fire.bind(host),
+    ownId: () => host.ownId(),
+    remember: (message) => host.remember(message),
+  });
   client.on(
     'change_state',
     live((state: string) => {
