@@ -148,6 +148,9 @@ export class EventHub {
       this.publish(name, 'message.create', plain(message)),
     );
     on('message.ack', (update: unknown) => this.publish(name, 'message.ack', plain(update)));
+    for (const event of ['message.reaction', 'message.edit', 'message.revoke'] as const) {
+      on(event, (update: unknown) => this.publish(name, event, plain(update)));
+    }
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

@@ -27,6 +27,9 @@ import { mountRoutes, type AnyRoute } from './route.js';
 import { clientRoutes } from './routes/clients.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
+import { actionRoutes } from './routes/actions.js';
+import { presenceRoutes } from './routes/presence.js';
+import { simulatorActionRoutes } from './routes/simulator-actions.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { rateLimitMiddleware } from './rate-limit.js';
@@ -115,6 +118,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...messageRoutes(rc),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
+    ...actionRoutes(rc),
+    ...presenceRoutes(rc),
+    ...simulatorActionRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),
     ...(init.routes ?? []),
   );
