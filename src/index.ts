@@ -121,6 +121,33 @@ export {
 export type { ContactData, ContactsApi } from './client/contacts-api.js';
 export type { CallData, CallsApi } from './client/calls-api.js';
 export { paginate, type Page, type PageOptions } from './client/pagination.js';
+// Message actions and presence (docs/actions.md, docs/presence.md).
+export {
+  ACTION_KINDS,
+  actionSchemas,
+  isReactionEmoji,
+  messageIdSchema,
+  prepareAction,
+  type ActionInput,
+  type ActionKind,
+} from './client/action-contract.js';
+export type { ActionOptions, ActionsApi } from './client/actions-api.js';
+export type { PresenceApi } from './client/presence-api.js';
+export {
+  EDIT_WINDOW_MS,
+  REVOKE_WINDOW_MS,
+  chatOfMessageId,
+  type EditUpdate,
+  type ReactionUpdate,
+  type RevokeUpdate,
+} from './engines/ports/actions.js';
+export { CHAT_STATES, type ChatState } from './engines/ports/presence.js';
+export {
+  TYPING_MAX_MS,
+  TYPING_MIN_MS,
+  TYPING_MS_PER_CHAR,
+  typingDelayMs,
+} from './client/deliver-action.js';
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
 export type { ListPage, ListQuery } from './queue/outbox/index.js';
 // The simulator (engine.type "simulator"): `sdk.simulator`, tests and demos.

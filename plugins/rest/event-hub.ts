@@ -165,6 +165,9 @@ export class EventHub {
     on('group.update', (event: unknown) => this.publish(name, 'group.update', plain(event)));
     on('call', (call: unknown) => this.publish(name, 'call', plain(call)));
     on('poll.vote', (vote: unknown) => this.publish(name, 'poll.vote', plain(vote)));
+    for (const event of ['message.reaction', 'message.edit', 'message.revoke'] as const) {
+      on(event, (update: unknown) => this.publish(name, event, plain(update)));
+    }
     on('state', (change: { from: string; to: string; at: string }) => {
       if (change.to !== 'SCAN_QR') this.#qr.delete(name);
       this.publish(name, 'state', { ...change });

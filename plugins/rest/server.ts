@@ -31,6 +31,9 @@ import { chatRoutes } from './routes/chats.js';
 import { contactRoutes } from './routes/contacts.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
+import { actionRoutes } from './routes/actions.js';
+import { presenceRoutes } from './routes/presence.js';
+import { simulatorActionRoutes } from './routes/simulator-actions.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { rateLimitMiddleware } from './rate-limit.js';
@@ -123,6 +126,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...callRoutes(rc, sdk),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
+    ...actionRoutes(rc),
+    ...presenceRoutes(rc),
+    ...simulatorActionRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),
     ...(init.routes ?? []),
   );

@@ -51,6 +51,8 @@ import { contactsApi, type ContactsApi } from './contacts-api.js';
 import { callsApi, incomingCallHandler, type CallsApi } from './calls-api.js';
 import type { CallData } from '../engines/ports/calls.js';
 import { messagesApi, type MessagesApi } from './messages-api.js';
+import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
+import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type {
@@ -84,7 +86,8 @@ export interface EnqueueOptions {
  * their methods in the constructor.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient extends GroupsApi, ChatsApi, ContactsApi, CallsApi, MessagesApi {}
+export interface BotClient
+  extends GroupsApi, ChatsApi, ContactsApi, CallsApi, MessagesApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -181,6 +184,7 @@ export class BotClient {
             state: () => this.state,
             engine: () => this.#supervisor.engine,
             media,
+            ...(config.queue.typingBeforeSend ? { typing: { clock } } : {}),
           },
           chatId,
           content,
@@ -211,6 +215,9 @@ export class BotClient {
         const data = await this.#supervisor.requireEngine().getQuotedMessage(message.id);
         return data ? new Message(data, this.#actions) : null;
       },
+      react: (message, emoji) => this.sendReaction(message.id, emoji),
+      edit: (message, text) => this.editMessage(message.id, text),
+      delete: (message, forEveryone) => this.deleteMessage(message.id, { forEveryone }),
     };
     const core: ClientCore = {
       name,
@@ -225,6 +232,8 @@ export class BotClient {
     Object.assign(this, chatsApi(core), contactsApi(core), callsApi(core));
     this.#onCall = incomingCallHandler(core);
     Object.assign(this, messagesApi(core));
+    Object.assign(this, actionsApi(core));
+    Object.assign(this, presenceApi(core));
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -416,6 +425,7 @@ export class BotClient {
     });
     wireGroupEvents(engine, this.#events);
     engine.on('poll.vote', (vote) => this.#events.emit('poll.vote', vote));
+    forwardActionEvents(engine, this.#events);
     return engine;
   }
 

@@ -10,6 +10,7 @@ import type {
   DisconnectReason,
   PollVote,
 } from './types.js';
+import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -21,6 +22,12 @@ export interface ClientEvents {
   message: [message: Message];
   'message.create': [message: Message];
   'message.ack': [update: AckUpdate];
+  /** Someone (or this account, `fromMe`) reacted to a message; `removed` when taken back. */
+  'message.reaction': [update: ReactionUpdate];
+  /** A message's text was edited by its author (`previousBody` when known). */
+  'message.edit': [update: EditUpdate];
+  /** A message was deleted for everyone (`by` its author or a group admin). */
+  'message.revoke': [update: RevokeUpdate];
   /** The remote session is held by another server; the client retries in `retryInMs`. */
   'session.leased': [info: { holder?: unknown; expiresAt?: unknown; retryInMs: number }];
   state: [change: { from: ClientState; to: ClientState; at: string }];
@@ -49,6 +56,9 @@ export const ACCOUNT_EVENT_NAMES = [
   'message',
   'message.create',
   'message.ack',
+  'message.reaction',
+  'message.edit',
+  'message.revoke',
   'message.status',
   'state',
   'group.join',

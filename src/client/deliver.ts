@@ -4,6 +4,8 @@ import type { EngineContent } from '../engines/types.js';
 import { isMessageKindContent } from '../engines/ports/messages.js';
 import type { MediaResolver } from './media-resolver.js';
 import type { ClientState, OutgoingContent } from './types.js';
+import type { Clock } from '../kernel/clock.js';
+import { deliverAction, typingDelayMs } from './deliver-action.js';
 
 /** What making one send needs of its client. */
 export interface DeliveryDeps {
@@ -11,6 +13,8 @@ export interface DeliveryDeps {
   state(): ClientState;
   engine(): Engine | null;
   media: MediaResolver;
+  /** `queue.typingBeforeSend`: show "typing…" before a text, for a time by its length. */
+  typing?: { clock: Clock };
 }
 
 /**
@@ -37,6 +41,7 @@ export async function deliver(
     );
   }
   try {
+    if (deps.typing && content.kind === 'text') await typeFirst(deps, engine, chatId, content.text);
     return await make(engine, deps.media, chatId, content);
   } catch (error) {
     if (deps.state() !== 'READY' && !isWakitError(error, 'CHAT_NOT_FOUND')) {
@@ -58,6 +63,8 @@ async function make(
   let engineContent: EngineContent;
   if (content.kind === 'text' || isMessageKindContent(content)) {
     engineContent = content;
+  } else if (!('source' in content)) {
+    return deliverAction(engine, chatId, content);
   } else {
     engineContent = {
       kind: content.kind,
@@ -69,4 +76,26 @@ async function make(
     };
   }
   return engine.send(chatId, engineContent);
+}
+
+/**
+ * Shows "typing…" for `typingDelayMs(text)`, then lets the send go. A failing indicator does not
+ * stop the message (the send itself reports a missing chat); a client that stopped meanwhile does.
+ */
+async function typeFirst(
+  deps: DeliveryDeps,
+  engine: Engine,
+  chatId: string,
+  text: string,
+): Promise<void> {
+  try {
+    await engine.sendChatState(chatId, 'typing');
+  } catch {
+    return;
+  }
+  const clock = deps.typing!.clock;
+  await new Promise<void>((resolve) => clock.setTimeout(resolve, typingDelayMs(text)));
+  if (deps.state() !== 'READY') {
+    throw new WakitError('CONNECTION_LOST', `Client ${deps.client} is ${deps.state()}`);
+  }
 }

@@ -17,11 +17,14 @@ export interface MessageActions {
   forward(message: Message, chatId: string): Promise<SendResult>;
   download(message: Message): Promise<MediaData>;
   quoted(message: Message): Promise<Message | null>;
+  react(message: Message, emoji: string): Promise<SendResult>;
+  edit(message: Message, text: string): Promise<SendResult>;
+  delete(message: Message, forEveryone: boolean): Promise<SendResult>;
 }
 
 /**
  * A received or created message: the plain fields of the spec plus `client` (the client's name)
- * and the methods `reply`, `forward` and `downloadMedia`. `JSON.stringify` gives the plain data.
+ * and the methods `reply`, `forward`, `downloadMedia`, `react`, `edit` and `delete`. `JSON.stringify` gives the plain data.
  */
 export class Message implements MessageData {
   readonly client: string;
@@ -111,5 +114,20 @@ export class Message implements MessageData {
   /** Downloads the media: `{ data (base64), mimetype, filename }`; MEDIA_NOT_FOUND when there is none. */
   downloadMedia(): Promise<MediaData> {
     return this.#actions.download(this);
+  }
+
+  /** Reacts with one emoji (`''` removes the reaction); queued like a send. */
+  react(emoji: string): Promise<SendResult> {
+    return this.#actions.react(this, emoji);
+  }
+
+  /** Edits this message (own messages, within 15 minutes); queued like a send. */
+  edit(text: string): Promise<SendResult> {
+    return this.#actions.edit(this, text);
+  }
+
+  /** Deletes this message for everyone (own, within 2 days 12 hours) or only here (default). */
+  delete(options: { forEveryone?: boolean } = {}): Promise<SendResult> {
+    return this.#actions.delete(this, options.forEveryone ?? false);
   }
 }

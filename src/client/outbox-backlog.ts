@@ -1,6 +1,7 @@
 import { WakitError } from '../errors/index.js';
 import type { BacklogSource, PagedJob } from '../queue/index.js';
 import { decodeContent, type OutboxStore } from '../queue/outbox/index.js';
+import { isActionKind, isLightKind } from './action-contract.js';
 import type { OutgoingContent } from './types.js';
 
 export interface OutboxBacklogDeps {
@@ -36,6 +37,7 @@ export function outboxBacklog(deps: OutboxBacklogDeps): BacklogSource {
           chatId: row.chatId,
           kind: row.kind,
           priority: row.priority,
+          ...(isActionKind(row.kind) ? { action: isLightKind(row.kind) ? 'light' : 'paced' } : {}),
           run: async () =>
             deps.deliver(
               row.chatId,

@@ -11,7 +11,7 @@ import { MEDIA_KINDS, type MediaKind } from '../engines/types.js';
 import { MESSAGE_KINDS, type MessageKind } from '../engines/ports/messages.js';
 import { PERSON_KINDS, checkContentFor, normalizeChatId } from './chat-id.js';
 import { kindContent, typedKindFields, type KindFields } from './message-kinds.js';
-import type { OutgoingContent } from './types.js';
+import type { ActionContent, OutgoingContent } from './types.js';
 
 /** Every kind of send: text, the media kinds, location, contact and poll. */
 export const SEND_KINDS = ['text', ...MEDIA_KINDS, ...MESSAGE_KINDS] as const;
@@ -294,6 +294,11 @@ function make(chatId: string, content: OutgoingContent): PreparedSend {
   const send = Object.freeze({ chatId, content });
   prepared.add(send);
   return send;
+}
+
+/** @internal A PreparedSend of an action, validated by action-contract.ts. */
+export function preparedAction(chatId: string, content: ActionContent): PreparedSend {
+  return make(chatId, content);
 }
 
 function textSend(chatId: string, body: string, options: TextOptionsInput = {}): PreparedSend {

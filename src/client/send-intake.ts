@@ -7,8 +7,8 @@ import { newTrackingId } from '../queue/tracking-id.js';
 import { FINISHED, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { outboxBacklog } from './outbox-backlog.js';
+import { isActionKind, isLightKind } from './action-contract.js';
 import type { OutgoingContent, SendResult } from './types.js';
-import { isMessageKindContent } from '../engines/ports/messages.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
 export interface QueuedSend {
@@ -116,6 +116,9 @@ export class SendIntake {
         chatId,
         kind: content.kind,
         priority: options.priority,
+        ...(isActionKind(content.kind)
+          ? { action: isLightKind(content.kind) ? 'light' : 'paced' }
+          : {}),
         run: () => this.#d.deliver(chatId, stored, account),
       });
     } catch (error) {
@@ -209,14 +212,7 @@ export class SendIntake {
 
   /** A `path` source is read now: a recovered send must not depend on a file that may be gone. */
   async #bytesOfPath(content: OutgoingContent): Promise<OutgoingContent> {
-    if (
-      content.kind === 'text' ||
-      content.kind === 'forward' ||
-      isMessageKindContent(content) ||
-      !('path' in content.source)
-    ) {
-      return content;
-    }
+    if (!('source' in content) || !('path' in content.source)) return content;
     const file = await this.#d.media.resolve(content.source, content.filename);
     return {
       ...content,

@@ -10,6 +10,7 @@ export type {
   PollData,
   PollVote,
 } from '../engines/ports/messages.js';
+import type { ChatState } from '../engines/ports/presence.js';
 
 export {
   ACK,
@@ -116,7 +117,20 @@ export type OutgoingContent =
       quotedMessageId?: string;
     }
   | { kind: 'forward'; messageId: string }
-  | MessageKindContent;
+  | MessageKindContent
+  | ActionContent;
+
+/**
+ * Actions on existing messages and presence (docs/actions.md): queued and journaled like sends,
+ * with lighter pacing for reactions and presence (docs/queue.md). They carry no media.
+ */
+export type ActionContent =
+  | { kind: 'reaction'; messageId: string; emoji: string }
+  | { kind: 'edit'; messageId: string; text: string }
+  | { kind: 'delete'; messageId: string; forEveryone: boolean }
+  | { kind: 'seen' }
+  | { kind: 'presence'; state: ChatState }
+  | { kind: 'online'; online: boolean };
 
 /** What `client.info()` returns. */
 export interface ClientInfo {

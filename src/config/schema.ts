@@ -145,6 +145,13 @@ export const queueSchema = z
     jitterMs: z.number().int().min(0).default(1_500),
     /** Minimum time between two sends to the same chat. */
     perChatGapMs: z.number().int().min(0).default(3_000),
+    /**
+     * Gap after a reaction, "typing…" or read receipt (they skip minGapMs, jitter and the per-chat
+     * gap); never longer than minGapMs + jitterMs.
+     */
+    lightGapMs: z.number().int().min(0).default(250),
+    /** Show "typing…" before each text message, 30 ms per character (0.5–4 s). */
+    typingBeforeSend: z.boolean().default(false),
     /** Sends accepted but not yet sent; beyond it sends fail with QUEUE_FULL. */
     maxSize: z.number().int().min(1).default(1_000),
     /** Time one send may take before it fails with SEND_TIMEOUT. */

@@ -23,6 +23,8 @@ import type { CallData, CallEngine } from './ports/calls.js';
 import type { ChatEngine } from './ports/chats.js';
 import type { ContactEngine } from './ports/contacts.js';
 import type { MessagesEngine, MessagesEngineEvents } from './ports/messages.js';
+import type { ActionsEngine, EditUpdate, ReactionUpdate, RevokeUpdate } from './ports/actions.js';
+import type { PresenceEngine } from './ports/presence.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -42,6 +44,9 @@ export interface EngineEvents {
   /** Someone calls the account (voice or video, private or group). */
   call: [call: CallData];
   'poll.vote': MessagesEngineEvents['poll.vote'];
+  'message.reaction': [update: ReactionUpdate];
+  'message.edit': [update: EditUpdate];
+  'message.revoke': [update: RevokeUpdate];
 }
 
 export type EngineEventName = keyof EngineEvents;
@@ -52,7 +57,15 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine extends GroupEngine, ChatEngine, ContactEngine, CallEngine, MessagesEngine {
+export interface Engine
+  extends
+    GroupEngine,
+    ChatEngine,
+    ContactEngine,
+    CallEngine,
+    MessagesEngine,
+    ActionsEngine,
+    PresenceEngine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */

@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   QUEUE_FULL: { status: 429, title: 'Outbound queue is full', transient: true },
   SEND_TIMEOUT: { status: 504, title: 'Sending timed out', transient: true },
   MESSAGE_NOT_FOUND: { status: 404, title: 'Message not found', transient: false },
+  MESSAGE_TOO_OLD: {
+    status: 409,
+    title: 'Message is too old to be edited or deleted for everyone',
+    transient: false,
+  },
   ENGINE_ERROR: { status: 502, title: 'WhatsApp engine error', transient: true },
   BROWSER_NOT_FOUND: { status: 500, title: 'No Chromium browser found', transient: false },
   NOT_SUPPORTED: { status: 501, title: 'Not supported by this engine', transient: false },

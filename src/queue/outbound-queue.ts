@@ -55,8 +55,10 @@ export class OutboundQueue {
   #slotTaken = false;
   #timer: NodeJS.Timeout | undefined;
   #timerDue = 0;
-  /** Earliest start of the next send (end of the last one plus the gap). */
+  /** Earliest start of the next message (end of the last send plus the gap). */
   #nextSendAt = 0;
+  /** Earliest start of the next light action (reaction, presence): the light gap. */
+  #nextAnyAt = 0;
   #intake: 'open' | 'draining' | 'closed' = 'open';
 
   constructor(options: OutboundQueueOptions) {
@@ -266,8 +268,8 @@ export class OutboundQueue {
   #pump(): void {
     if (this.#slotTaken || this.#intake === 'closed' || this.#waiting() === 0) return;
     const now = this.#clock.now();
-    if (now < this.#nextSendAt) {
-      this.#wakeIn(this.#nextSendAt - now);
+    if (now < this.#nextAnyAt) {
+      this.#wakeIn(this.#nextAnyAt - now);
       return;
     }
     this.#slotTaken = true;
@@ -285,7 +287,10 @@ export class OutboundQueue {
     try {
       for (;;) {
         if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#wakeIn(1_000);
-        const next = this.#intake === 'closed' ? Infinity : this.#pending.take(this.#clock.now());
+        const next =
+          this.#intake === 'closed'
+            ? Infinity
+            : this.#pending.take(this.#clock.now(), this.#nextSendAt);
         if (typeof next === 'number') {
           // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
           if (next !== Infinity) this.#wakeIn(next);
@@ -293,7 +298,7 @@ export class OutboundQueue {
         }
         sent = true;
         await this.#send(next);
-        if (this.#executor.isPaused || this.#clock.now() < this.#nextSendAt) return;
+        if (this.#executor.isPaused || this.#clock.now() < this.#nextAnyAt) return;
       }
     } finally {
       this.#slotTaken = false;
@@ -311,6 +316,7 @@ export class OutboundQueue {
   }
 
   async #send(entry: SendEntry): Promise<void> {
+    const action = entry.job?.action;
     try {
       this.#running = entry;
       entry.status = 'sending';
@@ -327,12 +333,19 @@ export class OutboundQueue {
       this.#running = undefined;
       this.#attempt = undefined;
       const end = this.#clock.now();
-      if (outcome.ok) this.#succeed(entry, outcome.id, end);
+      if (outcome.ok) this.#succeed(entry, outcome.id, end, action !== undefined);
       else this.#failOrRetry(entry, outcome.error, end);
-      if (this.#config.perChatGapMs > 0) {
-        this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
+      if (action === 'light') {
+        this.#nextAnyAt = end + this.#lightGap();
+        this.#nextSendAt = Math.max(this.#nextSendAt, this.#nextAnyAt);
+      } else {
+        if (this.#config.perChatGapMs > 0) {
+          this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
+        }
+        const gap = this.#gap();
+        this.#nextSendAt = end + gap;
+        this.#nextAnyAt = end + Math.min(gap, this.#lightGap());
       }
-      this.#nextSendAt = end + this.#gap();
     } finally {
       this.#running = undefined;
       this.#attempt = undefined;
@@ -340,12 +353,13 @@ export class OutboundQueue {
     }
   }
 
-  #succeed(entry: SendEntry, messageId: string, now: number): void {
+  #succeed(entry: SendEntry, messageId: string, now: number, action = false): void {
     entry.status = 'sent';
-    entry.messageId = messageId;
+    if (messageId !== '') entry.messageId = messageId;
     entry.sentAt = now;
     entry.updatedAt = now;
-    const earlyAck = this.#tracking.sent(entry, messageId);
+    // An action's id is the message acted on: its acks belong to that message's own send.
+    const earlyAck = action ? undefined : this.#tracking.sent(entry, messageId);
     this.#tracking.finished(entry);
     entry.resolve(messageId);
     this.#emit(entry);
@@ -400,6 +414,12 @@ export class OutboundQueue {
     if (jitterMs === 0) return minGapMs;
     const random = Math.min(Math.max(this.#random(), 0), 1);
     return minGapMs + Math.min(jitterMs, Math.floor(random * (jitterMs + 1)));
+  }
+
+  /** The gap after a light action: `lightGapMs`, never more than the message gap can be. */
+  #lightGap(): number {
+    const { lightGapMs, minGapMs, jitterMs } = this.#config;
+    return Math.min(lightGapMs, minGapMs + jitterMs);
   }
 
   #wakeIn(ms: number): void {

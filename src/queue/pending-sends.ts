@@ -45,10 +45,14 @@ export class PendingSends {
     this.#cooling.set(chatId, until);
   }
 
-  /** The next send that may go at `now` (removed from the lists), or how long to wait for one. */
-  take(now: number): SendEntry | number {
+  /**
+   * The next send that may go at `now` (removed from the lists), or how long to wait for one.
+   * Messages may go from `messagesFrom` (the global gap); light actions (reactions, presence) skip
+   * it and the per-chat gap (the queue spaces them by its light gap before calling).
+   */
+  take(now: number, messagesFrom = 0): SendEntry | number {
     this.#forgetCooled(now);
-    if (this.#cooling.size === 0 && this.#delayed === 0) {
+    if (this.#cooling.size === 0 && this.#delayed === 0 && messagesFrom <= now) {
       for (let level = 2; level >= 0; level--) {
         const entry = this.#lists[level as Level].shift();
         if (entry) {
@@ -63,7 +67,10 @@ export class PendingSends {
       const list = this.#lists[level as Level];
       for (let index = 0; index < list.size; index++) {
         const entry = list.at(index)!;
-        const until = Math.max(entry.notBefore, this.#cooling.get(entry.chatId) ?? 0);
+        const until =
+          entry.job?.action === 'light'
+            ? entry.notBefore
+            : Math.max(entry.notBefore, messagesFrom, this.#cooling.get(entry.chatId) ?? 0);
         if (until <= now) {
           list.removeAt(index);
           this.#size--;

@@ -56,7 +56,8 @@ export class SendAttempt {
         Promise.resolve(pending).then(resolve, reject);
       });
       const id = (result as { id?: unknown } | null | undefined)?.id;
-      if (typeof id !== 'string' || id === '') {
+      // Presence actions make no message: '' is their id (job.action); a message needs one.
+      if (typeof id !== 'string' || (id === '' && job.action === undefined)) {
         const message = 'The engine accepted the send but returned no message id';
         return { ok: false, error: new WakitError('ENGINE_ERROR', message, { details }) };
       }

@@ -68,7 +68,7 @@ export class SendEntry {
   result(): Promise<SendResult> {
     if (this.#promise) return this.#promise;
     if (this.#outcome === 1) {
-      this.#promise = Promise.resolve({ id: this.messageId! });
+      this.#promise = Promise.resolve({ id: this.messageId ?? '' });
     } else if (this.#outcome === 2) {
       this.#promise = Promise.reject(this.error!);
       // Handled here so that a caller who never looks at it gets no unhandled rejection.

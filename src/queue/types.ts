@@ -52,6 +52,12 @@ export interface QueueJob {
   /** What is sent (`text`, `image`, ...): informational, for tracking and metrics. */
   kind: string;
   priority?: SendPriority;
+  /**
+   * An action on existing messages or presence (reaction, edit, delete, seen, presence, online):
+   * its result id is the message acted on, not a new message, so acks are not followed for it.
+   * `light` (reactions, presence) skips the per-chat gap and waits only `lightGapMs` (docs/queue.md).
+   */
+  action?: 'light' | 'paced';
   run(signal: AbortSignal): Promise<SendResult>;
 }
 

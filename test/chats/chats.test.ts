@@ -155,7 +155,7 @@ describe('chats (SDK on the simulator)', () => {
     expect(await client.getChat('15550005555@c.us')).to.deep.equal(byLid);
     const me = sdk.simulator.linkedPhone('bot')!;
     me.addContact('15550005555', 'Lia (work)');
-    me.setChatState('15550005555', { archived: true, pinned: true, muted: true });
+    me.setChatFlags('15550005555', { archived: true, pinned: true, muted: true });
     expect(await client.getChat('123456789012345@lid')).to.include({
       name: 'Lia (work)',
       archived: true,

@@ -10,8 +10,10 @@ const state = {
   lastEventId: undefined,
   stream: undefined,
   simulator: false,
-  /** What the simulated phone sent from this page: { phone, text, at }. */
+  /** What the simulated phone sent from this page: { phone, id, text, at }. */
   simSent: [],
+  /** The simulated phone's own reactions from this page: message id → emoji. */
+  simReactions: new Map(),
 };
 
 class ApiError extends Error {
@@ -197,7 +199,7 @@ function onEvent(event) {
     // a QR means SCAN_QR even when the state event came before the stream was connected
     if (state.clients.get(event.client)?.status !== 'SCAN_QR') setStatus(event.client, 'SCAN_QR');
     else void loadQr(event.client);
-  } else if ((event.event === 'message' || event.event === 'message.create') && state.simulator) {
+  } else if (SIM_REFRESH_EVENTS.has(event.event) && state.simulator) {
     void loadInbox();
   }
 }
@@ -311,8 +313,11 @@ async function loadInbox() {
   if (!/^\d{6,15}$/.test(phone)) return;
   try {
     const inbox = await api('GET', `/api/v1/simulator/phones/${phone}/inbox`);
+    const actions = await simActions(phone);
     const list = $('#sim-inbox');
     const received = inbox.slice(-50).map((m) => ({
+      id: m.id,
+      type: m.type,
       out: false,
       at: m.timestamp * 1000,
       author: m.author,
@@ -325,7 +330,7 @@ async function loadInbox() {
     }));
     const sent = state.simSent
       .filter((m) => m.phone === phone)
-      .map((m) => ({ out: true, at: m.at, author: 'you', text: m.text, image: m.image }));
+      .map((m) => ({ id: m.id, out: true, at: m.at, author: 'you', text: m.text, image: m.image }));
     list.replaceChildren(
       ...[...received, ...sent]
         .sort((a, b) => a.at - b.at)
@@ -345,12 +350,84 @@ async function loadInbox() {
           }
           item.append(text);
           if (message.poll) item.append(voteButtons(message.poll));
+          decorateSimMessage(item, message, text, actions);
           return item;
         }),
     );
     list.scrollTop = list.scrollHeight;
   } catch (error) {
     $('#sim-result').textContent = error.message;
+  }
+}
+
+// Reactions, edits and deletions in the chat panel (docs/actions.md): the phone reacts to the
+// bot's messages; the bot's reactions, edits and deletions show on the messages.
+
+const SIM_REFRESH_EVENTS = new Set([
+  'message',
+  'message.create',
+  'message.reaction',
+  'message.edit',
+  'message.revoke',
+]);
+const SIM_EMOJIS = ['👍', '❤️', '😂'];
+
+async function simActions(phone) {
+  if (!state.simulator) return [];
+  return api('GET', `/api/v1/simulator/phones/${phone}/actions`).catch(() => []);
+}
+
+function decorateSimMessage(item, message, text, actions) {
+  if (!message.id) return;
+  item.dataset.id = message.id;
+  if (message.type === 'revoked') {
+    item.classList.add('revoked');
+    text.textContent = '🚫 This message was deleted';
+    return;
+  }
+  if (actions.some((a) => a.type === 'edit' && a.messageId === message.id)) {
+    const edited = document.createElement('small');
+    edited.className = 'edited';
+    edited.textContent = 'edited';
+    item.append(edited);
+  }
+  // The latest reaction of each person, others' from the phone's log, the phone's own from here.
+  const latest = new Map();
+  for (const a of actions) {
+    if (a.type === 'reaction' && a.messageId === message.id) latest.set(a.by, a.emoji);
+  }
+  const own = state.simReactions.get(message.id);
+  if (own) latest.set('you', own);
+  const shown = [...latest.values()].filter(Boolean);
+  if (shown.length > 0) {
+    const chips = document.createElement('span');
+    chips.className = 'reactions';
+    chips.textContent = shown.join(' ');
+    item.append(chips);
+  }
+  if (message.out) return;
+  const row = document.createElement('div');
+  row.className = 'sim-react';
+  for (const emoji of [...SIM_EMOJIS, '']) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = emoji || '✕';
+    button.title = emoji ? `React with ${emoji}` : 'Remove the reaction';
+    button.addEventListener('click', () => void reactAsPhone(message.id, emoji));
+    row.append(button);
+  }
+  item.append(row);
+}
+
+async function reactAsPhone(messageId, emoji) {
+  try {
+    await api('POST', `/api/v1/simulator/phones/${simPhone()}/reactions`, { messageId, emoji });
+    if (emoji) state.simReactions.set(messageId, emoji);
+    else state.simReactions.delete(messageId);
+    $('#sim-result').textContent = emoji ? `Reacted ${emoji}` : 'Reaction removed';
+    void loadInbox();
+  } catch (error) {
+    $('#sim-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
   }
 }
 
@@ -376,7 +453,7 @@ async function sendAsPhone() {
           filename: file.name,
         }
       : undefined;
-    await api('POST', `/api/v1/simulator/phones/${simPhone()}/messages`, {
+    const sent = await api('POST', `/api/v1/simulator/phones/${simPhone()}/messages`, {
       ...(text.trim() ? { text } : {}),
       ...(image ? { image } : {}),
       client: $('#sim-client').value,
@@ -386,6 +463,7 @@ async function sendAsPhone() {
     $('#sim-result').textContent = `Sent as ${simPhone()}`;
     state.simSent.push({
       phone: simPhone(),
+      id: sent?.id,
       text: image ? `[image ${image.filename}] ${text}` : text,
       image: dataUrl,
       at: Date.now(),

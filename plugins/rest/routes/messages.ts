@@ -5,6 +5,7 @@ import {
   WakitError,
   type BotClient,
   type EnqueueOptions,
+  type PreparedSend,
   type TrackedSend,
 } from '../../../src/index.js';
 import type { Principal } from '../auth.js';
@@ -20,8 +21,6 @@ import {
   SendMessageRequest,
   clientNameParam,
 } from '../schemas.js';
-
-type SendBody = z.output<typeof SendMessageRequest>;
 
 const MAX_WAIT_S = 60;
 
@@ -74,15 +73,19 @@ function idempotencyOf(ctx: Context, principal: Principal): EnqueueOptions {
   return { idempotencyKey: key, idempotencyScope: `token${principal.tokenIndex}` };
 }
 
-async function send(
+/**
+ * Enqueues a prepared send and answers 202 (queued) or, with `Prefer: wait=N`, 201 once sent.
+ * Message actions (routes/actions.ts, presence.ts) answer the same way.
+ */
+export async function enqueueAndRespond(
   rc: RestContext,
   ctx: Context,
   client: BotClient,
-  body: SendBody,
+  prepared: PreparedSend,
   principal: Principal,
 ): Promise<void> {
   ctx.state.client = client.name;
-  const queued = await client.enqueue(body.send, idempotencyOf(ctx, principal));
+  const queued = await client.enqueue(prepared, idempotencyOf(ctx, principal));
   const { trackingId, chatId } = queued;
   const wait = preferWait(ctx.get('prefer'));
   ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
@@ -125,7 +128,11 @@ async function send(
   }
 }
 
-async function findSend(rc: RestContext, clients: BotClient[], id: string): Promise<TrackedSend> {
+export async function findSend(
+  rc: RestContext,
+  clients: BotClient[],
+  id: string,
+): Promise<TrackedSend> {
   const record = await rc.sdk.sends.get(id);
   if (!record || !clients.some((client) => client.name === record.client)) {
     throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${id}`);
@@ -156,7 +163,13 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       responses,
       errors,
       async handler(ctx, { body, principal }) {
-        await send(rc, ctx, resolveClient(rc, principal, body.client), body, principal);
+        await enqueueAndRespond(
+          rc,
+          ctx,
+          resolveClient(rc, principal, body.client),
+          body.send,
+          principal,
+        );
       },
     }),
     defineRoute({
@@ -175,7 +188,13 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
             issues: [{ path: 'client', message: `must be ${params.name} or absent` }],
           });
         }
-        await send(rc, ctx, resolveClient(rc, principal, params.name), body, principal);
+        await enqueueAndRespond(
+          rc,
+          ctx,
+          resolveClient(rc, principal, params.name),
+          body.send,
+          principal,
+        );
       },
     }),
     defineRoute({

@@ -16,6 +16,8 @@ import type { SimCall } from './calls.js';
 import { SimChats, type SimChatState } from './chats.js';
 import { SimAddressBook, type SimPictureVisibility } from './contacts.js';
 import type { PollVote } from '../ports/messages.js';
+import type { ActionDevice, SimActionEvent, SimActions } from './actions.js';
+import type { ChatState } from '../ports/presence.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */
 export const SIM_INBOX_LIMIT = 1_000;
@@ -34,7 +36,7 @@ export interface SimRecord extends SimInboxMessage {
 }
 
 /** What the network needs from an engine linked to an account. */
-export interface LinkedDevice {
+export interface LinkedDevice extends ActionDevice {
   receiveInbound(record: SimRecord, sender: SimAccount): void;
   receiveGroupEvent(event: SimGroupEvent): void;
   /** Someone calls this account. */
@@ -85,6 +87,8 @@ export class SimAccount implements SimPhone {
   readonly chats = new SimChats();
   /** Saved names, blocked people, own profile picture. */
   readonly book = new SimAddressBook();
+  /** @internal Reactions, edits, revokes and presence (simulator/actions.ts), set by the network. */
+  actionsModel: SimActions | undefined;
   private box: SimRecord[] = [];
   private readonly waiters = new Set<Waiter>();
   /** @internal Set by the network: casts this phone's votes. */
@@ -124,7 +128,7 @@ export class SimAccount implements SimPhone {
     this.book.picture = url === null ? null : { url, visibleTo: opts.visibleTo ?? 'everyone' };
   }
 
-  setChatState(chatId: string, state: SimChatState): void {
+  setChatFlags(chatId: string, state: SimChatState): void {
     const key =
       chatId.endsWith(GROUP_SUFFIX) || chatId.endsWith('@newsletter')
         ? chatId
@@ -217,5 +221,50 @@ export class SimAccount implements SimPhone {
       timer.unref?.();
       this.waiters.add(waiter);
     });
+  }
+  // ── actions (simulator/actions.ts) ─────────────────────────────────────────────────────────
+
+  react(messageId: string, emoji: string): Promise<void> {
+    return this.act((model) => model.react(this, messageId, emoji));
+  }
+
+  edit(messageId: string, text: string): Promise<void> {
+    return this.act((model) => model.edit(this, messageId, text));
+  }
+
+  revoke(messageId: string): Promise<void> {
+    return this.act((model) => model.revoke(this, messageId));
+  }
+
+  setChatState(chatId: string, state: ChatState): Promise<void> {
+    return this.act((model) => model.chatState(this, chatId, state));
+  }
+
+  get actions(): ReadonlyArray<SimActionEvent> {
+    return this.actionsModel?.logOf(this) ?? [];
+  }
+
+  waitForAction(
+    predicate: (event: SimActionEvent) => boolean = () => true,
+    timeoutMs = 5_000,
+  ): Promise<SimActionEvent> {
+    return this.act((model) => model.waitFor(this, predicate, timeoutMs));
+  }
+
+  get online(): boolean | null {
+    return this.actionsModel?.onlineOf(this) ?? null;
+  }
+
+  reactionsOn(messageId: string): ReadonlyMap<string, string> {
+    return this.actionsModel?.reactionsOn(messageId) ?? new Map<string, string>();
+  }
+
+  private act<T>(fn: (model: SimActions) => T | Promise<T>): Promise<T> {
+    try {
+      if (!this.actionsModel) throw new WakitError('INTERNAL', 'this phone is on no network');
+      return Promise.resolve(fn(this.actionsModel));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 }

@@ -18,7 +18,7 @@ interface Entry {
   readonly sender: SimAccount;
 }
 
-/** What can be set on a chat from the phone (`phone.setChatState`). */
+/** What can be set on a chat from the phone (`phone.setChatFlags`). */
 export interface SimChatState {
   archived?: boolean;
   pinned?: boolean;

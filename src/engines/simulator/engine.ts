@@ -36,6 +36,8 @@ import {
   toNumber,
 } from './ids.js';
 import type { SimSession } from './ids.js';
+import type { SimActionNotice, SimActions } from './actions.js';
+import type { ChatState } from '../ports/presence.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
@@ -319,6 +321,50 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   resolveContact(id: string): Promise<ContactInfo> {
     try {
       return Promise.resolve(this.network.lookUp(this.ensureReady(), id));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  // ── actions and presence (simulator/actions.ts) ──────────────────────────────────────────────
+
+  react(messageId: string, emoji: string): Promise<void> {
+    return this.act((model, me) => model.react(me, messageId, emoji));
+  }
+
+  editMessage(messageId: string, text: string): Promise<void> {
+    return this.act((model, me) => model.edit(me, messageId, text));
+  }
+
+  deleteMessage(messageId: string, forEveryone: boolean): Promise<void> {
+    return this.act((model, me) =>
+      forEveryone ? model.revoke(me, messageId) : model.deleteForMe(me, messageId),
+    );
+  }
+
+  markChatSeen(chatId: string): Promise<void> {
+    return this.act((model, me) => model.seen(me, chatId));
+  }
+
+  sendChatState(chatId: string, state: ChatState): Promise<void> {
+    return this.act((model, me) => model.chatState(me, chatId, state));
+  }
+
+  setOnline(online: boolean): Promise<void> {
+    return this.act((model, me) => model.setOnline(me, online));
+  }
+
+  /** @internal Someone reacted, edited or revoked in a chat of our account. */
+  receiveAction(notice: SimActionNotice): void {
+    if (notice.event === 'message.reaction') this.fire(notice.event, notice.update);
+    else if (notice.event === 'message.edit') this.fire(notice.event, notice.update);
+    else this.fire(notice.event, notice.update);
+  }
+
+  private act(fn: (model: SimActions, me: SimAccount) => void): Promise<void> {
+    try {
+      fn(this.network.actions, this.ensureReady());
+      return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

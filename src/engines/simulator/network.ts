@@ -17,6 +17,7 @@ import { SimulatorEngine } from './engine.js';
 import { SimCalls } from './calls.js';
 import { castVote, isKindContent, phoneKindPayload } from './message-kinds.js';
 import type { LocationData, PollData } from '../ports/messages.js';
+import { SimActions } from './actions.js';
 import type {
   SimChannel,
   SimChannelSpec,
@@ -112,6 +113,8 @@ export class SimulatorNetwork implements GroupHost {
     groupMembers: (id) => this.groups.get(id)?.members,
     random: () => this.random(),
   });
+  /** @internal Reactions, edits, revokes and presence (simulator/actions.ts). */
+  readonly actions = new SimActions(this);
 
   constructor(options: SimulatorNetworkOptions = {}) {
     const parsed = engineSchema.parse({ ...options.config, type: 'simulator' });
@@ -287,6 +290,7 @@ export class SimulatorNetwork implements GroupHost {
       );
       account.groups = new SimGroupActions(this, account);
       account.voteVia = (voter, pollId, options) => castVote(this, voter, pollId, options);
+      account.actionsModel = this.actions;
       this.accounts.set(number, account);
       this.byLid.set(account.lid, account);
     } else if (pushname !== undefined) {
@@ -313,6 +317,11 @@ export class SimulatorNetwork implements GroupHost {
   /** @internal Ids of the groups `accountId` is a member of (for chats.ts). */
   *groupsOf(accountId: string): Iterable<string> {
     for (const group of this.groups.values()) if (group.members.has(accountId)) yield group.id;
+  }
+
+  /** @internal */
+  findChannel(id: string): SimChannelImpl | undefined {
+    return this.channels.get(id);
   }
 
   /** @internal A stored message by any serialized id (or bare stanza id). */

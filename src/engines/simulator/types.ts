@@ -13,6 +13,7 @@ import type { SimCall } from './calls.js';
 import type { SimChatState } from './chats.js';
 import type { SimPictureVisibility } from './contacts.js';
 import type { LocationData, PollData } from '../ports/messages.js';
+import type { SimPhoneActions } from './actions.js';
 
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
@@ -68,7 +69,7 @@ export interface SimInboxMessage {
   readonly ack: number;
 }
 
-export interface SimPhone {
+export interface SimPhone extends SimPhoneActions {
   /** Digits only. */
   readonly number: string;
   /** `<digits>@c.us`. */
@@ -90,7 +91,7 @@ export interface SimPhone {
   /** Sets (null: removes) the profile picture and who may see it (default `everyone`). */
   setProfilePicture(url: string | null, opts?: { visibleTo?: SimPictureVisibility }): void;
   /** Archives, pins or mutes one of this account's chats (a number, `@c.us`, `@g.us` id). */
-  setChatState(chatId: string, state: SimChatState): void;
+  setChatFlags(chatId: string, state: SimChatState): void;
   /**
    * Calls a person (number, `@c.us` or `@lid`) or a group this phone is in: every linked device
    * of each callee gets a `call` event. The call rings until `end()` or a rejection.

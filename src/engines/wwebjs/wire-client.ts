@@ -8,6 +8,7 @@ import { toAckUpdate, toMessageData } from './map-message.js';
 import { wireGroupEvents } from './group-events.js';
 import type { CallLike, MessageLike, PollVoteLike } from './types.js';
 import { toPollVote } from './messages.js';
+import { wireActionEvents } from './actions.js';
 
 /** What the event wiring of one attempt needs from its engine. */
 export interface AttemptHost {
@@ -107,6 +108,13 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
       host.fire('message.ack', toAckUpdate(message, ack));
     }),
   );
+  wireActionEvents({
+    client,
+    live,
+    fire: host.fire.bind(host),
+    ownId: () => host.ownId(),
+    remember: (message) => host.remember(message),
+  });
   client.on(
     'call',
     live((call: CallLike) => {

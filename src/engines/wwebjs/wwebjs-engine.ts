@@ -27,6 +27,9 @@ import type { GroupSettings } from '../ports/groups.js';
 import type { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { MessageLike, WwebjsBindings, WwebjsEngineConfig } from './types.js';
 import { watchBrowser, wireClient, type AttemptHost } from './wire-client.js';
+import { WwebjsActions } from './actions.js';
+import { WwebjsPresence } from './presence.js';
+import type { ChatState } from '../ports/presence.js';
 
 type Phase = 'idle' | 'running' | 'ended' | 'stopping' | 'stopped';
 const SESSION_GONE_STATES = new Set(['UNPAIRED', 'UNPAIRED_IDLE']);
@@ -59,6 +62,8 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   private readonly clock: Clock;
   private readonly ops: EngineOperations;
   private readonly groups = new WwebjsGroups(() => this.attempt);
+  private readonly actions: WwebjsActions;
+  private readonly presence: WwebjsPresence;
 
   constructor(
     private readonly config: WwebjsEngineConfig,
@@ -78,6 +83,9 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
       log: this.log,
       forwardIdTimeoutMs: deps.forwardIdTimeoutMs ?? 10_000,
     });
+    const current = (): Attempt | null => this.attempt;
+    this.actions = new WwebjsActions({ current, messages: this.messages, clock: this.clock });
+    this.presence = new WwebjsPresence(current);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -371,5 +379,31 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   async rejectCall(callId: string): Promise<void> {
     return this.ops.readyAttempt().calls.reject(callId);
+  }
+
+  // ---------------------------------------------------------------- actions and presence
+
+  react(messageId: string, emoji: string): Promise<void> {
+    return this.actions.react(messageId, emoji);
+  }
+
+  editMessage(messageId: string, text: string): Promise<void> {
+    return this.actions.editMessage(messageId, text);
+  }
+
+  deleteMessage(messageId: string, forEveryone: boolean): Promise<void> {
+    return this.actions.deleteMessage(messageId, forEveryone);
+  }
+
+  markChatSeen(chatId: string): Promise<void> {
+    return this.presence.markChatSeen(chatId);
+  }
+
+  sendChatState(chatId: string, state: ChatState): Promise<void> {
+    return this.presence.sendChatState(chatId, state);
+  }
+
+  setOnline(online: boolean): Promise<void> {
+    return this.presence.setOnline(online);
   }
 }

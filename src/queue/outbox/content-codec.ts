@@ -1,5 +1,4 @@
 import type { OutgoingContent } from '../../client/types.js';
-import { isMessageKindContent } from '../../engines/ports/messages.js';
 
 /**
  * Prepared content as JSON for the outbox: media bytes (a `buffer` source) are taken out and
@@ -20,9 +19,8 @@ export async function decodeContent(
   loadMedia: () => Promise<Buffer | undefined>,
 ): Promise<OutgoingContent> {
   const content = JSON.parse(json) as OutgoingContent;
-  // Text, forwards, locations, contacts and polls are plain JSON.
-  if (content.kind === 'text' || content.kind === 'forward' || isMessageKindContent(content))
-    return content;
+  // Text, forwards, locations, contacts, polls and actions are plain JSON.
+  if (!('source' in content)) return content;
   const source = content.source as { url?: string; path?: string; mimetype?: string };
   if (source.url !== undefined || source.path !== undefined) return content;
   return {

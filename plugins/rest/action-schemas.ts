@@ -1,0 +1,80 @@
+/**
+ * Request schemas of the message-action, presence and simulator-action routes (docs/actions.md,
+ * docs/presence.md), built from the SDK's action contract; registered as OpenAPI components.
+ */
+import { z } from 'zod';
+import { CHAT_STATES, actionSchemas } from '../../src/index.js';
+import { restSchemas } from './schemas.js';
+import { clientNameParam } from './schemas.js';
+
+function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  restSchemas.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+/** A WhatsApp message id (`true_<chat>_<id>`, `false_<chat>_<id>[_<author>]`) or a tracking id. */
+export const ActionMessageIdParam = z.string().min(1).max(256);
+export const ChatIdParam = z.string().min(1).max(128);
+
+const client = clientNameParam.optional();
+
+export const ReactionRequest = named(
+  'ReactionRequest',
+  z.object({ emoji: actionSchemas.reaction.shape.emoji, client }).strict(),
+  'One emoji; "" removes the reaction',
+);
+
+export const EditRequest = named(
+  'EditRequest',
+  z.object({ text: actionSchemas.edit.shape.text, client }).strict(),
+  'The new text (or caption) of an own message, within 15 minutes of sending it',
+);
+
+export const DeleteQuery = z
+  .object({
+    forEveryone: z.enum(['true', 'false']).default('false').describe('Delete for everyone'),
+    client,
+  })
+  .strict();
+
+export const ClientQuery = z.object({ client }).strict();
+
+export const PresenceRequest = named(
+  'PresenceRequest',
+  z.object({ state: z.enum(CHAT_STATES), client }).strict(),
+  'typing, recording (audio) or paused (stop)',
+);
+
+export const OnlineRequest = named(
+  'OnlineRequest',
+  z.object({ online: z.boolean(), client }).strict(),
+);
+
+export const SimReactionRequest = named(
+  'SimReactionRequest',
+  z.object({ messageId: z.string().min(1).max(256), emoji: z.string().max(32) }).strict(),
+);
+
+export const SimEditRequest = named(
+  'SimEditRequest',
+  z.object({ text: z.string().min(1).max(65_536) }).strict(),
+);
+
+export const SimAction = named(
+  'SimAction',
+  z
+    .object({
+      type: z.enum(['reaction', 'edit', 'revoke', 'chat-state', 'seen']),
+      by: z.string(),
+      chatId: z.string(),
+      messageId: z.string().optional(),
+      emoji: z.string().optional(),
+      body: z.string().optional(),
+      previousBody: z.string().optional(),
+      state: z.enum(CHAT_STATES).optional(),
+      at: z.number().int(),
+    })
+    .strict(),
+  'What a simulated phone saw others do in its chats',
+);
+export const SimActionList = named('SimActionList', z.array(SimAction));

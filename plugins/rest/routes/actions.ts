@@ -1,0 +1,142 @@
+/**
+ * Message actions over REST (docs/actions.md): react, edit, delete. `{id}` is a WhatsApp message
+ * id (`message.id`, `messageId` of a sent message) or the tracking id of a send of this server
+ * (it then acts on the message that send made, with its client). Each is queued like a send:
+ * 202 with the tracking id, or 201 with `Prefer: wait=N` once made.
+ */
+import type { Context } from 'koa';
+import {
+  WakitError,
+  chatOfMessageId,
+  prepareAction,
+  type BotClient,
+  type PreparedSend,
+} from '../../../src/index.js';
+import type { Principal } from '../auth.js';
+import { resolveClient, visibleClients, type RestContext } from '../context.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { MessageAccepted, MessageSent } from '../schemas.js';
+import {
+  ActionMessageIdParam,
+  DeleteQuery,
+  EditRequest,
+  ReactionRequest,
+} from '../action-schemas.js';
+import { enqueueAndRespond, findSend } from './messages.js';
+import { z } from 'zod';
+
+const TRACKING_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The WhatsApp message id and client an `{id}` names. */
+export async function resolveMessage(
+  rc: RestContext,
+  principal: Principal,
+  id: string,
+  clientName: string | undefined,
+): Promise<{ messageId: string; client: BotClient }> {
+  if (!TRACKING_ID.test(id)) {
+    if (chatOfMessageId(id) === null) {
+      throw new WakitError('VALIDATION_FAILED', 'Invalid message id', {
+        issues: [
+          {
+            path: 'path.id',
+            message:
+              'must be a WhatsApp message id (true_<chat>_<id>, false_<chat>_<id>[_<author>]) or a tracking id',
+          },
+        ],
+      });
+    }
+    return { messageId: id, client: resolveClient(rc, principal, clientName) };
+  }
+  const record = await findSend(rc, visibleClients(rc, principal), id);
+  if (clientName !== undefined && clientName !== record.client) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      `Tracking id ${id} belongs to client ${record.client}`,
+      {
+        issues: [{ path: 'client', message: `must be ${record.client} or absent` }],
+      },
+    );
+  }
+  if (!record.messageId) {
+    throw new WakitError('MESSAGE_NOT_FOUND', `The send ${id} has no WhatsApp message (yet)`, {
+      details: { trackingId: id, status: record.status },
+    });
+  }
+  return { messageId: record.messageId, client: resolveClient(rc, principal, record.client) };
+}
+
+export const queuedResponses = {
+  201: { description: 'With `Prefer: wait=N`: made within N seconds', schema: MessageSent },
+  202: {
+    description: 'Accepted and queued (also with `Prefer: wait=N` when not made in time)',
+    schema: MessageAccepted,
+    headers: { Location: 'URL of the status of this action' },
+  },
+};
+
+export function actionRoutes(rc: RestContext): AnyRoute[] {
+  const params = z.object({ id: ActionMessageIdParam }).strict();
+  const errors = [400, 401, 403, 404, 409, 415, 422, 429, 502, 504];
+  const run = async (
+    ctx: Context,
+    principal: Principal,
+    id: string,
+    clientName: string | undefined,
+    prepare: (messageId: string) => PreparedSend,
+  ): Promise<void> => {
+    const { messageId, client } = await resolveMessage(rc, principal, id, clientName);
+    await enqueueAndRespond(rc, ctx, client, prepare(messageId), principal);
+  };
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/messages/{id}/reaction',
+      operationId: 'reactToMessage',
+      summary: 'React to a message with one emoji ("" removes the reaction); queued',
+      tag: 'actions',
+      params,
+      body: ReactionRequest,
+      responses: queuedResponses,
+      errors,
+      async handler(ctx, { params: p, body, principal }) {
+        await run(ctx, principal, p.id, body.client, (messageId) =>
+          prepareAction('reaction', { messageId, emoji: body.emoji }),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/api/v1/messages/{id}',
+      operationId: 'editMessage',
+      summary: "Edit the text of one of the account's messages (within 15 minutes); queued",
+      tag: 'actions',
+      params,
+      body: EditRequest,
+      responses: queuedResponses,
+      errors,
+      async handler(ctx, { params: p, body, principal }) {
+        await run(ctx, principal, p.id, body.client, (messageId) =>
+          prepareAction('edit', { messageId, text: body.text }),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/messages/{id}',
+      operationId: 'deleteMessage',
+      summary:
+        'Delete a message: `forEveryone=true` for everyone (own, or as group admin; 2 days 12 hours), else for this account; queued',
+      tag: 'actions',
+      params,
+      query: DeleteQuery,
+      responses: queuedResponses,
+      errors,
+      async handler(ctx, { params: p, query, principal }) {
+        await run(ctx, principal, p.id, query.client, (messageId) =>
+          prepareAction('delete', { messageId, forEveryone: query.forEveryone === 'true' }),
+        );
+      },
+    }),
+  ];
+}
