@@ -71,7 +71,12 @@ describe('message actions: a journaled reaction survives a restart', function ()
     await second.start();
     const seen = await alice.waitForAction((a) => a.type === 'reaction', 5_000);
     expect(seen).to.include({ by: BOT_ID, emoji: '👍' });
-    const record = await second.sends.get(queued.trackingId);
+    // The phone sees the reaction while the send call is still returning: wait for its record.
+    let record = await second.sends.get(queued.trackingId);
+    for (let i = 0; i < 100 && record?.status === 'sending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      record = await second.sends.get(queued.trackingId);
+    }
     expect(record).to.include({ kind: 'reaction', status: 'sent', messageId: message.id });
   });
 });
