@@ -7,6 +7,19 @@ import 'reflect-metadata';
 // ---------------------------------------------------------------------------------------------
 // SDK: create an SDK from a configuration, create clients, send and receive.
 export { createSdk, Sdk, type PluginsView, type SdkOptions, type StopOptions } from './sdk.js';
+export type {
+  AddClientOptions,
+  ClientAdmin,
+  ClientListing,
+  ClientOrigin,
+  RemoveClientOptions,
+} from './kernel/client-admin.js';
+export {
+  MemoryClientRegistry,
+  type ClientRecord,
+  type ClientRegistry,
+} from './kernel/client-registry.js';
+export { FileClientRegistry } from './kernel/file-client-registry.js';
 export type { EventLoopMonitor, EventLoopStats } from './kernel/event-loop-monitor.js';
 export { BotClient, type EnqueueOptions, type QueuedSend } from './client/bot-client.js';
 export { Message } from './client/message.js';
