@@ -134,7 +134,8 @@ export type { LoadedPluginInfo } from './plugins/plugin-host.js';
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';
 // Media helpers plugins share (MIME types, redacted URLs in logs)
-export { redact } from './client/safe-fetch.js';
+export { guardedLookup, redact } from './client/safe-fetch.js';
+export { isPrivateAddress } from './client/ip-policy.js';
 export { extensionFor } from './client/mime.js';
 
 // ---------------------------------------------------------------------------------------------
