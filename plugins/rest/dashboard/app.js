@@ -167,7 +167,6 @@ async function refreshClient(name) {
 function dropClient(name) {
   const entry = state.clients.get(name);
   if (!entry) return;
-  clearTimeout(entry.qrTimer);
   entry.node.remove();
   state.clients.delete(name);
   for (const select of [$('#send-client'), $('#sim-client')]) {
