@@ -67,17 +67,29 @@ export class FileClientRegistry implements ClientRegistry {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
       throw this.#unavailable('read', error);
     }
-    let parsed: z.output<typeof fileSchema>;
+    // the file holds secrets: errors say where it is wrong, never what it contains
+    let json: unknown;
     try {
-      parsed = fileSchema.parse(JSON.parse(text));
-    } catch (error) {
-      throw new WakitError(
-        'REGISTRY_CORRUPT',
-        `The client registry ${this.file} is not a registry wakit wrote; it is left untouched (restore it, fix it, or move it away)`,
-        { details: { file: this.file }, cause: error },
+      json = JSON.parse(text);
+    } catch {
+      throw this.#corrupt('it is not JSON', []);
+    }
+    const parsed = fileSchema.safeParse(json);
+    if (!parsed.success) {
+      throw this.#corrupt(
+        'its shape is wrong',
+        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.code })),
       );
     }
-    return new Map(parsed.clients.map((c) => [c.name, c]));
+    return new Map(parsed.data.clients.map((c) => [c.name, c]));
+  }
+
+  #corrupt(why: string, issues: { path: string; message: string }[]): WakitError {
+    return new WakitError(
+      'REGISTRY_CORRUPT',
+      `The client registry ${this.file} is not a registry wakit wrote (${why}); it is left untouched (restore it, fix it, or move it away)`,
+      { details: { file: this.file }, ...(issues.length > 0 ? { issues } : {}) },
+    );
   }
 
   /** Applies `edit` to a copy of the records and writes it; nothing changes if the write fails. */

@@ -7,6 +7,8 @@ import {
   type Sdk,
   type WakitConfigInput,
 } from '../../src/index.js';
+import { pino } from 'pino';
+import { createSdk, FileClientRegistry, isWakitError } from '../../src/index.js';
 import { simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -232,5 +234,43 @@ describe('clients at run time (SDK)', function () {
     await sdk.removeClient('held');
     expect((await rejection(queued.result)).code).to.equal('SHUTTING_DOWN');
     expect(sdk.listClients()).to.deep.equal([]);
+  });
+
+  it('never logs what clients.json holds (webhook secrets), nor puts it in errors', async () => {
+    const SECRET = 'never-log-this-secret-0123456789';
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
+    const config = {
+      engine: { type: 'simulator' as const },
+      auth: { type: 'local' as const, dataPath },
+    };
+    const sdk = createSdk(config, { logger });
+    sdks.push(sdk);
+    await sdk.start();
+    await sdk.addClient({ name: 'sales', settings: { rest: { webhooks: [{ secret: SECRET }] } } });
+    await sdk.clientAdmin.updateSettings('sales', 'rest', { webhooks: [{ secret: `${SECRET}2` }] });
+    await sdk.restartClient('sales');
+    await sdk.removeClient('sales', { deleteSession: true });
+    await sdk.addClient({ name: 'again', settings: { rest: { secret: SECRET } } });
+    await sdk.stop();
+    expect(lines.length).to.be.above(3);
+    expect(lines.join('\n')).to.not.include(SECRET);
+
+    // a corrupt file: the error names the file and where it is wrong, not its content
+    const file = path.join(dataPath, 'clients.json');
+    for (const body of [
+      `{"secret":"${SECRET}"`,
+      `{"version":1,"clients":[{"name":"${SECRET}!"}]}`,
+    ]) {
+      await writeFile(file, body);
+      const error = await new FileClientRegistry(dataPath).list().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isWakitError(error, 'REGISTRY_CORRUPT'), body).to.equal(true);
+      expect(JSON.stringify(error)).to.not.include(SECRET);
+      expect(String((error as Error).message)).to.not.include(SECRET);
+      expect((error as Error).cause).to.equal(undefined);
+    }
   });
 });
