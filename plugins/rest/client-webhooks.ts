@@ -114,6 +114,8 @@ export class ClientWebhooks {
   #rebuild(): void {
     const seen = new Set<string>();
     for (const record of this.#admin.records()) {
+      // a kept record shadowed by a configured client of the same name gives it no webhooks
+      if (this.#admin.origin(record.name) !== 'api') continue;
       const stored = record.settings[SETTINGS_KEY];
       if (stored === undefined) continue;
       seen.add(record.name);
