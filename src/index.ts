@@ -7,6 +7,19 @@ import 'reflect-metadata';
 // ---------------------------------------------------------------------------------------------
 // SDK: create an SDK from a configuration, create clients, send and receive.
 export { createSdk, Sdk, type PluginsView, type SdkOptions, type StopOptions } from './sdk.js';
+export type {
+  AddClientOptions,
+  ClientAdmin,
+  ClientListing,
+  ClientOrigin,
+  RemoveClientOptions,
+} from './kernel/client-admin.js';
+export {
+  MemoryClientRegistry,
+  type ClientRecord,
+  type ClientRegistry,
+} from './kernel/client-registry.js';
+export { FileClientRegistry } from './kernel/file-client-registry.js';
 export type { EventLoopMonitor, EventLoopStats } from './kernel/event-loop-monitor.js';
 export { BotClient, type EnqueueOptions, type QueuedSend } from './client/bot-client.js';
 export { Message } from './client/message.js';
@@ -200,7 +213,8 @@ export type { LoadedPluginInfo } from './plugins/plugin-host.js';
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';
 // Media helpers plugins share (MIME types, redacted URLs in logs)
-export { redact } from './client/safe-fetch.js';
+export { guardedLookup, redact } from './client/safe-fetch.js';
+export { isPrivateAddress } from './client/ip-policy.js';
 export { extensionFor } from './client/mime.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { parseConfig } from './config/validate.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
@@ -9,6 +10,14 @@ import type { BotClient } from './client/bot-client.js';
 import type { ClientEventName, ClientEvents } from './client/client-events.js';
 import { createRootContainer, createSessionStore } from './kernel/container.js';
 import { ClientManager } from './kernel/client-manager.js';
+import {
+  ClientAdmin,
+  type AddClientOptions,
+  type ClientListing,
+  type RemoveClientOptions,
+} from './kernel/client-admin.js';
+import type { ClientRegistry } from './kernel/client-registry.js';
+import { FileClientRegistry } from './kernel/file-client-registry.js';
 import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
 import { EventLoopMonitor } from './kernel/event-loop-monitor.js';
@@ -28,6 +37,11 @@ export interface SdkOptions {
    * `sdk.simulator` is not available.
    */
   engineFactory?: EngineFactory;
+  /**
+   * Where clients added at run time (`addClient`) are kept; default `<auth.dataPath>/clients.json`.
+   * A shared store plugs in here (`MemoryClientRegistry` forgets them at exit).
+   */
+  clientRegistry?: ClientRegistry;
 }
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
@@ -61,6 +75,7 @@ export class Sdk {
   readonly logger: Logger;
   readonly baseDir: string;
   readonly #clients: ClientManager;
+  readonly #admin: ClientAdmin;
   readonly #errors: ErrorSink;
   readonly #plugins: PluginHost;
   readonly #lifecycle = new Lifecycle();
@@ -121,6 +136,19 @@ export class Sdk {
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
+    this.#admin = new ClientAdmin({
+      config,
+      manager: clients,
+      registry:
+        options.clientRegistry ??
+        new FileClientRegistry(path.resolve(this.baseDir, config.auth.dataPath), {
+          warn: (message) => this.logger.warn(message),
+        }),
+      logger: this.logger,
+      phase: () => this.phase,
+      expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
+    });
+    const admin = this.#admin;
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
       checkMs: config.watchdog.eventLoopCheckMs,
@@ -137,6 +165,7 @@ export class Sdk {
       },
       client: (name) => clients.get(name),
       onClient: (listener) => clients.onClient(listener),
+      clientAdmin: admin,
       sends: this.sends,
       stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
       simulator: this.#simulator,
@@ -200,6 +229,39 @@ export class Sdk {
     return this.#clients.create(options?.name);
   }
 
+  /**
+   * Adds a client at run time and keeps it (`<auth.dataPath>/clients.json`, or the
+   * `clientRegistry`): the next start creates it again. Once started it initializes at once.
+   * VALIDATION_FAILED for a bad name, CLIENT_EXISTS for a name in use.
+   */
+  addClient(options: AddClientOptions): Promise<BotClient> {
+    return this.#admin.add(options);
+  }
+
+  /**
+   * Removes a client added at run time (or by `createClient`): stopped, forgotten, its waiting
+   * sends failed; its session is kept unless `deleteSession`. Configured clients:
+   * CLIENT_NOT_MANAGED.
+   */
+  removeClient(name: string, options?: RemoveClientOptions): Promise<void> {
+    return this.#admin.remove(name, options);
+  }
+
+  /** Stops a client (keeping its session) and initializes it again; does not wait for READY. */
+  restartClient(name: string): Promise<BotClient> {
+    return this.#admin.restart(name);
+  }
+
+  /** Every client with its state and origin (`config`, `api` or `code`). */
+  listClients(): ClientListing[] {
+    return this.#admin.list();
+  }
+
+  /** Clients at run time, whole: what plugins get as `ctx.clientAdmin` (settings, changes). */
+  get clientAdmin(): ClientAdmin {
+    return this.#admin;
+  }
+
   /** The client with this name; CLIENT_NOT_FOUND otherwise. */
   client(name: string): BotClient {
     return this.#clients.get(name);
@@ -220,18 +282,20 @@ export class Sdk {
   }
 
   /**
-   * Runs the start hooks (plugins), creates the clients named in `config.clients` and initializes
-   * every client. A client that fails to initialize is logged and left FAILED; the others go on.
+   * Runs the start hooks (plugins), creates the clients named in `config.clients` and those added
+   * at run time before (the client registry), and initializes every client. A client that fails to initialize is logged and left FAILED; the others go on.
    */
   async start(): Promise<void> {
     this.#lifecycle.expect('start', 'idle');
     this.#lifecycle.enter('starting');
     await this.#prune();
     try {
+      await this.#admin.load();
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
         if (!this.#clients.find(name)) this.#clients.create(name);
       }
+      await this.#admin.createSaved();
     } catch (error) {
       this.#lifecycle.enter('failed');
       await this.#shutdown(0);

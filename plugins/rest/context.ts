@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { BotClient, PluginContext } from '../../src/index.js';
 import { WakitError } from '../../src/index.js';
 import { requireClientAccess, type Principal } from './auth.js';
+import type { ClientWebhooks } from './client-webhooks.js';
 import type { EventHub } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import type { RestOptions } from './options.js';
@@ -13,6 +14,7 @@ export type RestHost = Pick<
   | 'clients'
   | 'client'
   | 'onClient'
+  | 'clientAdmin'
   | 'sends'
   | 'simulator'
   | 'report'
@@ -27,6 +29,8 @@ export interface RestContext {
   log: Logger;
   hub: EventHub;
   metrics: RestMetrics | undefined;
+  /** Webhooks of clients added at run time. */
+  clientWebhooks: ClientWebhooks;
   /** Streams opened by `/api/v1/events`, ended by `close()`. */
   streams: Set<{ end(): void }>;
   /** Server life: listening once `listen()` resolved, closing once `close()` began. */

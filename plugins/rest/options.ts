@@ -78,6 +78,19 @@ export const restOptionsSchema = z
     /** Origins allowed by CORS (exact match); CORS is off when absent. */
     cors: z.array(z.url()).optional(),
     webhooks: z.array(webhookSchema).default([]),
+    /** Webhooks of clients added at run time (`PUT /api/v1/clients/{name}/webhooks`). */
+    clientWebhooks: z
+      .object({
+        /**
+         * Let per-client webhooks reach loopback, private and link-local addresses. Off by default:
+         * they are set over the API, so they must not become a way into the internal network.
+         */
+        allowPrivateNetworks: z.boolean().default(false),
+        /** Webhooks one client may have. */
+        maxPerClient: z.number().int().min(1).max(100).default(10),
+      })
+      .strict()
+      .prefault({}),
     /** Serve the dashboard at `/`. */
     dashboard: z.boolean().default(true),
     /** Serve Prometheus metrics at `/metrics`. */
@@ -120,3 +133,7 @@ export const restOptionsSchema = z
 export type RestOptionsInput = z.input<typeof restOptionsSchema>;
 export type RestOptions = z.output<typeof restOptionsSchema>;
 export type WebhookOptions = z.output<typeof webhookSchema>;
+
+/** A webhook of one client (set over the API): a configured webhook without `clients`. */
+export const clientWebhookSchema = webhookSchema.omit({ clients: true });
+export type ClientWebhookOptions = z.output<typeof clientWebhookSchema>;

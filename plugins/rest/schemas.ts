@@ -35,7 +35,25 @@ export const ClientSummary = named(
   'ClientSummary',
   z.object({ name: z.string(), status: ClientStatus }).strict(),
 );
-export const ClientList = named('ClientList', z.array(ClientSummary));
+export const ClientListItem = named(
+  'ClientListItem',
+  z
+    .object({
+      name: z.string(),
+      status: ClientStatus,
+      origin: z
+        .enum(['config', 'api', 'code'])
+        .describe(
+          'config: named in config.clients; api: added with POST /api/v1/clients (kept across restarts); code: created by the application',
+        ),
+      me: z.object({ id: z.string(), pushname: z.string() }).strict().nullable(),
+      since: isoTime,
+      createdAt: isoTime.optional().describe('When it was added (origin api)'),
+      webhooks: z.number().int().describe('How many per-client webhooks it has'),
+    })
+    .strict(),
+);
+export const ClientList = named('ClientList', z.array(ClientListItem));
 
 export const ClientInfo = named(
   'ClientInfo',

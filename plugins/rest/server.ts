@@ -29,6 +29,8 @@ import { groupRoutes } from './routes/groups.js';
 import { callRoutes } from './routes/calls.js';
 import { chatRoutes } from './routes/chats.js';
 import { contactRoutes } from './routes/contacts.js';
+import { clientAdminRoutes } from './routes/client-admin.js';
+import { ClientWebhooks } from './client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { actionRoutes } from './routes/actions.js';
@@ -89,23 +91,44 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     bufferSize: options.sse.bufferSize,
     onListenerError: (error) => log.error({ err: error }, 'an event listener threw'),
   });
-  const webhooks = new WebhookDispatcher({ hooks: options.webhooks, metrics, log });
+  const clientWebhooks = new ClientWebhooks(sdk.clientAdmin, { ...options.clientWebhooks, log });
+  const webhooks = new WebhookDispatcher({
+    hooks: options.webhooks,
+    clientHooks: clientWebhooks,
+    metrics,
+    log,
+  });
   const status = { listening: false, closing: false };
-  const rc: RestContext = { sdk, options, log, hub, metrics, streams: new Set(), status };
+  const rc: RestContext = {
+    sdk,
+    options,
+    log,
+    hub,
+    metrics,
+    clientWebhooks,
+    streams: new Set(),
+    status,
+  };
   const detachMetrics: (() => void)[] = [];
   if (metrics)
     detachMetrics.push(sdk.onClient((client) => detachMetrics.push(metrics.watch(client))));
   // Webhooks (and the events metric) want every type their hooks name; no hook: no message.status.
-  const hookTypes = options.webhooks.some((hook) => !hook.events)
-    ? undefined
-    : new Set<string>(options.webhooks.flatMap((hook) => hook.events ?? []));
-  hub.subscribe(
-    (event) => {
+  // Per-client webhooks change at run time: the subscription follows them.
+  let unsubscribeHooks = (): void => undefined;
+  const subscribeHooks = (): void => {
+    const hooks = [...options.webhooks, ...clientWebhooks.all()];
+    const types = hooks.some((hook) => !hook.events)
+      ? undefined
+      : new Set<string>(hooks.flatMap((hook) => hook.events ?? []));
+    const previous = unsubscribeHooks;
+    unsubscribeHooks = hub.subscribe((event) => {
       metrics?.event(event.event);
       webhooks.handle(event);
-    },
-    hookTypes ?? (options.webhooks.length > 0 ? undefined : new Set()),
-  );
+    }, types);
+    previous();
+  };
+  subscribeHooks();
+  const detachClientHooks = clientWebhooks.onChange(subscribeHooks);
 
   const routes: AnyRoute[] = [];
   let document: Record<string, unknown> | undefined;
@@ -119,6 +142,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   routes.push(
     ...systemRoutes(rc, openapi),
     ...clientRoutes(rc),
+    ...clientAdminRoutes(rc),
     ...messageRoutes(rc),
     ...groupRoutes(rc),
     ...chatRoutes(rc),
@@ -184,6 +208,8 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
         status.closing = true;
         for (const stream of [...rc.streams]) stream.end();
         hub.close();
+        detachClientHooks();
+        clientWebhooks.close();
         for (const detach of detachMetrics.splice(0)) detach();
         await webhooks.close();
         await http.close(options.closeTimeoutMs);

@@ -6,13 +6,25 @@
  * answers, network errors and timeouts are retried with exponential backoff up to `maxAttempts`.
  * Delivery runs in the background: `handle()` only schedules, so a slow receiver never blocks a
  * client; beyond `maxPending` deliveries per webhook new events are dropped (logged and counted).
+ * Webhooks of clients added at run time (`clientHooks`) are delivered the same way, through the
+ * SSRF-guarded transport (guarded-post.ts).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { computeBackoff, redact } from '../../src/index.js';
 import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
-import type { WebhookOptions } from './options.js';
+import { guardedPost } from './guarded-post.js';
+import type { ClientWebhookOptions, WebhookOptions } from './options.js';
+
+/** What a delivery needs of a webhook: configured ones also carry `clients`. */
+type Hook = ClientWebhookOptions;
+
+/** The webhooks of clients added at run time. */
+export interface ClientHookSource {
+  of(client: string): readonly ClientWebhookOptions[];
+  readonly allowPrivateNetworks: boolean;
+}
 
 /** Legacy `X-Wakit-Signature` (no timestamp: replayable). Deprecated; removed in the next version. */
 export function signBody(secret: string, body: string): string {
@@ -47,7 +59,9 @@ export function backoffDelay(
 }
 
 interface Delivery {
-  hook: WebhookOptions;
+  hook: Hook;
+  /** A per-client webhook: sent through the guarded transport. */
+  guarded: boolean;
   id: string;
   event: string;
   body: string;
@@ -58,14 +72,21 @@ export class WebhookDispatcher {
   readonly #hooks: WebhookOptions[];
   readonly #metrics: RestMetrics | undefined;
   readonly #log: Logger;
-  readonly #pending = new Map<WebhookOptions, number>();
+  readonly #clientHooks: ClientHookSource | undefined;
+  readonly #pending = new Map<Hook, number>();
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #inFlight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
   #closed = false;
 
-  constructor(options: { hooks: WebhookOptions[]; metrics?: RestMetrics; log: Logger }) {
+  constructor(options: {
+    hooks: WebhookOptions[];
+    clientHooks?: ClientHookSource;
+    metrics?: RestMetrics;
+    log: Logger;
+  }) {
     this.#hooks = options.hooks;
+    this.#clientHooks = options.clientHooks;
     this.#metrics = options.metrics;
     this.#log = options.log;
   }
@@ -81,31 +102,38 @@ export class WebhookDispatcher {
   handle(event: HubEvent): void {
     if (this.#closed) return;
     for (const hook of this.#hooks) {
-      if (hook.events && !hook.events.includes(event.event)) continue;
       if (hook.clients && !hook.clients.includes(event.client)) continue;
-      const pending = this.#pending.get(hook) ?? 0;
-      if (pending >= hook.maxPending) {
-        this.#metrics?.webhook('dropped');
-        this.#log.warn(
-          { webhook: redact(hook.url), event: event.event },
-          'webhook backlog full: event dropped',
-        );
-        continue;
-      }
-      this.#pending.set(hook, pending + 1);
-      const id = randomUUID();
-      const body = JSON.stringify({
-        id,
-        event: event.event,
-        client: event.client,
-        at: event.at,
-        data: event.data,
-      });
-      this.#attempt(
-        { hook, id, event: event.event, body, signature: signBody(hook.secret, body) },
-        1,
-      );
+      this.#schedule(hook, event, false);
     }
+    for (const hook of this.#clientHooks?.of(event.client) ?? []) {
+      this.#schedule(hook, event, true);
+    }
+  }
+
+  #schedule(hook: Hook, event: HubEvent, guarded: boolean): void {
+    if (hook.events && !hook.events.includes(event.event)) return;
+    const pending = this.#pending.get(hook) ?? 0;
+    if (pending >= hook.maxPending) {
+      this.#metrics?.webhook('dropped');
+      this.#log.warn(
+        { webhook: redact(hook.url), event: event.event },
+        'webhook backlog full: event dropped',
+      );
+      return;
+    }
+    this.#pending.set(hook, pending + 1);
+    const id = randomUUID();
+    const body = JSON.stringify({
+      id,
+      event: event.event,
+      client: event.client,
+      at: event.at,
+      data: event.data,
+    });
+    this.#attempt(
+      { hook, guarded, id, event: event.event, body, signature: signBody(hook.secret, body) },
+      1,
+    );
   }
 
   /** Cancels retries and in-flight attempts; resolves when every attempt has settled. */
@@ -156,46 +184,63 @@ export class WebhookDispatcher {
     void run.finally(() => this.#inFlight.delete(run));
   }
 
-  #done(hook: WebhookOptions): void {
-    this.#pending.set(hook, Math.max(0, (this.#pending.get(hook) ?? 1) - 1));
+  #done(hook: Hook): void {
+    const left = (this.#pending.get(hook) ?? 1) - 1;
+    // a replaced per-client hook is forgotten once its last delivery settled
+    if (left > 0) this.#pending.set(hook, left);
+    else this.#pending.delete(hook);
   }
 
   async #post(delivery: Delivery, attempt: number): Promise<boolean> {
     const { hook } = delivery;
     // each attempt is signed at its own time (the id stays: receivers deduplicate on it)
     const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'wakit-webhooks',
+      'x-wakit-event': delivery.event,
+      'x-wakit-delivery': delivery.id,
+      'x-wakit-attempt': String(attempt),
+      'x-wakit-signature': delivery.signature,
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signStandard(hook.secret, delivery.id, timestamp, delivery.body),
+    };
+    const signal = AbortSignal.any([AbortSignal.timeout(hook.timeoutMs), this.#abort.signal]);
     try {
-      const response = await fetch(hook.url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'wakit-webhooks',
-          'x-wakit-event': delivery.event,
-          'x-wakit-delivery': delivery.id,
-          'x-wakit-attempt': String(attempt),
-          'x-wakit-signature': delivery.signature,
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signStandard(hook.secret, delivery.id, timestamp, delivery.body),
-        },
-        body: delivery.body,
-        signal: AbortSignal.any([AbortSignal.timeout(hook.timeoutMs), this.#abort.signal]),
-      });
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status >= 200 && response.status < 300) return true;
+      let status: number;
+      if (delivery.guarded) {
+        status = await guardedPost(hook.url, {
+          headers,
+          body: delivery.body,
+          signal,
+          allowPrivateNetworks: this.#clientHooks?.allowPrivateNetworks ?? false,
+        });
+      } else {
+        const response = await fetch(hook.url, {
+          method: 'POST',
+          redirect: 'manual',
+          headers,
+          body: delivery.body,
+          signal,
+        });
+        await response.body?.cancel().catch(() => undefined);
+        status = response.status;
+      }
+      if (status >= 200 && status < 300) return true;
       this.#log.debug(
-        { webhook: redact(hook.url), status: response.status, attempt },
+        { webhook: redact(hook.url), status, attempt },
         'webhook answered %d',
-        response.status,
+        status,
       );
       return false;
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
       this.#log.debug(
         {
           webhook: redact(hook.url),
           attempt,
-          reason: error instanceof Error ? error.name : 'error',
+          reason: code === 'EPRIVATE' ? code : error instanceof Error ? error.name : 'error',
         },
         'webhook attempt failed',
       );

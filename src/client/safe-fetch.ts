@@ -51,7 +51,7 @@ export function redact(url: string): string {
  * DNS lookup that refuses private addresses. It runs at connect time, for every hop, so a DNS name
  * that resolves (or re-resolves) to a private address is refused too.
  */
-function guardedLookup(isBlocked: (address: string) => boolean): LookupFunction {
+export function guardedLookup(isBlocked: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);

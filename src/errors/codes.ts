@@ -15,6 +15,21 @@ export const ERROR_CODES = {
   CLIENT_NOT_READY: { status: 409, title: 'Client is not ready', transient: false },
   CLIENT_NOT_FOUND: { status: 404, title: 'Client not found', transient: false },
   CLIENT_EXISTS: { status: 409, title: 'A client with this name already exists', transient: false },
+  CLIENT_NOT_MANAGED: {
+    status: 409,
+    title: 'The client is not managed at run time',
+    transient: false,
+  },
+  REGISTRY_UNAVAILABLE: {
+    status: 503,
+    title: 'The client registry cannot be read or written',
+    transient: true,
+  },
+  REGISTRY_CORRUPT: {
+    status: 500,
+    title: 'The client registry file is corrupt',
+    transient: false,
+  },
   SESSION_EXPIRED: { status: 409, title: 'Session expired', transient: false },
   SESSION_LEASED: { status: 409, title: 'Session is held by another server', transient: true },
   SESSION_STORE_ERROR: { status: 503, title: 'Session storage failed', transient: true },

@@ -10,6 +10,17 @@ import { CLIENT_NAME, CLOCK, CONFIG, CONTAINER, LOGGER, OUTBOUND_QUEUE, OUTBOX }
 import { journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import type { Clock } from './clock.js';
 
+/** VALIDATION_FAILED unless `name` is a valid client name (1-64 of A-Z, a-z, 0-9, _ and -). */
+export function assertClientName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !CLIENT_NAME_PATTERN.test(name)) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      `Client name ${JSON.stringify(name)} is invalid: use 1-64 characters of A-Z, a-z, 0-9, _ and -`,
+      { issues: [{ path: 'name', message: 'must match ^[A-Za-z0-9_-]{1,64}$' }] },
+    );
+  }
+}
+
 /** Creates clients, one child container each (own name, logger and outbound queue), and finds them. */
 @injectable()
 export class ClientManager {
@@ -25,13 +36,7 @@ export class ClientManager {
   ) {}
 
   create(name: unknown): BotClient {
-    if (typeof name !== 'string' || !CLIENT_NAME_PATTERN.test(name)) {
-      throw new WakitError(
-        'VALIDATION_FAILED',
-        `Client name ${JSON.stringify(name)} is invalid: use 1-64 characters of A-Z, a-z, 0-9, _ and -`,
-        { issues: [{ path: 'name', message: 'must match ^[A-Za-z0-9_-]{1,64}$' }] },
-      );
-    }
+    assertClientName(name);
     if (this.#clients.has(name)) {
       throw new WakitError('CLIENT_EXISTS', `A client named ${name} already exists`, {
         details: { client: name },
@@ -63,6 +68,13 @@ export class ClientManager {
         details: { client: name },
       });
     }
+    return client;
+  }
+
+  /** Forgets the client (it is no longer found nor listed); the caller stops and closes it. */
+  remove(name: string): BotClient {
+    const client = this.get(name);
+    this.#clients.delete(name);
     return client;
   }
 

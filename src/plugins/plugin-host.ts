@@ -42,7 +42,15 @@ export interface LoadedPluginInfo {
 /** What the plugin host needs of the SDK (the SDK implements it; plugins never see it whole). */
 export interface PluginHostDeps extends Pick<
   PluginContext,
-  'config' | 'baseDir' | 'clients' | 'client' | 'onClient' | 'sends' | 'simulator' | 'eventLoop'
+  | 'config'
+  | 'baseDir'
+  | 'clients'
+  | 'client'
+  | 'onClient'
+  | 'clientAdmin'
+  | 'sends'
+  | 'simulator'
+  | 'eventLoop'
 > {
   /** True once the SDK is stopping. */
   stopping(): boolean;
@@ -283,6 +291,7 @@ export class PluginHost {
       },
       client: (clientName) => sdk.client(clientName),
       onClient: (listener) => sdk.onClient(listener),
+      clientAdmin: sdk.clientAdmin,
       sends: sdk.sends,
       simulator: sdk.simulator,
       eventLoop: sdk.eventLoop,

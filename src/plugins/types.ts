@@ -16,6 +16,7 @@ import type { ErrorSource } from '../kernel/error-sink.js';
 import type { TrackedSend } from '../queue/types.js';
 import type { ListPage, ListQuery } from '../queue/outbox/index.js';
 import type { EventLoopStats } from '../kernel/event-loop-monitor.js';
+import type { ClientAdmin } from '../kernel/client-admin.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -228,6 +229,8 @@ export interface PluginContext<Options = unknown> {
   client(name: string): BotClient;
   /** Calls `listener` for every client, existing and future. */
   onClient(listener: (client: BotClient) => void): () => void;
+  /** Clients at run time: add, remove, restart, list, and settings kept with a client. */
+  readonly clientAdmin: ClientAdmin;
   /** Tracked sends by tracking id (every client). */
   readonly sends: SendLookup;
   /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */

@@ -13,6 +13,7 @@ export function restHostOf(sdk: Sdk): RestHost {
     },
     client: (name) => sdk.client(name),
     onClient: (listener) => sdk.onClient(listener),
+    clientAdmin: sdk.clientAdmin,
     sends: sdk.sends,
     get stopping() {
       return sdk.phase === 'stopping' || sdk.phase === 'stopped';

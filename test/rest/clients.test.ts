@@ -87,9 +87,15 @@ describe('REST: client routes', () => {
 
   it('lists clients and acts on a named client', async () => {
     const list = await fx.request('GET', '/api/v1/clients');
-    expect(list.json).to.deep.equal([
-      { name: 'bot', status: 'STOPPED' },
-      { name: 'other', status: 'STOPPED' },
+    expect(
+      (list.json as { name: string; status: string; origin: string }[]).map((c) => ({
+        name: c.name,
+        status: c.status,
+        origin: c.origin,
+      })),
+    ).to.deep.equal([
+      { name: 'bot', status: 'STOPPED', origin: 'config' },
+      { name: 'other', status: 'STOPPED', origin: 'config' },
     ]);
     await fx.link('other');
     const info = await fx.request('GET', '/api/v1/clients/other/info');

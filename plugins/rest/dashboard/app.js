@@ -155,8 +155,25 @@ async function scan(name) {
 }
 
 async function refreshClient(name) {
-  const info = await api('GET', `/api/v1/clients/${encodeURIComponent(name)}/info`);
+  let info;
+  try {
+    info = await api('GET', `/api/v1/clients/${encodeURIComponent(name)}/info`);
+  } catch (error) {
+    // removed at run time (DELETE /api/v1/clients/{name}): drop its card
+    if (error.code === 'CLIENT_NOT_FOUND') return dropClient(name);
+    throw error;
+  }
   setStatus(name, info.status, info);
+}
+
+function dropClient(name) {
+  const entry = state.clients.get(name);
+  if (!entry) return;
+  entry.node.remove();
+  state.clients.delete(name);
+  for (const select of [$('#send-client'), $('#sim-client')]) {
+    for (const option of [...select.options]) if (option.value === name) option.remove();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { WakitError, toWakitError, type BotClient } from '../../../src/index.js';
 import type { Principal } from '../auth.js';
-import { resolveClient, visibleClients, type RestContext } from '../context.js';
+import { resolveClient, type RestContext } from '../context.js';
+import { listItems } from './client-admin.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   ClientInfo,
@@ -192,12 +193,12 @@ export function clientRoutes(rc: RestContext): AnyRoute[] {
       method: 'GET',
       path: '/api/v1/clients',
       operationId: 'listClients',
-      summary: 'The clients this token may see, with their status',
+      summary: 'The clients this token may see, with their status and origin',
       tag: 'clients',
       responses: { 200: { description: 'Clients', schema: ClientList } },
       errors: [401],
       handler(ctx, { principal }) {
-        ctx.body = visibleClients(rc, principal).map((c) => ({ name: c.name, status: c.state }));
+        ctx.body = listItems(rc, principal);
       },
     }),
     ...perClientRoutes(rc, false),
