@@ -53,6 +53,7 @@ export class ClientManager {
         clock: this.clock,
         logger: log,
         onChange: (entry) => journalChange(this.outbox, entry),
+        durable: () => this.outbox.committed(),
       }),
     });
     const client = child.resolve(BotClient);

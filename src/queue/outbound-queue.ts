@@ -41,6 +41,7 @@ export class OutboundQueue {
   readonly #random: () => number;
   readonly #log: Logger | undefined;
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
+  readonly #durable: (() => Promise<void>) | undefined;
   readonly #executor = new PQueue({ concurrency: 1 });
   readonly #pending = new PendingSends();
   readonly #tracking: TrackingStore;
@@ -68,6 +69,7 @@ export class OutboundQueue {
     this.#random = options.random ?? Math.random;
     this.#log = options.logger;
     this.#onChange = options.onChange;
+    this.#durable = options.durable;
     this.#tracking = new TrackingStore(options.config.trackLimit);
   }
 
@@ -298,6 +300,7 @@ export class OutboundQueue {
         }
         sent = true;
         await this.#send(next);
+        await this.#durable?.();
         if (this.#executor.isPaused || this.#clock.now() < this.#nextAnyAt) return;
       }
     } finally {

@@ -90,6 +90,11 @@ export interface OutboundQueueOptions {
   logger?: Logger;
   /** Called on every change of a tracked send (the outbox journals it); must not throw. */
   onChange?: (entry: SendEntry) => void;
+  /**
+   * Awaited after each send before the next one starts: resolves once the send's outcome is
+   * journaled (`OutboxStore.committed`), which keeps the at-least-once window to one send.
+   */
+  durable?: () => Promise<void>;
 }
 
 export type UpdateListener = (record: TrackedSend) => void;

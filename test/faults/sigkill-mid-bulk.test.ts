@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BULK, acceptBulk, settle } from './bulk-restart.js';
-import { FaultDir, duplicates, killAll, startServer } from './child-server.js';
+import { CONTACT_ID, FaultDir, duplicates, killAll, startServer } from './child-server.js';
 
 describe('faults: SIGKILL mid-bulk, restart on the same data path (child processes)', function () {
   this.timeout(240_000);
@@ -63,6 +63,36 @@ describe('faults: SIGKILL mid-bulk, restart on the same data path (child process
     console.log(
       `      SIGKILL in the window: out before the kill ${beforeKill.length}, ` +
         `recovered ${String(recovered.count)}, sent ${outcome.sent}, duplicates ${outcome.duplicates} (${inFlight})`,
+    );
+    await second.kill('SIGTERM');
+  });
+
+  it('with pacing off (the next send starts at once), a SIGKILL at the worst moment still repeats only that one', async () => {
+    const first = await startServer(dir, { queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 } });
+    first.command({ cmd: 'kill-on-receive', at: 40 });
+    // All at once, so sends run back to back; the child dies while answering: every 202 counts.
+    const ids = new Map<string, string>();
+    await Promise.all(
+      Array.from({ length: BULK }, async (_, n) => {
+        const body = `bulk-${String(n).padStart(3, '0')}`;
+        const res = await first
+          .request('POST', '/api/v1/messages', { json: { chatId: CONTACT_ID, content: body } })
+          .catch(() => undefined);
+        if (res?.status === 202) ids.set(body, (res.json as { id: string }).id);
+      }),
+    );
+    expect((await first.exited).signal).to.equal('SIGKILL');
+    const beforeKill = dir.received();
+    const inFlight = beforeKill.at(-1)!.body;
+    expect(beforeKill.length).to.equal(40);
+
+    const second = await startServer(dir, { queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 } });
+    const outcome = await settle(second, dir, ids);
+    expect(outcome.sent).to.be.at.least(ids.size);
+    expect(outcome.duplicates).to.equal(1);
+    expect([...duplicates(dir.received()).keys()]).to.deep.equal([inFlight]);
+    console.log(
+      `      SIGKILL, pacing off: out before the kill ${beforeKill.length}, sent ${outcome.sent}, duplicates ${outcome.duplicates} (${inFlight})`,
     );
     await second.kill('SIGTERM');
   });

@@ -68,7 +68,8 @@ try {
 }
 
 let count = 0;
-let killOnReceive = false;
+/** SIGKILL as the message numbered this (or the next one, 0) reaches its recipient. */
+let killOnReceive: number | undefined;
 for (const number of options.phones) {
   const phone = sdk.simulator.phone(number);
   // The network hands each message to the phone through its (internal) `receive`: record it there,
@@ -80,7 +81,7 @@ for (const number of options.phones) {
     appendFileSync(options.received, `${JSON.stringify({ to: number, body: record.body })}\n`);
     // The worst moment for a crash: the message has arrived, the engine's send call has not
     // returned, so its `sent` is not journaled.
-    if (killOnReceive) process.kill(process.pid, 'SIGKILL');
+    if (killOnReceive !== undefined && count >= killOnReceive) process.kill(process.pid, 'SIGKILL');
     receive(record);
     report('received', { to: number, body: record.body, count });
   };
@@ -98,9 +99,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     text: string;
     priority?: SendPriority;
     key?: string;
+    /** kill-on-receive: the message number to die on (default: the next one). */
+    at?: number;
   };
   if (cmd.cmd === 'kill-on-receive') {
-    killOnReceive = true;
+    killOnReceive = cmd.at ?? 0;
     return;
   }
   started

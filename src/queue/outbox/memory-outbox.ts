@@ -47,6 +47,10 @@ export class MemoryOutbox implements OutboxStore {
     return Promise.resolve({ id: entry.id, seq });
   }
 
+  committed(): Promise<void> {
+    return Promise.resolve();
+  }
+
   update(id: string, change: OutboxChange): void {
     const item = this.#items.get(id);
     if (!item) return;

@@ -98,6 +98,12 @@ export interface OutboxStore {
   append(entry: OutboxEntry): Promise<Appended>;
   /** Records a status change; written with the next group commit (failures are reported). */
   update(id: string, change: OutboxChange): void;
+  /**
+   * Resolves once every change recorded so far is committed (or its failure reported). The queue
+   * waits for it after each send before the next one starts, so a crash can only repeat the one
+   * send whose `sent` was not yet written: the at-least-once window stays one message.
+   */
+  committed(): Promise<void>;
   get(id: string): Promise<TrackedSend | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /** Unfinished sends (queued or in flight) of a client, in acceptance order. */

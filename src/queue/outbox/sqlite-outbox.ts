@@ -71,6 +71,8 @@ export class SqliteOutbox implements OutboxStore {
   readonly #file: string;
   readonly #onError: (error: WakitError) => void;
   readonly #ops: Op[] = [];
+  /** Callers of `committed()` waiting for the next commit. */
+  readonly #waiters: Array<() => void> = [];
   #scheduled = false;
   #closed = false;
   /** Delivery progress (delivered, read, played) waiting for its lazy write, by send. */
@@ -177,6 +179,11 @@ export class SqliteOutbox implements OutboxStore {
     this.#progressTimer.unref();
   }
 
+  committed(): Promise<void> {
+    if (this.#closed || this.#ops.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -191,6 +198,15 @@ export class SqliteOutbox implements OutboxStore {
    */
   #flush(all = false): void {
     this.#scheduled = false;
+    const waiters = this.#waiters.splice(0);
+    try {
+      this.#commit(all);
+    } finally {
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  #commit(all: boolean): void {
     const ops = this.#ops.splice(0);
     if (this.#progress.size > 0) {
       const cutoff = all ? Infinity : Date.now() - PROGRESS_DELAY_MS;
