@@ -9,11 +9,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import sinon from 'sinon';
-import { LocalSessionStore } from '../../src/auth/local-store.js';
-import { engineSchema } from '../../src/config/schema.js';
 import { EDIT_WINDOW_MS, REVOKE_WINDOW_MS } from '../../src/engines/ports/actions.js';
-import { createWwebjsEngineFactory, type WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
+import { type WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import { expectCode, nextEvent } from '../engines/engine-contract.js';
 import {
   BOT,
@@ -25,6 +22,7 @@ import {
   type FakeWhatsAppNetwork,
 } from '../helpers/fake-wwebjs-client.js';
 import '../helpers/fake-wwebjs-actions.js';
+import { linkedWwebjsEngine } from '../helpers/linked-wwebjs-engine.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -41,25 +39,7 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'wakit-wwebjs-actions-'));
     network = populatedNetwork({ ackDelayMs: 5 });
-    const factory = createWwebjsEngineFactory(
-      engineSchema.parse({ type: 'whatsapp-web.js' }) as WwebjsEngineConfig,
-      {
-        bindings: network.bindings(),
-        browserEnvironment: { env: {}, isRoot: false, isExecutable: () => true },
-        isProcessAlive: () => false,
-      },
-    );
-    engine = factory({
-      clientName: 'bot',
-      store: new LocalSessionStore(dir),
-      logger,
-    }) as WwebjsEngine;
-    const qr = nextEvent(engine, 'qr');
-    const ready = nextEvent(engine, 'ready');
-    await engine.start();
-    await network.link((await qr)[0], BOT);
-    await ready;
-    client = network.last;
+    ({ engine, client } = await linkedWwebjsEngine(network, dir, logger));
   });
 
   afterEach(async () => {

@@ -8,13 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { LocalSessionStore } from '../../src/auth/local-store.js';
-import { engineSchema } from '../../src/config/schema.js';
-import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
 import type { CallData } from '../../src/engines/ports/calls.js';
-import { expectCode, nextEvent } from './engine-contract.js';
+import { expectCode } from './engine-contract.js';
 import {
   BOT,
   CONTACT,
@@ -26,6 +22,7 @@ import {
   type FakeWhatsAppNetwork,
 } from '../helpers/fake-wwebjs-client.js';
 import { chatsState, offerCall } from '../helpers/fake-wwebjs-chats.js';
+import { linkedWwebjsEngine } from '../helpers/linked-wwebjs-engine.js';
 
 const logger = pino({ level: 'silent' });
 const OTHER = '15550002222@c.us';
@@ -43,25 +40,7 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
     dir = await mkdtemp(path.join(tmpdir(), 'wakit-wwebjs-chats-'));
     network = populatedNetwork({ ackDelayMs: 5 });
     network.assignLid(OTHER, LID);
-    const factory = createWwebjsEngineFactory(
-      engineSchema.parse({ type: 'whatsapp-web.js' }) as WwebjsEngineConfig,
-      {
-        bindings: network.bindings(),
-        browserEnvironment: { env: {}, isRoot: false, isExecutable: () => true },
-        isProcessAlive: () => false,
-      },
-    );
-    engine = factory({
-      clientName: 'bot',
-      store: new LocalSessionStore(dir),
-      logger,
-    }) as WwebjsEngine;
-    const qr = nextEvent(engine, 'qr');
-    const ready = nextEvent(engine, 'ready');
-    await engine.start();
-    await network.link((await qr)[0], BOT);
-    await ready;
-    client = network.last;
+    ({ engine, client } = await linkedWwebjsEngine(network, dir, logger));
   });
 
   afterEach(async () => {

@@ -10,10 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { LocalSessionStore } from '../../src/auth/local-store.js';
-import { engineSchema } from '../../src/config/schema.js';
-import { createWwebjsEngineFactory, type WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
+import { type WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { EngineEventName } from '../../src/engines/engine.js';
 import { expectCode, nextEvent } from './engine-contract.js';
 import {
@@ -27,6 +24,7 @@ import {
   type FakeWhatsAppNetwork,
 } from '../helpers/fake-wwebjs-client.js';
 import { FakeGroups } from '../helpers/fake-wwebjs-groups.js';
+import { linkedWwebjsEngine } from '../helpers/linked-wwebjs-engine.js';
 
 const logger = pino({ level: 'silent' });
 const OTHER = '15550002222@c.us';
@@ -48,25 +46,7 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
     groups.privacy.add(PRIVATE);
     Object.assign(groups.extraOf(OPEN_GROUP), { subject: 'Open', desc: 'Hi', owner: OTHER });
     network.groups.get(OPEN_GROUP)!.participants.push({ id: OTHER, isAdmin: true });
-    const factory = createWwebjsEngineFactory(
-      engineSchema.parse({ type: 'whatsapp-web.js' }) as WwebjsEngineConfig,
-      {
-        bindings: groups.bindings(),
-        browserEnvironment: { env: {}, isRoot: false, isExecutable: () => true },
-        isProcessAlive: () => false,
-      },
-    );
-    engine = factory({
-      clientName: 'bot',
-      store: new LocalSessionStore(dir),
-      logger,
-    }) as WwebjsEngine;
-    const qr = nextEvent(engine, 'qr');
-    const ready = nextEvent(engine, 'ready');
-    await engine.start();
-    await network.link((await qr)[0], BOT);
-    await ready;
-    client = network.last;
+    ({ engine, client } = await linkedWwebjsEngine(network, dir, logger, groups.bindings()));
   });
 
   afterEach(async () => {

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { LocalSessionStore } from '../../src/auth/local-store.js';
 import { engineSchema } from '../../src/config/schema.js';
 import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
@@ -28,6 +27,7 @@ import {
   type FakeClient,
   type FakeWhatsAppNetwork,
 } from '../helpers/fake-wwebjs-client.js';
+import { linkedWwebjsEngine } from '../helpers/linked-wwebjs-engine.js';
 
 const logger = pino({ level: 'silent' });
 const CONTACT_LID = '201234567890123@lid';
@@ -46,25 +46,7 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
     network = populatedNetwork({ ackDelayMs: 5 });
     network.assignLid(CONTACT, CONTACT_LID);
     network.assignLid(HIDDEN, HIDDEN_LID, true);
-    const factory = createWwebjsEngineFactory(
-      engineSchema.parse({ type: 'whatsapp-web.js' }) as WwebjsEngineConfig,
-      {
-        bindings: network.bindings(),
-        browserEnvironment: { env: {}, isRoot: false, isExecutable: () => true },
-        isProcessAlive: () => false,
-      },
-    );
-    engine = factory({
-      clientName: 'bot',
-      store: new LocalSessionStore(dir),
-      logger,
-    }) as WwebjsEngine;
-    const qr = nextEvent(engine, 'qr');
-    const ready = nextEvent(engine, 'ready');
-    await engine.start();
-    await network.link((await qr)[0], BOT);
-    await ready;
-    client = network.last;
+    ({ engine, client } = await linkedWwebjsEngine(network, dir, logger));
   });
 
   afterEach(async () => {

@@ -10,14 +10,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import wwebjs from 'whatsapp-web.js';
-import { LocalSessionStore } from '../../src/auth/local-store.js';
-import { engineSchema } from '../../src/config/schema.js';
-import { createWwebjsEngineFactory, type WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import { type WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import { defaultBindings } from '../../src/engines/wwebjs/default-bindings.js';
-import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
 import type { MessageData } from '../../src/engines/types.js';
 import type { PollVote } from '../../src/engines/ports/messages.js';
-import { expectCode, nextEvent } from '../engines/engine-contract.js';
+import { expectCode } from '../engines/engine-contract.js';
 import {
   BOT,
   CONTACT,
@@ -33,6 +30,7 @@ import {
   receiveKind,
   vote,
 } from '../helpers/fake-wwebjs-messages.js';
+import { linkedWwebjsEngine } from '../helpers/linked-wwebjs-engine.js';
 
 const logger = pino({ level: 'silent' });
 const OTHER = '15550002222@c.us';
@@ -51,25 +49,7 @@ describe('messages on whatsapp-web.js (fake Client)', function () {
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'wakit-wwebjs-messages-'));
     network = populatedNetwork({ ackDelayMs: 5 });
-    const factory = createWwebjsEngineFactory(
-      engineSchema.parse({ type: 'whatsapp-web.js' }) as WwebjsEngineConfig,
-      {
-        bindings: network.bindings(),
-        browserEnvironment: { env: {}, isRoot: false, isExecutable: () => true },
-        isProcessAlive: () => false,
-      },
-    );
-    engine = factory({
-      clientName: 'bot',
-      store: new LocalSessionStore(dir),
-      logger,
-    }) as WwebjsEngine;
-    const qr = nextEvent(engine, 'qr');
-    const ready = nextEvent(engine, 'ready');
-    await engine.start();
-    await network.link((await qr)[0], BOT);
-    await ready;
-    client = network.last;
+    ({ engine, client } = await linkedWwebjsEngine(network, dir, logger));
     created.length = 0;
     engine.on('message.create', (m) => void created.push(m));
   });
