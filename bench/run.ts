@@ -4,6 +4,7 @@
  * `npm run bench -- inbound queue` runs a subset.
  */
 import { benchInbound } from './inbound.js';
+import { benchInboundMix } from './inbound-mix.js';
 import { benchOutbox } from './outbox.js';
 import { benchPipeline } from './pipeline.js';
 import { benchQueue } from './queue.js';
@@ -11,6 +12,7 @@ import { benchRest } from './rest.js';
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   inbound: benchInbound,
+  'inbound-mix': benchInboundMix,
   queue: benchQueue,
   pipeline: benchPipeline,
   rest: benchRest,
