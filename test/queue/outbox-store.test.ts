@@ -48,7 +48,7 @@ const adapters: Array<[string, () => OutboxStore]> = [
     () =>
       new SqliteOutbox({
         file: path.join(dir, 'o.db'),
-        durability: 'normal' as never,
+        durability: 'default',
         onError: () => {},
       }),
   ],
@@ -184,13 +184,13 @@ for (const [name, make] of adapters) {
 describe('SqliteOutbox faults', () => {
   it('creates the file 0600 and a reopen sees everything committed', async () => {
     const file = path.join(dir, 'a.db');
-    const one = new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    const one = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
     await one.append(entry(1));
     await one.append(entry(2));
     one.update('id-001', { status: 'sent', attempts: 1, updatedAt: 5, messageId: 'wa' });
     await one.close();
     expect(statSync(file).mode & 0o777).to.equal(0o600);
-    const two = new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    const two = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
     expect((await two.get('id-001'))?.messageId).to.equal('wa');
     expect((await two.open('bot')).map((e) => e.id)).to.deep.equal(['id-002']);
     await two.close();
@@ -202,7 +202,7 @@ describe('SqliteOutbox faults', () => {
     writeFileSync(file, garbage);
     let error: { code?: string; message: string } | undefined;
     try {
-      new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+      new SqliteOutbox({ file, durability: 'default', onError: () => {} });
     } catch (e) {
       error = e as { code?: string; message: string };
     }
@@ -215,7 +215,7 @@ describe('SqliteOutbox faults', () => {
     const file = path.join(dir, 'full.db');
     const store = new SqliteOutbox({
       file,
-      durability: 'normal' as never,
+      durability: 'default',
       onError: () => {},
       maxPages: 12,
     });
@@ -242,7 +242,7 @@ describe('SqliteOutbox writes', () => {
 
   it('writes sent with the next commit, and delivery progress once per send when 250 ms old', async () => {
     const file = path.join(dir, 'w.db');
-    const store = new SqliteOutbox({ file, durability: 'normal' as never, onError: () => {} });
+    const store = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
     const disk = new Database(file, { readonly: true });
     const onDisk = (id: string): unknown =>
       disk.prepare('SELECT status, ack FROM sends WHERE id = ?').get(id);
@@ -276,5 +276,72 @@ describe('SqliteOutbox writes', () => {
       disk.close();
       await store.close();
     }
+  });
+});
+
+describe('SqliteOutbox outcome log', () => {
+  const sent = (messageId: string) => ({
+    status: 'sent' as const,
+    attempts: 1,
+    updatedAt: 5_000,
+    messageId,
+    sentAt: 5_000,
+  });
+  const statusOnDisk = (file: string, id: string): unknown => {
+    const disk = new Database(file, { readonly: true });
+    try {
+      return disk.prepare('SELECT status, message_id FROM sends WHERE id = ?').get(id);
+    } finally {
+      disk.close();
+    }
+  };
+
+  it('an outcome not yet group-committed survives a crash: the next open writes it, 0600', async () => {
+    const file = path.join(dir, 'o.db');
+    const crashed = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
+    await crashed.append(entry(1));
+    await crashed.append(entry(2));
+    crashed.update('id-001', sent('wa-1'));
+    await crashed.committed(); // what the queue waits for before its next send: no commit needed
+    // Nothing of it is in the database yet; the process "dies" here (its commit never runs).
+    expect(statusOnDisk(file, 'id-001')).to.deep.equal({ status: 'queued', message_id: null });
+    expect(statSync(`${file}-outcomes`).mode & 0o777).to.equal(0o600);
+    const reopened = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
+    expect(statusOnDisk(file, 'id-001')).to.deep.equal({ status: 'sent', message_id: 'wa-1' });
+    expect(readFileSync(`${file}-outcomes`, 'utf8')).to.equal('');
+    expect((await reopened.open('bot')).map((e) => e.id)).to.deep.equal(['id-002']);
+    await reopened.close();
+    await crashed.close();
+  });
+
+  it('a commit empties the log; what is left is written only onto open sends, a torn line ignored', async () => {
+    const file = path.join(dir, 'p.db');
+    const store = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
+    await store.append(entry(1));
+    store.update('id-001', sent('wa-1'));
+    store.update('id-001', { ...sent('wa-1'), status: 'read', ack: 3 });
+    await store.append(entry(2)); // the next group commit carries the outcome
+    expect(readFileSync(`${file}-outcomes`, 'utf8')).to.equal('');
+    await store.close();
+    // A stale line (a crash between a commit and the log's truncation) and a torn one.
+    writeFileSync(
+      `${file}-outcomes`,
+      JSON.stringify(['id-001', { ...sent('wa-x'), status: 'failed' }]) + '\n["id-002",{"sta',
+    );
+    const reopened = new SqliteOutbox({ file, durability: 'default', onError: () => {} });
+    expect(statusOnDisk(file, 'id-001')).to.deep.equal({ status: 'read', message_id: 'wa-1' });
+    expect(statusOnDisk(file, 'id-002')).to.deep.equal({ status: 'queued', message_id: null });
+    await reopened.close();
+  });
+
+  it('with durability fsync there is no log: committed() commits the outcome at once', async () => {
+    const file = path.join(dir, 'f.db');
+    const store = new SqliteOutbox({ file, durability: 'fsync', onError: () => {} });
+    await store.append(entry(1));
+    store.update('id-001', sent('wa-1'));
+    await store.committed();
+    expect(statusOnDisk(file, 'id-001')).to.deep.equal({ status: 'sent', message_id: 'wa-1' });
+    expect(() => statSync(`${file}-outcomes`)).to.throw(/ENOENT/);
+    await store.close();
   });
 });

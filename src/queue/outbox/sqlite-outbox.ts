@@ -13,6 +13,7 @@ import {
   type Row,
 } from './sqlite-rows.js';
 import { SqliteWaiting } from './sqlite-waiting.js';
+import { OutcomeLog } from './outcome-log.js';
 import {
   FINISHED,
   type Appended,
@@ -47,6 +48,11 @@ export interface SqliteOutboxOptions {
  * once instead of ten times. Durability is the same: commits go to the WAL either way.
  */
 const CHECKPOINT_PAGES = 10_000;
+
+const UPDATE_SQL = `UPDATE sends SET status = ?, attempts = ?, updated_at = ?,
+  message_id = COALESCE(?, message_id), ack = COALESCE(?, ack),
+  sent_at = COALESCE(?, sent_at), error_code = ?, error_message = ?
+  WHERE id = ?`;
 
 type Op =
   | {
@@ -83,6 +89,10 @@ export class SqliteOutbox implements OutboxStore {
   readonly #byKey: Database.Statement;
   readonly #get: Database.Statement;
   readonly #waiting: SqliteWaiting;
+  /** Outcomes between group commits (default durability); none with fsync: it commits each. */
+  readonly #outcomes: OutcomeLog | undefined;
+  /** An outcome is pending that is in no log: `committed()` must commit it. */
+  #unlogged = false;
 
   constructor(options: SqliteOutboxOptions) {
     this.#file = options.file;
@@ -109,18 +119,36 @@ export class SqliteOutbox implements OutboxStore {
         idem_key, idem_hash, status, attempts, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
     );
-    this.#update = this.#db.prepare(
-      `UPDATE sends SET status = ?, attempts = ?, updated_at = ?,
-        message_id = COALESCE(?, message_id), ack = COALESCE(?, ack),
-        sent_at = COALESCE(?, sent_at), error_code = ?, error_message = ?
-       WHERE id = ?`,
-    );
+    this.#update = this.#db.prepare(UPDATE_SQL);
     this.#byKey = this.#db.prepare(
       'SELECT id, idem_hash FROM sends WHERE idem_scope = ? AND idem_key = ?',
     );
     this.#get = this.#db.prepare('SELECT * FROM sends WHERE id = ?');
     this.#waiting = new SqliteWaiting(this.#db);
     this.#write = this.#db.transaction((ops: readonly Op[]) => this.#writeOps(ops));
+    if (options.durability !== 'fsync') {
+      try {
+        this.#outcomes = this.#openOutcomes(`${options.file}-outcomes`);
+      } catch (error) {
+        this.#db.close();
+        throw storageError(error, this.#file);
+      }
+    }
+  }
+
+  /** Opens the outcome log and writes what a crash left in it (only onto sends still open). */
+  #openOutcomes(file: string): OutcomeLog {
+    const log = new OutcomeLog(file);
+    chmodSync(file, 0o600);
+    const left = log.read();
+    if (left.length > 0) {
+      const replay = this.#db.prepare(`${UPDATE_SQL} AND status IN ('queued', 'sending')`);
+      this.#db.transaction(() => {
+        for (const [id, change] of left) this.#runUpdate(id, change, replay);
+      })();
+    }
+    log.clear();
+    return log;
   }
 
   #openError(error: unknown): WakitError {
@@ -163,7 +191,22 @@ export class SqliteOutbox implements OutboxStore {
     // This change carries the whole state: a lazy write still waiting would only go back in time.
     if (pending) this.#progress.delete(id);
     this.#ops.push({ type: 'update', id, change });
+    this.#logOutcome(id, change);
     this.#schedule();
+  }
+
+  /** An outcome goes to the log at once, so the next send need not wait for a commit. */
+  #logOutcome(id: string, change: OutboxChange): void {
+    if (!this.#outcomes) {
+      this.#unlogged = true;
+      return;
+    }
+    try {
+      this.#outcomes.write(id, change);
+    } catch {
+      // The log cannot take it (a full disk, say): committed() commits it instead, or reports.
+      this.#unlogged = true;
+    }
   }
 
   #armProgress(): void {
@@ -178,12 +221,13 @@ export class SqliteOutbox implements OutboxStore {
   }
 
   /**
-   * Commits what is pending now, synchronously (with any accepts of this tick: they are durable all
-   * the same), instead of waiting for the scheduled group commit: a loop iteration per send would
-   * make the queue slower than the intake under load.
+   * Outcomes in the outcome log are as durable as a commit already. One that is not (durability
+   * `fsync`, or the log failed) is committed now, synchronously, with whatever else is pending,
+   * instead of waiting for the scheduled group commit: a loop iteration per send would make the
+   * queue slower than the intake under load.
    */
   committed(): Promise<void> {
-    if (!this.#closed && this.#ops.length > 0) this.#flush();
+    if (this.#unlogged && !this.#closed && this.#ops.length > 0) this.#flush();
     return Promise.resolve();
   }
 
@@ -201,6 +245,7 @@ export class SqliteOutbox implements OutboxStore {
    */
   #flush(all = false): void {
     this.#scheduled = false;
+    this.#unlogged = false;
     const ops = this.#ops.splice(0);
     if (this.#progress.size > 0) {
       const cutoff = all ? Infinity : Date.now() - PROGRESS_DELAY_MS;
@@ -221,6 +266,7 @@ export class SqliteOutbox implements OutboxStore {
       if (ops.some((op) => op.type === 'update')) this.#onError(failure);
       return;
     }
+    this.#clearOutcomes();
     for (const op of ops) {
       if (op.type === 'append') op.resolve(op.outcome!);
     }
@@ -267,8 +313,18 @@ export class SqliteOutbox implements OutboxStore {
     if (updates) for (const [id, change] of updates) this.#runUpdate(id, change);
   }
 
-  #runUpdate(id: string, change: OutboxChange): void {
-    this.#update.run(
+  /** The log's outcomes are in the database now. */
+  #clearOutcomes(): void {
+    try {
+      this.#outcomes?.clear();
+    } catch (error) {
+      // Harmless: written again at the next open, only onto sends still open.
+      this.#onError(storageError(error, this.#outcomes!.file));
+    }
+  }
+
+  #runUpdate(id: string, change: OutboxChange, statement = this.#update): void {
+    statement.run(
       change.status,
       change.attempts,
       change.updatedAt,
@@ -377,6 +433,7 @@ export class SqliteOutbox implements OutboxStore {
       this.#flush(true);
     } finally {
       this.#closed = true;
+      this.#outcomes?.close();
       this.#db.close();
     }
     return Promise.resolve();
