@@ -4,22 +4,21 @@ import Database from 'better-sqlite3';
 import { WakitError } from '../../errors/index.js';
 import type { SendPriority, TrackedSend } from '../types.js';
 import {
+  openError,
   PROGRESS,
-  PROGRESS_DELAY_MS,
   SCHEMA,
   storageError,
   toOpen,
   toTracked,
   type Row,
 } from './sqlite-rows.js';
+import { listSends, pruneSends } from './sqlite-history.js';
 import { SqliteWaiting } from './sqlite-waiting.js';
+import { LazyProgress } from './lazy-progress.js';
 import { OutcomeLog } from './outcome-log.js';
 import {
-  FINISHED,
   type Appended,
   type BulkFailure,
-  cursorSeq,
-  pageOf,
   type ListPage,
   type ListQuery,
   type OpenEntry,
@@ -79,9 +78,7 @@ export class SqliteOutbox implements OutboxStore {
   readonly #ops: Op[] = [];
   #scheduled = false;
   #closed = false;
-  /** Delivery progress (delivered, read, played) waiting for its lazy write, by send. */
-  readonly #progress = new Map<string, { change: OutboxChange; since: number }>();
-  #progressTimer: NodeJS.Timeout | undefined;
+  readonly #progress = new LazyProgress(() => this.#schedule());
   readonly #scheduledFlush = (): void => this.#flush();
   readonly #write: (ops: readonly Op[]) => void;
   readonly #insert: Database.Statement;
@@ -110,7 +107,7 @@ export class SqliteOutbox implements OutboxStore {
       if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
       this.#db.exec(SCHEMA);
     } catch (error) {
-      throw this.#openError(error);
+      throw openError(error, this.#file);
     }
     chmodSync(options.file, 0o600);
     // Positional parameters: binding an object by name costs a property look-up per column.
@@ -151,23 +148,6 @@ export class SqliteOutbox implements OutboxStore {
     return log;
   }
 
-  #openError(error: unknown): WakitError {
-    const code = (error as { code?: string }).code ?? '';
-    if (
-      code === 'SQLITE_NOTADB' ||
-      code === 'SQLITE_CORRUPT' ||
-      /malformed|not a database/i.test(String((error as Error).message))
-    ) {
-      return new WakitError(
-        'STORAGE_CORRUPT',
-        `The outbox file ${this.#file} is not a sound SQLite database (${(error as Error).message}). ` +
-          'It was left untouched: restore it from a backup, or move it away to start with an empty outbox (its unsent messages are then lost).',
-        { cause: error, details: { file: this.#file } },
-      );
-    }
-    return storageError(error, this.#file);
-  }
-
   append(entry: OutboxEntry): Promise<Appended> {
     if (this.#closed)
       return Promise.reject(new WakitError('SHUTTING_DOWN', 'The outbox is closed'));
@@ -179,17 +159,11 @@ export class SqliteOutbox implements OutboxStore {
 
   update(id: string, change: OutboxChange): void {
     if (this.#closed) return;
-    const pending = this.#progress.get(id);
     if (PROGRESS.has(change.status)) {
-      // Delivery progress is not needed to recover: it is written lazily, once per send for the
-      // changes of PROGRESS_DELAY_MS after the first one (delivered and read usually share it).
-      if (pending) pending.change = change;
-      else this.#progress.set(id, { change, since: Date.now() });
-      this.#armProgress();
+      this.#progress.record(id, change);
       return;
     }
-    // This change carries the whole state: a lazy write still waiting would only go back in time.
-    if (pending) this.#progress.delete(id);
+    this.#progress.drop(id);
     this.#ops.push({ type: 'update', id, change });
     this.#logOutcome(id, change);
     this.#schedule();
@@ -207,17 +181,6 @@ export class SqliteOutbox implements OutboxStore {
       // The log cannot take it (a full disk, say): committed() commits it instead, or reports.
       this.#unlogged = true;
     }
-  }
-
-  #armProgress(): void {
-    if (this.#progressTimer || this.#progress.size === 0) return;
-    const first = this.#progress.values().next().value!;
-    const delay = Math.max(0, first.since + PROGRESS_DELAY_MS - Date.now());
-    this.#progressTimer = setTimeout(() => {
-      this.#progressTimer = undefined;
-      this.#schedule();
-    }, delay);
-    this.#progressTimer.unref();
   }
 
   /**
@@ -239,24 +202,13 @@ export class SqliteOutbox implements OutboxStore {
 
   /**
    * Writes the pending appends and status changes in one transaction; appends settle after it.
-   * Delivery progress goes along once it is due (or `all`, for reads and close): each commit takes
-   * what fell due since the one before (a few writes under load, never one burst every 250 ms),
-   * and the timer makes sure it is written when no other commit comes.
+   * Delivery progress goes along once it is due (or `all`, for reads and close).
    */
   #flush(all = false): void {
     this.#scheduled = false;
     this.#unlogged = false;
     const ops = this.#ops.splice(0);
-    if (this.#progress.size > 0) {
-      const cutoff = all ? Infinity : Date.now() - PROGRESS_DELAY_MS;
-      // Insertion order is the order of `since`.
-      for (const [id, pending] of this.#progress) {
-        if (pending.since > cutoff) break;
-        ops.push({ type: 'update', id, change: pending.change });
-        this.#progress.delete(id);
-      }
-      this.#armProgress();
-    }
+    for (const [id, change] of this.#progress.take(all)) ops.push({ type: 'update', id, change });
     if (ops.length === 0) return;
     try {
       this.#write(ops);
@@ -350,29 +302,7 @@ export class SqliteOutbox implements OutboxStore {
 
   list(query: ListQuery): Promise<ListPage> {
     this.#sync();
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.clients) {
-      if (query.clients.length === 0) return Promise.resolve({ items: [] });
-      where.push(`client IN (${query.clients.map(() => '?').join(', ')})`);
-      params.push(...query.clients);
-    }
-    if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
-    if (query.since !== undefined) {
-      where.push('created_at >= ?');
-      params.push(query.since);
-    }
-    if (query.cursor) {
-      where.push('seq < ?');
-      params.push(cursorSeq(query.cursor));
-    }
-    const sql = `SELECT * FROM sends ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY seq DESC LIMIT ?`;
-    const rows = this.#db.prepare(sql).all(...params, query.limit + 1) as Row[];
-    return Promise.resolve(pageOf(rows, query.limit, (row) => row.seq, toTracked));
+    return Promise.resolve(listSends(this.#db, query));
   }
 
   open(client: string): Promise<OpenEntry[]> {
@@ -412,23 +342,12 @@ export class SqliteOutbox implements OutboxStore {
 
   prune(policy: RetentionPolicy, now: number): Promise<number> {
     this.#sync();
-    const finished = [...FINISHED].map((s) => `'${s}'`).join(', ');
-    const byAge = this.#db
-      .prepare(`DELETE FROM sends WHERE status IN (${finished}) AND updated_at < ?`)
-      .run(now - policy.maxAgeMs).changes;
-    const byCount = this.#db
-      .prepare(
-        `DELETE FROM sends WHERE seq IN (SELECT seq FROM sends WHERE status IN (${finished})
-          ORDER BY seq DESC LIMIT -1 OFFSET ?)`,
-      )
-      .run(policy.maxCount).changes;
-    return Promise.resolve(byAge + byCount);
+    return Promise.resolve(pruneSends(this.#db, policy, now));
   }
 
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    clearTimeout(this.#progressTimer);
-    this.#progressTimer = undefined;
+    this.#progress.stop();
     try {
       this.#flush(true);
     } finally {

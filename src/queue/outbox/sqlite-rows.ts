@@ -108,3 +108,21 @@ export function toTracked(row: Row): TrackedSend {
   if (row.sent_at !== null) record.sentAt = new Date(row.sent_at).toISOString();
   return record;
 }
+
+/** What opening the file failed with: STORAGE_CORRUPT when it is no sound database, else as below. */
+export function openError(error: unknown, file: string): WakitError {
+  const code = (error as { code?: string }).code ?? '';
+  if (
+    code === 'SQLITE_NOTADB' ||
+    code === 'SQLITE_CORRUPT' ||
+    /malformed|not a database/i.test(String((error as Error).message))
+  ) {
+    return new WakitError(
+      'STORAGE_CORRUPT',
+      `The outbox file ${file} is not a sound SQLite database (${(error as Error).message}). ` +
+        'It was left untouched: restore it from a backup, or move it away to start with an empty outbox (its unsent messages are then lost).',
+      { cause: error, details: { file } },
+    );
+  }
+  return storageError(error, file);
+}
