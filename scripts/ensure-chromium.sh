@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# Part of `npm test`: the real-browser tests need a system Chromium (puppeteer never downloads one).
-# Finds it, installs Debian's `chromium` when running as root, or says exactly what to install.
+# Part of `npm test`: the real-browser tests need a system Chromium (puppeteer never downloads one),
+# the fleet tests a real `redis-server` (Redis 7). Finds them, installs Debian's `chromium` and
+# `redis-server` when running as root, or says exactly what to install.
 set -euo pipefail
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-chromium: no redis-server found, installing Debian's redis-server..."
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "ensure-chromium: the fleet tests need redis-server: sudo apt-get install -y redis-server" >&2
+    exit 1
+  fi
+fi
 for candidate in "${PUPPETEER_EXECUTABLE_PATH:-}" /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do
   if [ -n "$candidate" ] && [ -x "$candidate" ]; then exit 0; fi
 done

@@ -254,6 +254,33 @@ export const callsSchema = z
   })
   .strict();
 
+export const clusterSchema = z
+  .object({
+    type: z.literal('redis'),
+    /** Redis 7 URL, e.g. `redis://redis:6379/0` (`rediss://` for TLS); holds outbox, events, placement. */
+    url: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
+    /** This node's id in the fleet; default `<hostname>-<pid>`. Unique per running process. */
+    nodeId: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits and _ . : - only')
+      .optional(),
+    /** Clients this node runs at most (Chromium memory per client sizes it); default: no limit. */
+    maxClients: z.number().int().min(1).optional(),
+    /**
+     * The URL other nodes reach this node's REST API at (requests for clients it owns are forwarded
+     * there); default `http://127.0.0.1:<rest port>`.
+     */
+    advertiseUrl: z.url().optional(),
+    /** Prefix of every Redis key, so several fleets can share one Redis. */
+    keyPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - only')
+      .default('wakit'),
+    /** How often a node announces itself and rebalances; a node silent for 3 × this is gone. */
+    heartbeatMs: z.number().int().min(100).default(2_000),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -275,8 +302,15 @@ export const configSchema = z
     calls: callsSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
+    /** Several servers, one API: Redis holds the outbox, events and placement (docs/scaling.md). */
+    cluster: clusterSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine((config) => !config.cluster || config.auth.type === 'remote', {
+    message:
+      'cluster mode needs remote (GCS) sessions so any node can take over any client: set auth.type to "remote"',
+    path: ['cluster'],
+  });
 
 export type WakitConfigInput = z.input<typeof configSchema>;
 export type WakitConfig = z.output<typeof configSchema>;
@@ -288,3 +322,4 @@ export type MediaConfig = WakitConfig['media'];
 export type LogConfig = WakitConfig['log'];
 export type WatchdogConfig = WakitConfig['watchdog'];
 export type CallsConfig = WakitConfig['calls'];
+export type ClusterConfig = NonNullable<WakitConfig['cluster']>;

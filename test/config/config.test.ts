@@ -59,6 +59,27 @@ describe('configuration', () => {
     expect(error.message).to.contain('auth.storage.projectId');
   });
 
+  it('cluster mode needs remote sessions and a redis URL, with defaults filled', () => {
+    const local = failure(() =>
+      parseConfig({ auth: { type: 'local' }, cluster: { type: 'redis', url: 'redis://r:6379' } }),
+    );
+    expect(local.code).to.equal('CONFIG_INVALID');
+    expect(local.message).to.contain('auth.type').and.contain('cluster');
+    const badUrl = failure(() =>
+      parseConfig({ auth: { type: 'local' }, cluster: { type: 'redis', url: 'http://r' } }),
+    );
+    expect(badUrl.message).to.contain('redis://');
+    const config = parseConfig({
+      auth: { type: 'remote', storage: { projectId: 'p', bucket: 'bkt' } },
+      cluster: { type: 'redis', url: 'redis://r:6379/0', maxClients: 4 },
+    });
+    expect(config.cluster).to.deep.include({
+      keyPrefix: 'wakit',
+      heartbeatMs: 2_000,
+      maxClients: 4,
+    });
+  });
+
   it('rejects a missing auth section and unknown engines', () => {
     expect(failure(() => parseConfig({})).issues?.[0]?.path).to.equal('auth');
     expect(
