@@ -209,6 +209,13 @@ export type {
   SendLookup,
 } from './plugins/types.js';
 export type { LoadedPluginInfo } from './plugins/plugin-host.js';
+export type {
+  ClientOwner,
+  ClusterView,
+  FleetEvent,
+  FleetEventStream,
+  FleetNode,
+} from './cluster/cluster-view.js';
 // zod, re-exported so plugins describe their options with the same instance wakit validates with
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';

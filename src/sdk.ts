@@ -25,6 +25,7 @@ import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
+import type { ClusterView } from './cluster/cluster-view.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -90,6 +91,7 @@ export class Sdk {
     list: (query) => this.#outbox.list(query),
   };
   readonly #outbox: OutboxStore;
+  #cluster: ClusterView | undefined;
   readonly #pruner: NodeJS.Timeout;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
@@ -149,6 +151,7 @@ export class Sdk {
       expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
     });
     const admin = this.#admin;
+    const fleet = (): ClusterView | undefined => this.cluster;
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
       checkMs: config.watchdog.eventLoopCheckMs,
@@ -170,11 +173,19 @@ export class Sdk {
       stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
       simulator: this.#simulator,
       eventLoop,
+      get cluster() {
+        return fleet();
+      },
     });
     this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
     this.onClose('event-loop', () => eventLoop.stop());
     this.#startHooks.push({ name: 'plugins', hook: () => this.#plugins.start() });
     this.onClose('plugins', () => this.#plugins.close());
+  }
+
+  /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
+  get cluster(): ClusterView | undefined {
+    return this.#cluster;
   }
 
   /**

@@ -20,6 +20,7 @@ export type RestHost = Pick<
   | 'report'
   | 'stopping'
   | 'eventLoop'
+  | 'cluster'
 >;
 
 /** What route modules share: the host, the options and the server's services. */

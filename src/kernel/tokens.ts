@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue } from '../queue/index.js';
+import type { Ownership } from '../cluster/ownership.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -26,6 +27,8 @@ export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
 export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 export const ERROR_SINK = token<ErrorSink>('errorSink');
 export const OUTBOX = token<OutboxStore>('outbox');
+/** Which clients this process runs (a fleet's placement; one server: all). */
+export const OWNERSHIP = token<Ownership>('ownership');
 
 /** Per-client child container. */
 export const CLIENT_NAME = token<string>('clientName');

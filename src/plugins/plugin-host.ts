@@ -51,6 +51,7 @@ export interface PluginHostDeps extends Pick<
   | 'sends'
   | 'simulator'
   | 'eventLoop'
+  | 'cluster'
 > {
   /** True once the SDK is stopping. */
   stopping(): boolean;
@@ -295,6 +296,7 @@ export class PluginHost {
       sends: sdk.sends,
       simulator: sdk.simulator,
       eventLoop: sdk.eventLoop,
+      cluster: sdk.cluster,
       report: (error, where = {}) =>
         this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
       on: (event, handler, onOptions) => {

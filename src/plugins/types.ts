@@ -17,6 +17,7 @@ import type { TrackedSend } from '../queue/types.js';
 import type { ListPage, ListQuery } from '../queue/outbox/index.js';
 import type { EventLoopStats } from '../kernel/event-loop-monitor.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
+import type { ClusterView } from '../cluster/cluster-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -237,6 +238,8 @@ export interface PluginContext<Options = unknown> {
   readonly simulator: SimulatorNetwork | undefined;
   /** Event-loop delay figures of the watchdog (the REST plugin exports them in `/metrics`). */
   readonly eventLoop: EventLoopView;
+  /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
+  readonly cluster: ClusterView | undefined;
   /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
   report(error: unknown, where?: ReportWhere): void;
   /** Adds a middleware handler for a client event; returns a function that removes it. */

@@ -20,6 +20,7 @@ export function restHostOf(sdk: Sdk): RestHost {
     },
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
+    cluster: sdk.cluster,
     report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
   };
 }

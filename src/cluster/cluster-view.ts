@@ -1,0 +1,61 @@
+/**
+ * What plugins see of the fleet (`ctx.cluster`, undefined on a single server): this node's id, where
+ * each client runs, the nodes, and the fleet's one event stream. The REST plugin forwards requests
+ * to owners, serves `GET /api/v1/cluster`, and reads SSE and webhooks from the stream.
+ */
+
+/** Where a client runs now. */
+export interface ClientOwner {
+  nodeId: string;
+  /** The owner's REST base URL (`cluster.advertiseUrl`). */
+  url: string;
+  /** When the owner's claim lapses unless renewed (ms since epoch). */
+  expiresAt: number;
+}
+
+/** A node of the fleet, as it last announced itself. */
+export interface FleetNode {
+  nodeId: string;
+  url: string;
+  /** Clients it runs now. */
+  clients: string[];
+  startedAt: string;
+  /** Its announcement lapses then unless renewed (ms since epoch). */
+  expiresAt: number;
+}
+
+/** One client event as the fleet's stream carries it. */
+export interface FleetEvent {
+  /** Stream id (`<ms>-<n>`): increasing across the fleet; the SSE `id:` for resume on any node. */
+  id: string;
+  event: string;
+  client: string;
+  /** ISO 8601 time the owner published it. */
+  at: string;
+  data: unknown;
+}
+
+/** The fleet's one event stream: each event is published once, by the node that runs the client. */
+export interface FleetEventStream {
+  /** Publishes an event of a client this node runs; resolves to its stream id. */
+  publish(client: string, event: string, data: unknown): Promise<string>;
+  /** Calls `listener` with every event of the fleet from now on, in stream order. */
+  subscribe(listener: (event: FleetEvent) => void): () => void;
+  /** Events after stream id `after`, oldest first, as many as the stream still holds (SSE resume). */
+  since(after: string, limit?: number): Promise<FleetEvent[]>;
+  /**
+   * Consumes the stream in the fleet-wide group `group`: each event reaches exactly one node's
+   * `handler` (webhooks: one delivery per event for the whole fleet); an event is acknowledged when
+   * its handler settles, and one taken by a node that died is claimed by another.
+   */
+  consume(group: string, handler: (event: FleetEvent) => Promise<void>): () => void;
+}
+
+export interface ClusterView {
+  readonly nodeId: string;
+  /** The node that runs `client` now, if any. */
+  ownerOf(client: string): Promise<ClientOwner | undefined>;
+  /** Every live node with its clients. */
+  nodes(): Promise<FleetNode[]>;
+  readonly events: FleetEventStream;
+}
