@@ -129,6 +129,14 @@ export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
           ['-c', `ulimit -f ${extra.fileSizeLimitKb} && exec "$0" "$@"`, process.execPath, ...args],
           { stdio: ['pipe', 'pipe', 'inherit'] },
         );
+  return watchChild(child, `http://127.0.0.1:${options.port}`, TOKEN);
+}
+
+/**
+ * Follows a child process that prints JSON lines (any wakit test server): collects its lines, waits
+ * on them, talks REST to it at `url` with `token`, and SIGKILLs it in `killAll`.
+ */
+export function watchChild(child: ChildProcess, url: string, token: string): ChildServer {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -136,7 +144,7 @@ export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
   void exited.then(() => live.delete(child));
   const lines: Line[] = [];
   const waiters = new Set<{ predicate: (line: Line) => boolean; resolve(line: Line): void }>();
-  createInterface({ input: child.stdout }).on('line', (text) => {
+  createInterface({ input: child.stdout! }).on('line', (text) => {
     let line: Line;
     try {
       line = JSON.parse(text) as Line;
@@ -151,7 +159,6 @@ export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
       }
     }
   });
-  const url = `http://127.0.0.1:${options.port}`;
   return {
     child,
     url,
@@ -188,7 +195,7 @@ export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
     },
     async request(method, route, init = {}) {
       const headers: Record<string, string> = {
-        authorization: `Bearer ${TOKEN}`,
+        authorization: `Bearer ${token}`,
         ...init.headers,
       };
       if (init.json !== undefined) headers['content-type'] = 'application/json';
@@ -201,7 +208,7 @@ export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
       return { status: response.status, json: text ? (JSON.parse(text) as unknown) : undefined };
     },
     command(cmd) {
-      child.stdin.write(`${JSON.stringify(cmd)}\n`);
+      child.stdin?.write(`${JSON.stringify(cmd)}\n`);
     },
     kill(signal) {
       child.kill(signal);
