@@ -26,6 +26,7 @@ import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
+import { Fleet } from './cluster/fleet.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -91,7 +92,8 @@ export class Sdk {
     list: (query) => this.#outbox.list(query),
   };
   readonly #outbox: OutboxStore;
-  #cluster: ClusterView | undefined;
+  /** This node of a fleet (`cluster` config); undefined on a single server. */
+  readonly #fleet: Fleet | undefined;
   readonly #pruner: NodeJS.Timeout;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
@@ -125,6 +127,13 @@ export class Sdk {
     this.#outbox = createOutboxStore(config, this.baseDir, (error) =>
       this.#errors.report({ source: 'queue', event: 'journal', error }),
     );
+    // ---- cluster mode (issue 14): placement, registry on Redis, cluster view ----
+    const cluster = config.cluster;
+    this.#fleet = cluster
+      ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
+      : undefined;
+    const fleetNode = this.#fleet;
+    // ---- end cluster mode ----
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
     const container = createRootContainer({
@@ -132,9 +141,15 @@ export class Sdk {
       baseDir: this.baseDir,
       logger: this.logger,
       engineFactory,
-      store: createSessionStore(config, this.baseDir, this.logger),
+      store: createSessionStore(
+        config,
+        this.baseDir,
+        this.logger,
+        fleetNode ? { holderId: fleetNode.nodeId } : {},
+      ),
       errors: this.#errors,
       outbox: this.#outbox,
+      ...(fleetNode ? { ownership: fleetNode.placement } : {}),
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
@@ -143,14 +158,17 @@ export class Sdk {
       manager: clients,
       registry:
         options.clientRegistry ??
+        fleetNode?.registry ??
         new FileClientRegistry(path.resolve(this.baseDir, config.auth.dataPath), {
           warn: (message) => this.logger.warn(message),
         }),
       logger: this.logger,
       phase: () => this.phase,
       expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
+      ...(fleetNode ? { start: () => fleetNode.kick() } : {}),
     });
     const admin = this.#admin;
+    fleetNode?.bind({ clients, admin });
     const fleet = (): ClusterView | undefined => this.cluster;
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
@@ -185,7 +203,7 @@ export class Sdk {
 
   /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
   get cluster(): ClusterView | undefined {
-    return this.#cluster;
+    return this.#fleet?.view;
   }
 
   /**
@@ -301,6 +319,7 @@ export class Sdk {
     this.#lifecycle.enter('starting');
     await this.#prune();
     try {
+      await this.#fleet?.connect();
       await this.#admin.load();
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
@@ -311,6 +330,12 @@ export class Sdk {
       this.#lifecycle.enter('failed');
       await this.#shutdown(0);
       throw error;
+    }
+    if (this.#fleet) {
+      // a fleet initializes only the clients this node claims (docs/scaling.md, Placement)
+      await this.#fleet.start();
+      this.#lifecycle.enter('started');
+      return;
     }
     await Promise.all(
       this.#clients.list().map((client) =>
@@ -347,11 +372,15 @@ export class Sdk {
   }
 
   async #shutdown(drainTimeoutMs: number): Promise<void> {
+    this.#fleet?.freeze();
     await this.#clients.drainAll(drainTimeoutMs);
+    // a fleet node hands its clients over at once instead of letting their leases lapse
+    await this.#fleet?.handOver();
     await this.#lifecycle.runCloseHooks((name, error) => {
       this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
     });
     await this.#clients.closeAll();
+    await this.#fleet?.close();
     clearInterval(this.#pruner);
     await this.#outbox.close();
     if (this.phase !== 'failed') this.#lifecycle.enter('stopped');

@@ -53,6 +53,13 @@ export interface FleetEventStream {
 
 export interface ClusterView {
   readonly nodeId: string;
+  /** True when this node runs `client` now (requests for other clients are forwarded). */
+  isLocal(client: string): boolean;
+  /**
+   * Where this node's REST API listens (the REST plugin calls it once listening); ignored when
+   * `cluster.advertiseUrl` is set. Other nodes forward requests for this node's clients there.
+   */
+  advertise(url: string): void;
   /** The node that runs `client` now, if any. */
   ownerOf(client: string): Promise<ClientOwner | undefined>;
   /** Every live node with its clients. */
