@@ -90,6 +90,8 @@ export class Sdk {
     get: async (trackingId) =>
       this.#clients.findSend(trackingId) ?? (await this.#outbox.get(trackingId)),
     list: (query) => this.#outbox.list(query),
+    open: async (client) =>
+      Object.values(await this.#outbox.countOpen(client)).reduce((sum, n) => sum + n, 0),
   };
   readonly #outbox: OutboxStore;
   /** This node of a fleet (`cluster` config); undefined on a single server. */

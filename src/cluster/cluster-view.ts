@@ -4,6 +4,8 @@
  * to owners, serves `GET /api/v1/cluster`, and reads SSE and webhooks from the stream.
  */
 
+import type { ClientState } from '../client/types.js';
+
 /** Where a client runs now. */
 export interface ClientOwner {
   nodeId: string;
@@ -60,6 +62,8 @@ export interface ClusterView {
    * `cluster.advertiseUrl` is set. Other nodes forward requests for this node's clients there.
    */
   advertise(url: string): void;
+  /** The state of `client` as its owner last published it (this node's own clients: read them). */
+  stateOf(client: string): ClientState | undefined;
   /** The node that runs `client` now, if any. */
   ownerOf(client: string): Promise<ClientOwner | undefined>;
   /** Every live node with its clients. */

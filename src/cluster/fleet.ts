@@ -101,6 +101,7 @@ export class Fleet {
       advertise: (url) => {
         if (!cluster.advertiseUrl) this.#url = url.replace(/\/+$/, '');
       },
+      stateOf: (client) => placement.fleetState(client),
       ownerOf: (client) => placement.ownerOf(client),
       nodes: () => membership.nodes(),
       events,

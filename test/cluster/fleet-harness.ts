@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSdk, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import { advertisedUrl, createRestServer, type RestServer } from '../../plugins/rest/server.js';
+import type { RestOptionsInput } from '../../plugins/rest/options.js';
+import { restHostOf } from '../helpers/rest-host.js';
 
 let fleets = 0;
 
@@ -15,14 +18,17 @@ export interface NodeOptions {
   nodeId: string;
   clients?: string[];
   maxClients?: number;
-  plugins?: Record<string, unknown>;
   advertiseUrl?: string;
+  /** A REST server on a free loopback port (created directly, as the REST tests do), advertised. */
+  rest?: RestOptionsInput;
 }
 
 export interface FleetHarness {
   /** Keys of this fleet start with it. */
   readonly prefix: string;
   start(options: NodeOptions): Promise<Sdk>;
+  /** The REST base URL of a node started with `rest`. */
+  urlOf(sdk: Sdk): string;
   /** Stops every node still running and removes their directories. */
   dispose(): Promise<void>;
 }
@@ -35,6 +41,7 @@ export function fleetHarness(
 ): FleetHarness {
   const run = `f${++fleets}${Date.now().toString(36)}`;
   const nodes: Sdk[] = [];
+  const servers = new Map<Sdk, RestServer>();
   const dirs: string[] = [];
   return {
     prefix: run,
@@ -59,15 +66,30 @@ export function fleetHarness(
           ...(options.maxClients === undefined ? {} : { maxClients: options.maxClients }),
           ...(options.advertiseUrl === undefined ? {} : { advertiseUrl: options.advertiseUrl }),
         },
-        ...(options.plugins ? { plugins: options.plugins } : {}),
         log: { level: 'silent' },
       };
       const sdk = createSdk(config, { baseDir: dir });
       nodes.push(sdk);
+      if (options.rest) {
+        const server = await createRestServer({
+          sdk: restHostOf(sdk),
+          logger: sdk.logger,
+          options: { ...options.rest, port: 0 },
+        });
+        servers.set(sdk, server);
+        await server.listen();
+        sdk.cluster!.advertise(advertisedUrl('127.0.0.1', server.port));
+      }
       await sdk.start();
       return sdk;
     },
+    urlOf(sdk) {
+      const server = servers.get(sdk);
+      if (!server) throw new Error('node started without rest');
+      return server.url;
+    },
     async dispose() {
+      await Promise.all([...servers.values()].map((server) => server.close()));
       await Promise.all(nodes.map((sdk) => sdk.stop({ drainTimeoutMs: 0 })));
       await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
     },

@@ -4,6 +4,7 @@
  * reading or changing webhooks need a token for every client (`clients: ["*"]`); a token scoped to
  * some clients may list, see and restart those.
  */
+import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
 import { WakitError, type ClientListing } from '../../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from '../auth.js';
@@ -134,6 +135,8 @@ export function clientAdminRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params, principal }) {
         requireClientAccess(principal, params.name);
         ctx.state.client = params.name;
+        rc.sdk.client(params.name);
+        requireLocal(rc, params.name);
         const client = await admin.restart(params.name);
         ctx.status = 202;
         ctx.body = { name: client.name, status: client.state };
