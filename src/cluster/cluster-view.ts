@@ -64,6 +64,8 @@ export interface ClusterView {
   advertise(url: string): void;
   /** The state of `client` as its owner last published it (this node's own clients: read them). */
   stateOf(client: string): ClientState | undefined;
+  /** The node that ran `client` at the last heartbeat, if any (cached; `ownerOf` asks Redis). */
+  nodeOf(client: string): string | undefined;
   /** The node that runs `client` now, if any. */
   ownerOf(client: string): Promise<ClientOwner | undefined>;
   /** Every live node with its clients. */

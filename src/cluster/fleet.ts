@@ -102,6 +102,7 @@ export class Fleet {
         if (!cluster.advertiseUrl) this.#url = url.replace(/\/+$/, '');
       },
       stateOf: (client) => placement.fleetState(client),
+      nodeOf: (client) => placement.nodeOf(client),
       ownerOf: (client) => placement.ownerOf(client),
       nodes: () => membership.nodes(),
       events,

@@ -68,6 +68,8 @@ export class Placement implements Ownership {
   readonly #owned = new Set<string>();
   readonly #listeners = new Set<(client: string, local: boolean) => void>();
   #states = new Map<string, ClientState>();
+  /** Client → node id of its claim, as of the last round. */
+  #nodes = new Map<string, string>();
   #clients: PlacedClients | undefined;
 
   constructor(options: PlacementOptions) {
@@ -91,6 +93,11 @@ export class Placement implements Ownership {
 
   fleetState(client: string): ClientState | undefined {
     return this.#owned.has(client) ? undefined : this.#states.get(client);
+  }
+
+  /** The node that held `client`'s claim at the last round (this node: at once). */
+  nodeOf(client: string): string | undefined {
+    return this.#owned.has(client) ? this.#o.nodeId : this.#nodes.get(client);
   }
 
   onChange(listener: (client: string, local: boolean) => void): () => void {
@@ -193,8 +200,13 @@ export class Placement implements Ownership {
       return;
     }
     const free = order.filter((name) => !this.#owned.has(name));
-    if (this.#owned.size >= cap || free.length === 0) return;
+    if (free.length === 0) return;
     const claims = await redis.mget(free.map((name) => this.#key(name)));
+    this.#nodes = new Map();
+    free.forEach((name, index) => {
+      const claim = claims[index];
+      if (claim) this.#nodes.set(name, (JSON.parse(claim) as OwnerRecord).nodeId);
+    });
     for (const [index, name] of free.entries()) {
       if (this.#owned.size >= cap) break;
       if (claims[index] !== null) continue;

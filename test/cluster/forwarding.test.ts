@@ -83,6 +83,10 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
     expect(res.headers.get('x-wakit-node')).to.equal('rest-a');
     // locally the non-owner's object of that client is not running
     expect(b.client(onA).state).to.not.equal('READY');
+    // the list on any node shows where each client runs and its state there
+    const list = await call(url.get(b)!, 'GET', '/api/v1/clients');
+    const items = list.json as unknown as { name: string; status: string; node: string | null }[];
+    expect(items.find((c) => c.name === onA)).to.deep.include({ node: 'rest-a', status: 'READY' });
     // token checks happen before forwarding
     const forbidden = await call(url.get(b)!, 'GET', `/api/v1/clients/${onA}/info`, {
       token: onA === 'k1' ? 'x'.repeat(40) : SCOPED,

@@ -35,14 +35,18 @@ function requireAllClients(principal: Principal, action: string): void {
 }
 
 function itemOf(rc: RestContext, listing: ClientListing): z.output<typeof ClientListItem> {
+  const cluster = rc.sdk.cluster;
+  // in a fleet, a client another node runs shows the state that node published
+  const remote = cluster && !cluster.isLocal(listing.name);
   return {
     name: listing.name,
-    status: listing.state,
+    status: (remote ? cluster.stateOf(listing.name) : undefined) ?? listing.state,
     origin: listing.origin,
     me: listing.me,
     since: listing.since,
     ...(listing.createdAt ? { createdAt: listing.createdAt } : {}),
     webhooks: rc.clientWebhooks.of(listing.name).length,
+    ...(cluster ? { node: cluster.nodeOf(listing.name) ?? null } : {}),
   };
 }
 
