@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { chromium } from 'playwright-core';
 import type { Sdk } from '../../src/index.js';
 import { validateJson } from '../helpers/rest-json-schema.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
@@ -84,9 +85,13 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
     // locally the non-owner's object of that client is not running
     expect(b.client(onA).state).to.not.equal('READY');
     // the list on any node shows where each client runs and its state there
-    const list = await call(url.get(b)!, 'GET', '/api/v1/clients');
-    const items = list.json as unknown as { name: string; status: string; node: string | null }[];
-    expect(items.find((c) => c.name === onA)).to.deep.include({ node: 'rest-a', status: 'READY' });
+    // (states reach other nodes within a heartbeat)
+    await eventually("the list on b shows a's client READY on rest-a", async () => {
+      const list = await call(url.get(b)!, 'GET', '/api/v1/clients');
+      const items = list.json as unknown as { name: string; status: string; node: string | null }[];
+      const item = items.find((c) => c.name === onA);
+      return item?.node === 'rest-a' && item.status === 'READY';
+    });
     // token checks happen before forwarding
     const forbidden = await call(url.get(b)!, 'GET', `/api/v1/clients/${onA}/info`, {
       token: onA === 'k1' ? 'x'.repeat(40) : SCOPED,
@@ -173,5 +178,29 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
     expect(text).to.match(/^wakit_cluster_nodes 2$/m);
     expect(text).to.match(/^wakit_cluster_clients\{node="rest-a"\} 1$/m);
     expect(text).to.match(/^wakit_outbox_depth\{client="k1"\} \d+$/m);
+  });
+
+  it('the dashboard of any node shows the node running each client', async () => {
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      headless: true,
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${url.get(b)!}/`);
+      await page.fill('#token-input', ADMIN);
+      await page.click('#token-save');
+      const [onA] = readyClients(a);
+      const line = page.locator(`.client[data-name="${onA}"] .node`);
+      await line.waitFor({ timeout: 10_000 });
+      expect(await line.textContent()).to.equal('on node rest-a');
+      const [onB] = readyClients(b);
+      expect(await page.locator(`.client[data-name="${onB}"] .node`).textContent()).to.equal(
+        'on node rest-b',
+      );
+    } finally {
+      await browser.close();
+    }
   });
 });
