@@ -131,6 +131,8 @@ export class Sdk {
     );
     // ---- cluster mode (issue 14): placement, registry on Redis, cluster view ----
     const cluster = config.cluster;
+    // LEAD: wire the fleet's event stream here: `events: (node) => new RedisEventStream({ url:
+    // node.url, keyPrefix: node.keyPrefix, nodeId: node.nodeId, logger: this.logger })`
     this.#fleet = cluster
       ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
       : undefined;
@@ -147,7 +149,8 @@ export class Sdk {
         config,
         this.baseDir,
         this.logger,
-        fleetNode ? { holderId: fleetNode.nodeId } : {},
+        // in a fleet the session lease names the node and its address
+        fleetNode ? { holderId: fleetNode.nodeId, holderUrl: () => fleetNode.url } : {},
       ),
       errors: this.#errors,
       outbox: this.#outbox,
@@ -167,7 +170,7 @@ export class Sdk {
       logger: this.logger,
       phase: () => this.phase,
       expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
-      ...(fleetNode ? { start: () => fleetNode.kick() } : {}),
+      ...(fleetNode ? { start: (client: BotClient) => fleetNode.startClient(client) } : {}),
     });
     const admin = this.#admin;
     fleetNode?.bind({ clients, admin });

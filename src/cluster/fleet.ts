@@ -19,8 +19,11 @@ import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js
 export interface FleetOptions {
   config: Readonly<WakitConfig> & { cluster: ClusterConfig };
   logger: Logger;
-  /** The fleet's event stream (Redis Streams); until wired, one that refuses to work. */
-  events?: FleetEventStream;
+  /**
+   * Makes the fleet's event stream (Redis Streams) for this node; without it, a stand-in that
+   * carries nothing. Closed with the fleet when it has a `close()`.
+   */
+  events?: (node: { nodeId: string; url: string; keyPrefix: string }) => FleetEventStream;
 }
 
 /** What the fleet needs of the SDK once its clients exist. */
@@ -46,7 +49,7 @@ export function advertisedHost(host: string): string {
   return bare.includes(':') ? `[${bare}]` : bare;
 }
 
-/** A stand-in until the fleet's event stream is wired: every use fails clearly. */
+/** A stand-in until the fleet's event stream is wired: publishing fails clearly, subscribers get nothing. */
 const noEvents: FleetEventStream = {
   publish: () => Promise.reject(new WakitError('NOT_SUPPORTED', 'no fleet event stream')),
   subscribe: () => () => undefined,
@@ -70,6 +73,7 @@ export class Fleet {
   #again = false;
   #frozen = false;
   #failing = false;
+  readonly #events: FleetEventStream;
 
   constructor(options: FleetOptions) {
     const cluster = options.config.cluster;
@@ -94,7 +98,10 @@ export class Fleet {
     });
     const placement = this.placement;
     const membership = this.membership;
-    const events = options.events ?? noEvents;
+    const events =
+      options.events?.({ nodeId: this.nodeId, url: cluster.url, keyPrefix: cluster.keyPrefix }) ??
+      noEvents;
+    this.#events = events;
     this.view = {
       nodeId: this.nodeId,
       isLocal: (client) => placement.isLocal(client),
@@ -149,6 +156,23 @@ export class Fleet {
     this.#schedule();
   }
 
+  /**
+   * Starts a client added or restarted at run time: initialized here if this node runs it, else
+   * placed by the next round (the node that claims it initializes it).
+   */
+  startClient(client: BotClient): void {
+    if (this.placement.isLocal(client.name)) {
+      client.initialize().catch((error: unknown) => {
+        this.#log.error(
+          { err: toWakitError(error), client: client.name },
+          'client failed to start',
+        );
+      });
+    } else {
+      this.kick();
+    }
+  }
+
   /** Runs a round soon (a client was added here). */
   kick(): void {
     if (this.#frozen) return;
@@ -177,6 +201,10 @@ export class Fleet {
 
   async close(): Promise<void> {
     this.freeze();
+    const closable = this.#events as FleetEventStream & { close?: () => Promise<void> | void };
+    await Promise.resolve(closable.close?.()).catch((error: unknown) => {
+      this.#log.warn({ err: toWakitError(error).message }, 'fleet event stream not closed');
+    });
     await closeRedis(this.redis);
   }
 

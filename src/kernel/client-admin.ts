@@ -58,8 +58,8 @@ export interface ClientAdminDeps {
   /** INVALID_STATE unless the SDK is in one of `allowed`. */
   expect(action: string, ...allowed: Phase[]): void;
   /**
-   * Starts a client added while the SDK runs; default: initialize it here. A fleet places it
-   * instead (the node that claims it initializes it).
+   * Starts a client added (or restarted) while the SDK runs; default: initialize it here. A fleet
+   * initializes only a client this node runs, and places the others.
    */
   start?(client: BotClient): void;
 }
@@ -271,7 +271,8 @@ export class ClientAdmin {
     this.#deps.expect('restart a client', 'idle', 'starting', 'started');
     const client = this.#deps.manager.get(name);
     await client.stop();
-    this.#initialize(client);
+    if (this.#deps.start) this.#deps.start(client);
+    else this.#initialize(client);
     return client;
   }
 

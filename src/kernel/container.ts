@@ -44,7 +44,7 @@ export function createSessionStore(
   config: Readonly<WakitConfig>,
   baseDir: string,
   logger: Logger,
-  options: { holderId?: string } = {},
+  options: { holderId?: string; holderUrl?: () => string } = {},
 ): SessionStore {
   const auth = config.auth;
   if (auth.type === 'local') {
@@ -59,7 +59,7 @@ export function createSessionStore(
         new GcsSessionStore(
           { ...auth, dataPath: path.resolve(baseDir, auth.dataPath) },
           logger,
-          options.holderId === undefined ? {} : { holderId: options.holderId },
+          options,
         ),
     ));
   return {

@@ -160,6 +160,11 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
     expect(entry.state).to.equal('READY');
     expect(Date.parse(entry.claimExpiresAt!)).to.be.above(Date.now());
     expect(clients.filter((c) => c.node === null)).to.have.length(1);
+    // the session lease in GCS names the node and its address
+    const lease = JSON.parse(
+      gcs.get('wakit-fleet', `${fleet.prefix}/${onB}/lease.json`)!.data.toString(),
+    ) as { holder: string; url?: string };
+    expect(lease).to.deep.include({ holder: 'rest-b', url: url.get(b) });
 
     const scoped = await call(url.get(b)!, 'GET', '/api/v1/cluster', { token: SCOPED });
     expect((scoped.json.clients as { name: string }[]).map((c) => c.name)).to.deep.equal(['k1']);
