@@ -110,8 +110,14 @@ export class Fleet {
       },
       stateOf: (client) => placement.fleetState(client),
       nodeOf: (client) => placement.nodeOf(client),
-      ownerOf: (client) => placement.ownerOf(client),
-      nodes: () => membership.nodes(),
+      ownerOf: (client) =>
+        placement.ownerOf(client).catch((error: unknown) => {
+          throw redisUnavailable('tell who runs the client', error);
+        }),
+      nodes: () =>
+        membership.nodes().catch((error: unknown) => {
+          throw redisUnavailable('list the nodes', error);
+        }),
       events,
     };
   }

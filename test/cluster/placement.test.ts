@@ -132,4 +132,44 @@ describe('cluster: placement of clients over the nodes of a fleet', function () 
     );
     await eventually('r2 has no owner', async () => (await a.cluster!.ownerOf('r2')) === undefined);
   });
+
+  it('spreads six clients over three nodes, two each', async () => {
+    fleet = fleetHarness(redis.url, gcs.url);
+    const clients = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    const nodes = [
+      await fleet.start({ nodeId: 'three-a', clients }),
+      await fleet.start({ nodeId: 'three-b', clients }),
+      await fleet.start({ nodeId: 'three-c', clients }),
+    ];
+    await eventually('2 + 2 + 2 READY', () => nodes.every((sdk) => readyClients(sdk).length === 2));
+    expect(nodes.flatMap((sdk) => localClients(sdk)).sort()).to.deep.equal(clients);
+  });
+
+  it('keeps clients running while Redis is down, and carries on when it is back', async () => {
+    fleet = fleetHarness(redis.url, gcs.url);
+    const clients = ['o1', 'o2'];
+    const a = await fleet.start({ nodeId: 'outage-a', clients });
+    const b = await fleet.start({ nodeId: 'outage-b', clients });
+    await eventually(
+      '1 + 1 READY',
+      () => readyClients(a).length === 1 && readyClients(b).length === 1,
+    );
+    const before = { a: readyClients(a), b: readyClients(b) };
+    await redis.restart({ downMs: 1_500, hard: true });
+    expect({ a: readyClients(a), b: readyClients(b) }, 'nothing stopped while down').to.deep.equal(
+      before,
+    );
+    // back: claims are renewed (or taken again) and each client runs on exactly one node
+    await eventually('claims back', async () => {
+      const owners = await Promise.all(clients.map((c) => a.cluster!.ownerOf(c))).catch(
+        () => [undefined], // not reconnected yet
+      );
+      return owners.every((o) => o !== undefined);
+    });
+    await eventually(
+      '1 + 1 READY again',
+      () => readyClients(a).length === 1 && readyClients(b).length === 1,
+    );
+    expect([...readyClients(a), ...readyClients(b)].sort()).to.deep.equal(clients);
+  });
 });
