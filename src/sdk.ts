@@ -318,6 +318,8 @@ export class Sdk {
   /**
    * Runs the start hooks (plugins), creates the clients named in `config.clients` and those added
    * at run time before (the client registry), and initializes every client. A client that fails to initialize is logged and left FAILED; the others go on.
+   * In cluster mode it joins the fleet instead: every client is created, but only those this node
+   * claims are initialized (docs/scaling.md).
    */
   async start(): Promise<void> {
     this.#lifecycle.expect('start', 'idle');

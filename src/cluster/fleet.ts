@@ -20,8 +20,8 @@ export interface FleetOptions {
   config: Readonly<WakitConfig> & { cluster: ClusterConfig };
   logger: Logger;
   /**
-   * Makes the fleet's event stream (Redis Streams) for this node; without it, a stand-in that
-   * carries nothing. Closed with the fleet when it has a `close()`.
+   * Makes the fleet's event stream (Redis Streams) for this node (`url`: the Redis URL); without
+   * it, a stand-in that carries nothing. Closed with the fleet when it has a `close()`.
    */
   events?: (node: { nodeId: string; url: string; keyPrefix: string }) => FleetEventStream;
 }
