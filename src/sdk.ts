@@ -26,6 +26,7 @@ import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
+import { Fleet } from './cluster/fleet.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -89,9 +90,12 @@ export class Sdk {
     get: async (trackingId) =>
       this.#clients.findSend(trackingId) ?? (await this.#outbox.get(trackingId)),
     list: (query) => this.#outbox.list(query),
+    open: async (client) =>
+      Object.values(await this.#outbox.countOpen(client)).reduce((sum, n) => sum + n, 0),
   };
   readonly #outbox: OutboxStore;
-  #cluster: ClusterView | undefined;
+  /** This node of a fleet (`cluster` config); undefined on a single server. */
+  readonly #fleet: Fleet | undefined;
   readonly #pruner: NodeJS.Timeout;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
@@ -125,6 +129,15 @@ export class Sdk {
     this.#outbox = createOutboxStore(config, this.baseDir, (error) =>
       this.#errors.report({ source: 'queue', event: 'journal', error }),
     );
+    // ---- cluster mode (issue 14): placement, registry on Redis, cluster view ----
+    const cluster = config.cluster;
+    // LEAD: wire the fleet's event stream here: `events: (node) => new RedisEventStream({ url:
+    // node.url, keyPrefix: node.keyPrefix, nodeId: node.nodeId, logger: this.logger })`
+    this.#fleet = cluster
+      ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
+      : undefined;
+    const fleetNode = this.#fleet;
+    // ---- end cluster mode ----
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
     const container = createRootContainer({
@@ -132,9 +145,16 @@ export class Sdk {
       baseDir: this.baseDir,
       logger: this.logger,
       engineFactory,
-      store: createSessionStore(config, this.baseDir, this.logger),
+      store: createSessionStore(
+        config,
+        this.baseDir,
+        this.logger,
+        // in a fleet the session lease names the node and its address
+        fleetNode ? { holderId: fleetNode.nodeId, holderUrl: () => fleetNode.url } : {},
+      ),
       errors: this.#errors,
       outbox: this.#outbox,
+      ...(fleetNode ? { ownership: fleetNode.placement } : {}),
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
@@ -143,14 +163,17 @@ export class Sdk {
       manager: clients,
       registry:
         options.clientRegistry ??
+        fleetNode?.registry ??
         new FileClientRegistry(path.resolve(this.baseDir, config.auth.dataPath), {
           warn: (message) => this.logger.warn(message),
         }),
       logger: this.logger,
       phase: () => this.phase,
       expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
+      ...(fleetNode ? { start: (client: BotClient) => fleetNode.startClient(client) } : {}),
     });
     const admin = this.#admin;
+    fleetNode?.bind({ clients, admin });
     const fleet = (): ClusterView | undefined => this.cluster;
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
@@ -185,7 +208,7 @@ export class Sdk {
 
   /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
   get cluster(): ClusterView | undefined {
-    return this.#cluster;
+    return this.#fleet?.view;
   }
 
   /**
@@ -295,12 +318,15 @@ export class Sdk {
   /**
    * Runs the start hooks (plugins), creates the clients named in `config.clients` and those added
    * at run time before (the client registry), and initializes every client. A client that fails to initialize is logged and left FAILED; the others go on.
+   * In cluster mode it joins the fleet instead: every client is created, but only those this node
+   * claims are initialized (docs/scaling.md).
    */
   async start(): Promise<void> {
     this.#lifecycle.expect('start', 'idle');
     this.#lifecycle.enter('starting');
     await this.#prune();
     try {
+      await this.#fleet?.connect();
       await this.#admin.load();
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
@@ -311,6 +337,12 @@ export class Sdk {
       this.#lifecycle.enter('failed');
       await this.#shutdown(0);
       throw error;
+    }
+    if (this.#fleet) {
+      // a fleet initializes only the clients this node claims (docs/scaling.md, Placement)
+      await this.#fleet.start();
+      this.#lifecycle.enter('started');
+      return;
     }
     await Promise.all(
       this.#clients.list().map((client) =>
@@ -347,11 +379,15 @@ export class Sdk {
   }
 
   async #shutdown(drainTimeoutMs: number): Promise<void> {
+    this.#fleet?.freeze();
     await this.#clients.drainAll(drainTimeoutMs);
+    // a fleet node hands its clients over at once instead of letting their leases lapse
+    await this.#fleet?.handOver();
     await this.#lifecycle.runCloseHooks((name, error) => {
       this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
     });
     await this.#clients.closeAll();
+    await this.#fleet?.close();
     clearInterval(this.#pruner);
     await this.#outbox.close();
     if (this.phase !== 'failed') this.#lifecycle.enter('stopped');

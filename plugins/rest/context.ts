@@ -6,6 +6,7 @@ import type { ClientWebhooks } from './client-webhooks.js';
 import type { EventHub } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import type { RestOptions } from './options.js';
+import { requireLocal } from './middleware/forward.js';
 
 /** What the REST server needs of wakit: a part of the plugin context (tests build one from an Sdk). */
 export type RestHost = Pick<
@@ -48,11 +49,22 @@ export function defaultClientName(rc: RestContext): string {
   throw new WakitError('CLIENT_NOT_FOUND', 'No client is configured');
 }
 
-/** The named (or default) client, after checking the token may act on it. */
-export function resolveClient(rc: RestContext, principal: Principal, name?: string): BotClient {
+/**
+ * The named (or default) client, after checking the token may act on it. In a fleet, a client that
+ * another node runs makes the request go to that node (`ForwardToOwner`), unless `local` (sends
+ * accepted into the shared outbox, look-ups of tracked sends).
+ */
+export function resolveClient(
+  rc: RestContext,
+  principal: Principal,
+  name?: string,
+  options: { local?: boolean } = {},
+): BotClient {
   const target = name ?? defaultClientName(rc);
   requireClientAccess(principal, target);
-  return rc.sdk.client(target);
+  const client = rc.sdk.client(target);
+  if (!options.local) requireLocal(rc, target);
+  return client;
 }
 
 export function visibleClients(rc: RestContext, principal: Principal): BotClient[] {

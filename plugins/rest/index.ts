@@ -4,7 +4,7 @@
  */
 import { definePlugin } from '../../src/index.js';
 import { restOptionsSchema } from './options.js';
-import { createRestServer } from './server.js';
+import { advertisedUrl, createRestServer } from './server.js';
 
 export {
   restOptionsSchema,
@@ -33,6 +33,8 @@ export default definePlugin({
       pluginRoutes: ctx.http,
     });
     await server.listen();
+    // a fleet forwards requests for this node's clients here (unless cluster.advertiseUrl is set)
+    ctx.cluster?.advertise(advertisedUrl(server.options.host, server.port));
     ctx.onClose(() => server.close());
   },
 });

@@ -3,6 +3,7 @@
  * two servers in one process do not collide).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { registerFleetGauges } from './fleet-metrics.js';
 import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
 
@@ -49,6 +50,7 @@ export class RestMetrics {
         }
       },
     });
+    registerFleetGauges(this.registry, sdk);
     new Gauge({
       name: 'wakit_event_loop_delay_seconds',
       help: 'Event-loop delay: max, mean and p99 of the last watchdog window, worst since start',

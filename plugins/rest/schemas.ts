@@ -50,6 +50,11 @@ export const ClientListItem = named(
       since: isoTime,
       createdAt: isoTime.optional().describe('When it was added (origin api)'),
       webhooks: z.number().int().describe('How many per-client webhooks it has'),
+      node: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('Cluster mode: the node running it (null: none now); absent on a single server'),
     })
     .strict(),
 );

@@ -17,6 +17,7 @@ import { checkSecurity } from './host-check.js';
 import { HttpServer } from './http-server.js';
 import { jsonBodyReader } from './middleware/body.js';
 import { corsFor } from './middleware/cors.js';
+import { forwardToOwner } from './middleware/forward.js';
 import { problemBoundary } from './middleware/problem-boundary.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { RestMetrics } from './metrics.js';
@@ -30,6 +31,7 @@ import { callRoutes } from './routes/calls.js';
 import { chatRoutes } from './routes/chats.js';
 import { contactRoutes } from './routes/contacts.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
+import { clusterRoutes } from './routes/cluster.js';
 import { ClientWebhooks } from './client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
@@ -69,6 +71,16 @@ export interface RestServer {
   listen(): Promise<void>;
   /** Stops taking requests, ends SSE streams, lets in-flight requests finish (closeTimeoutMs). */
   close(): Promise<void>;
+}
+
+/**
+ * The URL other nodes of a fleet reach this server at: the listen address, a wildcard one
+ * (`0.0.0.0`, `::`) as loopback (set `cluster.advertiseUrl` for real multi-host fleets).
+ */
+export function advertisedUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
 
 /** The principal of a request with a valid token (or insecure mode); undefined otherwise. */
@@ -143,6 +155,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...systemRoutes(rc, openapi),
     ...clientRoutes(rc),
     ...clientAdminRoutes(rc),
+    ...clusterRoutes(rc),
     ...messageRoutes(rc),
     ...groupRoutes(rc),
     ...chatRoutes(rc),
@@ -175,6 +188,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     app.use(rateLimitMiddleware(options.rateLimit, (ctx) => identify(auth, ctx)));
   }
   app.use(requireUtf8);
+  if (sdk.cluster) app.use(forwardToOwner(rc));
   if (init.pluginRoutes) app.use(pluginRoutes(rc, init.pluginRoutes, deps));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -19,6 +19,8 @@ export interface GcsSessionStoreOptions {
   storage?: Storage;
   /** Lease holder id; default `<hostname>:<pid>:<random>`. */
   holderId?: string;
+  /** The holder's address, kept in the lease record (a fleet node's REST URL). */
+  holderUrl?: () => string;
   /** Uploads larger than this use a resumable upload, smaller ones a multipart upload. */
   resumableThreshold?: number;
   clock?: Clock;
@@ -69,6 +71,7 @@ function describe(error: unknown): string {
 export class GcsSessionStore implements SessionStore {
   readonly type = 'remote' as const;
   readonly holderId: string;
+  private readonly holderUrl: (() => string) | undefined;
   private readonly storage: Storage;
   private readonly bucket: Bucket;
   private readonly prefix: string;
@@ -88,6 +91,7 @@ export class GcsSessionStore implements SessionStore {
     this.bucket = this.storage.bucket(bucket);
     this.prefix = config.storage.path.replace(/^\/+|\/+$/g, '');
     this.holderId = options.holderId ?? defaultHolderId();
+    this.holderUrl = options.holderUrl;
     this.threshold = options.resumableThreshold ?? DEFAULT_RESUMABLE_THRESHOLD;
     this.clock = options.clock ?? systemClock;
     const endpoint = apiEndpoint ?? process.env.STORAGE_EMULATOR_HOST;
@@ -179,6 +183,7 @@ export class GcsSessionStore implements SessionStore {
       object: this.objectName(client, 'lease.json'),
       client,
       holder: this.holderId,
+      ...(this.holderUrl ? { holderUrl: this.holderUrl } : {}),
       ttlMs: this.config.lease.ttlMs,
       renewMs: this.config.lease.renewMs,
       logger: this.logger,

@@ -11,9 +11,12 @@ import { gcsStatus } from './gcs-status.js';
 
 /** The content of `<path>/<client>/lease.json`. Times are ISO 8601 (UTC). */
 export interface LeaseRecord {
+  /** Who holds it: in a fleet the node id, else `<hostname>:<pid>:<random>`. */
   holder: string;
   expiresAt: string;
   acquiredAt: string;
+  /** In a fleet: the holder node's REST URL (requests for the client are forwarded there). */
+  url?: string;
 }
 
 export interface GcsLeaseOptions {
@@ -22,6 +25,8 @@ export interface GcsLeaseOptions {
   object: string;
   client: string;
   holder: string;
+  /** The holder's address, written into the record when known (a fleet node's REST URL). */
+  holderUrl?: () => string;
   ttlMs: number;
   renewMs: number;
   logger: Logger;
@@ -32,6 +37,12 @@ export interface GcsLeaseOptions {
 /** A holder id unique to this process: `<hostname>:<pid>:<random>`. */
 export function defaultHolderId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** `{ url }` when the holder has an address, else nothing. */
+function urlOf(options: GcsLeaseOptions): { url?: string } {
+  const url = options.holderUrl?.();
+  return url ? { url } : {};
 }
 
 /** How many times a lost write race is re-evaluated before giving up with SESSION_LEASED. */
@@ -105,6 +116,7 @@ export class GcsLease implements SessionLease {
         holder,
         acquiredAt,
         expiresAt: new Date(now + ttlMs).toISOString(),
+        ...urlOf(options),
       };
       try {
         const generation = await writeRecord(bucket, object, record, current?.generation ?? 0);
@@ -178,6 +190,7 @@ export class GcsLease implements SessionLease {
       holder,
       acquiredAt: this.acquiredAt,
       expiresAt: new Date(now + ttlMs).toISOString(),
+      ...urlOf(this.options),
     };
     try {
       this.generation = await writeRecord(bucket, object, record, this.generation);

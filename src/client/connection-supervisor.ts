@@ -43,6 +43,8 @@ const RUNNING: ReadonlySet<ClientState> = new Set([
 export class ConnectionSupervisor {
   engine: Engine | null = null;
   #lease: SessionLease | null = null;
+  /** The lease being taken now, if any. */
+  #acquiring: Promise<SessionLease> | undefined;
   readonly #clock: Clock;
   readonly #backoff: Backoff;
   #lastError: WakitError | null = null;
@@ -73,6 +75,11 @@ export class ConnectionSupervisor {
   async stop(): Promise<void> {
     this.#epoch++;
     this.#cancelReconnect();
+    // a lease being taken now is released by #acquireLease; wait for it (another node may take it)
+    await this.#acquiring?.then(
+      (lease) => lease.release(),
+      () => undefined,
+    );
     const wasRunning = this.state !== 'STOPPED';
     await this.#teardown();
     await this.#releaseLease();
@@ -168,9 +175,19 @@ export class ConnectionSupervisor {
     const auth = this.o.config.auth;
     for (;;) {
       try {
-        this.#lease = await this.o.store.acquire(this.o.name, {
+        const acquiring = this.o.store.acquire(this.o.name, {
           onLost: (error) => this.#onLeaseLost(epoch, error),
         });
+        this.#acquiring = acquiring;
+        const lease = await acquiring.finally(() => {
+          if (this.#acquiring === acquiring) this.#acquiring = undefined;
+        });
+        if (epoch !== this.#epoch) {
+          // stopped while the lease was being taken: give it back at once
+          await lease.release().catch(() => undefined);
+          return;
+        }
+        this.#lease = lease;
         return;
       } catch (error) {
         const leased = isWakitError(error, 'SESSION_LEASED');

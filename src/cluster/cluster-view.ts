@@ -4,6 +4,8 @@
  * to owners, serves `GET /api/v1/cluster`, and reads SSE and webhooks from the stream.
  */
 
+import type { ClientState } from '../client/types.js';
+
 /** Where a client runs now. */
 export interface ClientOwner {
   nodeId: string;
@@ -53,6 +55,17 @@ export interface FleetEventStream {
 
 export interface ClusterView {
   readonly nodeId: string;
+  /** True when this node runs `client` now (requests for other clients are forwarded). */
+  isLocal(client: string): boolean;
+  /**
+   * Where this node's REST API listens (the REST plugin calls it once listening); ignored when
+   * `cluster.advertiseUrl` is set. Other nodes forward requests for this node's clients there.
+   */
+  advertise(url: string): void;
+  /** The state of `client` as its owner last published it (this node's own clients: read them). */
+  stateOf(client: string): ClientState | undefined;
+  /** The node that ran `client` at the last heartbeat, if any (cached; `ownerOf` asks Redis). */
+  nodeOf(client: string): string | undefined;
   /** The node that runs `client` now, if any. */
   ownerOf(client: string): Promise<ClientOwner | undefined>;
   /** Every live node with its clients. */

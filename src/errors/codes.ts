@@ -70,6 +70,11 @@ export const ERROR_CODES = {
   PLUGIN_LOAD_FAILED: { status: 500, title: 'Plugin could not be loaded', transient: false },
   ADDRESS_IN_USE: { status: 500, title: 'The port is already in use', transient: false },
   INTERNAL: { status: 500, title: 'Internal error', transient: false },
+  CLIENT_UNAVAILABLE: {
+    status: 503,
+    title: 'No node of the fleet runs the client now',
+    transient: true,
+  },
   STORAGE_UNAVAILABLE: { status: 503, title: 'The outbox cannot be written', transient: true },
   STORAGE_FULL: { status: 507, title: 'The outbox has no space left', transient: true },
   STORAGE_CORRUPT: { status: 500, title: 'The outbox file is corrupt', transient: false },

@@ -57,6 +57,11 @@ export interface ClientAdminDeps {
   phase(): Phase;
   /** INVALID_STATE unless the SDK is in one of `allowed`. */
   expect(action: string, ...allowed: Phase[]): void;
+  /**
+   * Starts a client added (or restarted) while the SDK runs; default: initialize it here. A fleet
+   * initializes only a client this node runs, and places the others.
+   */
+  start?(client: BotClient): void;
 }
 
 export class ClientAdmin {
@@ -173,7 +178,10 @@ export class ClientAdmin {
     }
     this.#log.info({ client: name }, 'client %s added', name);
     this.#changed();
-    if (this.#deps.phase() !== 'idle') this.#initialize(client);
+    if (this.#deps.phase() !== 'idle') {
+      if (this.#deps.start) this.#deps.start(client);
+      else this.#initialize(client);
+    }
     return client;
   }
 
@@ -220,12 +228,51 @@ export class ClientAdmin {
     this.#changed();
   }
 
+  /**
+   * Takes in the registry as another node of the fleet changed it: creates the clients added
+   * there, forgets (stops and closes, session kept) those removed there, and keeps changed
+   * settings. Names being added or removed here right now are left alone.
+   */
+  async sync(records: readonly ClientRecord[]): Promise<void> {
+    await this.load();
+    const seen = new Set<string>();
+    let changed = false;
+    for (const record of records) {
+      seen.add(record.name);
+      if (this.#busy.has(record.name) || this.#configured.has(record.name)) continue;
+      const known = this.#records.get(record.name);
+      if (!known) {
+        if (this.#deps.manager.find(record.name)) continue;
+        this.#records.set(record.name, record);
+        this.#deps.manager.create(record.name);
+        this.#log.info({ client: record.name }, 'client %s added by another node', record.name);
+        changed = true;
+      } else if (JSON.stringify(known) !== JSON.stringify(record)) {
+        this.#records.set(record.name, record);
+        changed = true;
+      }
+    }
+    for (const name of [...this.#records.keys()]) {
+      if (seen.has(name) || this.#busy.has(name)) continue;
+      this.#records.delete(name);
+      const client = this.#deps.manager.find(name);
+      if (client) {
+        this.#deps.manager.remove(name);
+        await internalsOf(client).close();
+      }
+      this.#log.info({ client: name }, 'client %s removed by another node', name);
+      changed = true;
+    }
+    if (changed) this.#changed();
+  }
+
   /** Stops the client (keeping its session) and initializes it again; does not wait for READY. */
   async restart(name: string): Promise<BotClient> {
     this.#deps.expect('restart a client', 'idle', 'starting', 'started');
     const client = this.#deps.manager.get(name);
     await client.stop();
-    this.#initialize(client);
+    if (this.#deps.start) this.#deps.start(client);
+    else this.#initialize(client);
     return client;
   }
 

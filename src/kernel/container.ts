@@ -44,6 +44,7 @@ export function createSessionStore(
   config: Readonly<WakitConfig>,
   baseDir: string,
   logger: Logger,
+  options: { holderId?: string; holderUrl?: () => string } = {},
 ): SessionStore {
   const auth = config.auth;
   if (auth.type === 'local') {
@@ -55,7 +56,11 @@ export function createSessionStore(
   const load = (): Promise<SessionStore> =>
     (loading ??= import('../auth/gcs-store.js').then(
       ({ GcsSessionStore }) =>
-        new GcsSessionStore({ ...auth, dataPath: path.resolve(baseDir, auth.dataPath) }, logger),
+        new GcsSessionStore(
+          { ...auth, dataPath: path.resolve(baseDir, auth.dataPath) },
+          logger,
+          options,
+        ),
     ));
   return {
     type: 'remote',

@@ -280,4 +280,6 @@ export interface ReportWhere {
 export interface SendLookup {
   get(trackingId: string): Promise<TrackedSend | undefined>;
   list(query: ListQuery): Promise<ListPage>;
+  /** How many sends of `client` are unfinished in the outbox (every node's accepts in a fleet). */
+  open(client: string): Promise<number>;
 }

@@ -166,6 +166,26 @@ async function refreshClient(name) {
   setStatus(name, info.status, info);
 }
 
+/** Cluster mode: which node runs the client (the list's `node`; absent on a single server). */
+function setNode(name, node) {
+  if (node === undefined) return;
+  const entry = clientCard(name);
+  const line = $('.node', entry.node);
+  line.hidden = false;
+  line.dataset.node = node ?? '';
+  line.textContent = node ? `on node ${node}` : 'not running on any node now';
+}
+
+/** Cluster mode: clients move between nodes; follow them. */
+async function refreshNodes() {
+  const clients = await api('GET', '/api/v1/clients');
+  for (const client of clients) {
+    if (client.node === undefined) return;
+    if (!state.clients.has(client.name)) setStatus(client.name, client.status);
+    setNode(client.name, client.node);
+  }
+}
+
 function dropClient(name) {
   const entry = state.clients.get(name);
   if (!entry) return;
@@ -609,7 +629,11 @@ async function start() {
     $('#forget-token').hidden = false;
     for (const client of clients) {
       setStatus(client.name, client.status);
+      setNode(client.name, client.node);
       void refreshClient(client.name);
+    }
+    if (clients.some((client) => client.node !== undefined)) {
+      setInterval(() => void refreshNodes().catch(() => undefined), 3000);
     }
     const doc = await fetch('/api/v1/openapi.json').then((r) => r.json());
     state.simulator = Boolean(doc.paths['/api/v1/simulator/phones/{number}/inbox']);

@@ -8,6 +8,9 @@ import { sendProblem, toProblem } from '../problem.js';
 /** Refusals by our own policy worth a warning (the caller's error, but an operator may care). */
 const POLICY_REFUSALS: ReadonlySet<string> = new Set(['MEDIA_URL_REFUSED']);
 
+/** Codes whose `details.retryAfterMs` becomes a `Retry-After` header. */
+const RETRY_AFTER: ReadonlySet<string> = new Set(['QUEUE_FULL', 'CLIENT_UNAVAILABLE']);
+
 /**
  * The outermost middleware: every error becomes application/problem+json (never a stack trace),
  * unmatched routes are NOT_FOUND (METHOD_NOT_ALLOWED with `Allow` when only the method is wrong), a closing server answers SHUTTING_DOWN with `Connection: close`,
@@ -46,8 +49,11 @@ export function problemBoundary(deps: {
         log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
       else if (POLICY_REFUSALS.has(problem.code))
         log.warn({ code: problem.code, method: ctx.method, path: ctx.path }, problem.detail);
-      const retryAfterMs = problem.details?.retryAfterMs;
-      if (problem.code === 'QUEUE_FULL' && typeof retryAfterMs === 'number') {
+      // 5xx problems do not show their details; the retry hint is still a header
+      const retryAfterMs =
+        problem.details?.retryAfterMs ??
+        (error instanceof WakitError ? error.details?.retryAfterMs : undefined);
+      if (RETRY_AFTER.has(problem.code) && typeof retryAfterMs === 'number') {
         ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
       }
       sendProblem(ctx, problem);

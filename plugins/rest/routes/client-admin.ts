@@ -4,6 +4,7 @@
  * reading or changing webhooks need a token for every client (`clients: ["*"]`); a token scoped to
  * some clients may list, see and restart those.
  */
+import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
 import { WakitError, type ClientListing } from '../../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from '../auth.js';
@@ -34,14 +35,18 @@ function requireAllClients(principal: Principal, action: string): void {
 }
 
 function itemOf(rc: RestContext, listing: ClientListing): z.output<typeof ClientListItem> {
+  const cluster = rc.sdk.cluster;
+  // in a fleet, a client another node runs shows the state that node published
+  const remote = cluster && !cluster.isLocal(listing.name);
   return {
     name: listing.name,
-    status: listing.state,
+    status: (remote ? cluster.stateOf(listing.name) : undefined) ?? listing.state,
     origin: listing.origin,
     me: listing.me,
     since: listing.since,
     ...(listing.createdAt ? { createdAt: listing.createdAt } : {}),
     webhooks: rc.clientWebhooks.of(listing.name).length,
+    ...(cluster ? { node: cluster.nodeOf(listing.name) ?? null } : {}),
   };
 }
 
@@ -134,6 +139,8 @@ export function clientAdminRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params, principal }) {
         requireClientAccess(principal, params.name);
         ctx.state.client = params.name;
+        rc.sdk.client(params.name);
+        requireLocal(rc, params.name);
         const client = await admin.restart(params.name);
         ctx.status = 202;
         ctx.body = { name: client.name, status: client.state };

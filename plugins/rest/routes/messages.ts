@@ -166,7 +166,10 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
         await enqueueAndRespond(
           rc,
           ctx,
-          resolveClient(rc, principal, body.client),
+          // sends are accepted here into the shared outbox; only `Prefer: wait` goes to the owner
+          resolveClient(rc, principal, body.client, {
+            local: preferWait(ctx.get('prefer')) === undefined,
+          }),
           body.send,
           principal,
         );
@@ -191,7 +194,9 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
         await enqueueAndRespond(
           rc,
           ctx,
-          resolveClient(rc, principal, params.name),
+          resolveClient(rc, principal, params.name, {
+            local: preferWait(ctx.get('prefer')) === undefined,
+          }),
           body.send,
           principal,
         );
@@ -222,7 +227,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       responses: { 200: { description: 'Status and ack', schema: MessageStatus } },
       errors: [401, 403, 404],
       async handler(ctx, { params, principal }) {
-        const client = resolveClient(rc, principal, params.name);
+        const client = resolveClient(rc, principal, params.name, { local: true });
         ctx.state.client = client.name;
         ctx.body = statusOf(await findSend(rc, [client], params.id));
       },
@@ -240,7 +245,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       errors: [400, 401, 403],
       async handler(ctx, { query, principal }) {
         const visible = visibleClients(rc, principal).map((c) => c.name);
-        if (query.client) resolveClient(rc, principal, query.client);
+        if (query.client) resolveClient(rc, principal, query.client, { local: true });
         const page = await rc.sdk.sends.list({
           clients: query.client ? [query.client] : visible,
           ...(query.status ? { status: query.status } : {}),

@@ -46,7 +46,10 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         if (!rc.status.listening || rc.status.closing)
           reasons.push('the REST server is not serving');
         if (rc.sdk.stopping) reasons.push('stopping: queues are draining');
-        const missing = requiredClients(rc).filter((name) => {
+        // in a fleet, a node answers for the clients it runs
+        const cluster = rc.sdk.cluster;
+        const required = requiredClients(rc).filter((name) => !cluster || cluster.isLocal(name));
+        const missing = required.filter((name) => {
           try {
             return rc.sdk.client(name).state !== 'READY';
           } catch {

@@ -1,0 +1,50 @@
+/**
+ * Gauges of the fleet and the outbox for `/metrics`: `wakit_outbox_depth{client}` (unfinished sends
+ * in the outbox, every node's accepts in a fleet), and in cluster mode `wakit_cluster_nodes` (live
+ * nodes) and `wakit_cluster_clients{node}` (clients each node runs). Read when scraped; a store
+ * that cannot be read leaves the gauge empty rather than failing the scrape.
+ */
+import { Gauge, type Registry } from 'prom-client';
+import type { RestHost } from './context.js';
+
+export function registerFleetGauges(registry: Registry, sdk: RestHost): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'wakit_outbox_depth',
+    help: 'Unfinished sends in the outbox per client (the shared outbox in a fleet)',
+    labelNames: ['client'],
+    registers,
+    async collect() {
+      this.reset();
+      await Promise.all(
+        sdk.clients.map(async (client) => {
+          const open = await sdk.sends.open(client.name).catch(() => undefined);
+          if (open !== undefined) this.set({ client: client.name }, open);
+        }),
+      );
+    },
+  });
+  const cluster = sdk.cluster;
+  if (!cluster) return;
+  new Gauge({
+    name: 'wakit_cluster_nodes',
+    help: 'Live nodes of the fleet',
+    registers,
+    async collect() {
+      const live = await cluster.nodes().catch(() => undefined);
+      if (live) this.set(live.length);
+    },
+  });
+  new Gauge({
+    name: 'wakit_cluster_clients',
+    help: 'Clients each node of the fleet runs',
+    labelNames: ['node'],
+    registers,
+    async collect() {
+      this.reset();
+      const live = await cluster.nodes().catch(() => undefined);
+      if (!live) return;
+      for (const node of live) this.set({ node: node.nodeId }, node.clients.length);
+    },
+  });
+}
