@@ -256,7 +256,9 @@ export class RedisOutbox implements OutboxStore {
     return this.#read('read the outbox', async () => {
       const ids = (
         await Promise.all(
-          PRIORITIES.map((priority) => this.#redis.zrange(this.#keys.open(client, priority), '0', '-1')),
+          PRIORITIES.map((priority) =>
+            this.#redis.zrange(this.#keys.open(client, priority), '0', '-1'),
+          ),
         )
       ).flat();
       const entries = (await readSends(this.#redis, this.#keys, ids)).map(toOpen);
