@@ -94,7 +94,7 @@ describe('RedisOutbox (a real redis-server)', function () {
     store.update('id-002', {
       ...sent('wa-2'),
       status: 'failed',
-      error: { code: 'SEND_FAILED', message: 'x' },
+      error: { code: 'ENGINE_ERROR', message: 'x' },
     });
     let committed = false;
     void store.committed().then(() => (committed = true));
@@ -110,7 +110,10 @@ describe('RedisOutbox (a real redis-server)', function () {
       ack: 2,
       messageId: 'wa-1',
     });
-    expect((await other.get('id-002'))?.error).to.deep.equal({ code: 'SEND_FAILED', message: 'x' });
+    expect((await other.get('id-002'))?.error).to.deep.equal({
+      code: 'ENGINE_ERROR',
+      message: 'x',
+    });
     expect((await other.open('bot')).map((e) => e.id)).to.deep.equal(['id-003']);
   });
 

@@ -76,7 +76,7 @@ export class PendingChanges {
     if (this.#waiters.length === 0) return;
     const lowest = this.#lowestUnwritten();
     for (let i = this.#waiters.length - 1; i >= 0; i--) {
-      const waiter = this.#waiters[i]!;
+      const waiter = this.#waiters[i];
       if (waiter.gen < lowest) {
         this.#waiters.splice(i, 1);
         waiter.resolve();

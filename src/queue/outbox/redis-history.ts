@@ -42,7 +42,7 @@ export async function listSends(
 ): Promise<ListPage> {
   if (query.clients?.length === 0) return { items: [] };
   const clients = query.clients && new Set(query.clients);
-  const index = query.clients?.length === 1 ? keys.clientList(query.clients[0]!) : keys.list;
+  const index = query.clients?.length === 1 ? keys.clientList(query.clients[0]) : keys.list;
   let before = query.cursor ? `(${cursorSeq(query.cursor)}` : '+inf';
   const rows: SendHash[] = [];
   for (;;) {
@@ -57,7 +57,7 @@ export async function listSends(
     );
     const ids = flat.filter((_, i) => i % 2 === 0);
     for (const hash of await readSends(redis, keys, ids)) {
-      if (clients && !clients.has(hash.client!)) continue;
+      if (clients && !clients.has(hash.client)) continue;
       if (query.status && hash.status !== query.status) continue;
       if (query.since !== undefined && Number(hash.createdAt) < query.since) continue;
       rows.push(hash);

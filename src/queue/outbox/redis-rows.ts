@@ -82,13 +82,13 @@ export function changeArgs(change: OutboxChange, finished: boolean, ttlMs: numbe
 
 export function toOpen(hash: SendHash): OpenEntry {
   return {
-    id: hash.id!,
-    client: hash.client!,
+    id: hash.id,
+    client: hash.client,
     account: hash.account ?? null,
-    chatId: hash.chatId!,
-    kind: hash.kind!,
+    chatId: hash.chatId,
+    kind: hash.kind,
     priority: hash.priority as SendPriority,
-    content: hash.content!,
+    content: hash.content,
     createdAt: Number(hash.createdAt),
     status: hash.status as TrackingStatus,
     attempts: Number(hash.attempts),
@@ -98,10 +98,10 @@ export function toOpen(hash: SendHash): OpenEntry {
 
 export function toTracked(hash: SendHash): TrackedSend {
   const record: TrackedSend = {
-    id: hash.id!,
-    client: hash.client!,
-    chatId: hash.chatId!,
-    kind: hash.kind!,
+    id: hash.id,
+    client: hash.client,
+    chatId: hash.chatId,
+    kind: hash.kind,
     status: hash.status as TrackingStatus,
     attempts: Number(hash.attempts),
     createdAt: new Date(Number(hash.createdAt)).toISOString(),
