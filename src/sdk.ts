@@ -26,6 +26,7 @@ import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
+import type { Ownership } from './cluster/ownership.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -43,6 +44,11 @@ export interface SdkOptions {
    * A shared store plugs in here (`MemoryClientRegistry` forgets them at exit).
    */
   clientRegistry?: ClientRegistry;
+  /**
+   * Advanced / testing seam: which clients this process runs. Default: every client (one server);
+   * in a fleet (`cluster`) the placement decides.
+   */
+  ownership?: Ownership;
 }
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
@@ -122,8 +128,11 @@ export class Sdk {
       };
     }
     this.#errors = new ErrorSink(this.logger);
-    this.#outbox = createOutboxStore(config, this.baseDir, (error) =>
-      this.#errors.report({ source: 'queue', event: 'journal', error }),
+    this.#outbox = createOutboxStore(
+      config,
+      this.baseDir,
+      (error) => this.#errors.report({ source: 'queue', event: 'journal', error }),
+      this.logger,
     );
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
@@ -135,6 +144,7 @@ export class Sdk {
       store: createSessionStore(config, this.baseDir, this.logger),
       errors: this.#errors,
       outbox: this.#outbox,
+      ...(options.ownership ? { ownership: options.ownership } : {}),
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
