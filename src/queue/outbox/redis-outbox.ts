@@ -3,7 +3,6 @@ import { WakitError } from '../../errors/index.js';
 import { closeRedis, redisUnavailable } from '../../cluster/redis-connection.js';
 import type { SendPriority, TrackedSend } from '../types.js';
 import {
-  FINISHED,
   type AppendedNotice,
   type Appended,
   type BulkFailure,
@@ -16,9 +15,10 @@ import {
   type RetentionPolicy,
   type WaitingQuery,
 } from './outbox-store.js';
-import { PendingChanges } from './redis-changes.js';
+import { FirstConnection } from './redis-first-connection.js';
+import { StatusWriter } from './redis-status-writer.js';
 import { listSends, pruneSends, readSends } from './redis-history.js';
-import { changeArgs, OutboxKeys, PRIORITIES, toOpen, toTracked } from './redis-rows.js';
+import { OutboxKeys, PRIORITIES, toOpen, toTracked } from './redis-rows.js';
 import { SCRIPTS, type ScriptName } from './redis-scripts.js';
 
 export interface RedisOutboxOptions {
@@ -38,9 +38,6 @@ export interface RedisOutboxOptions {
   appendTimeoutMs?: number;
 }
 
-/** Between two attempts to write status changes while Redis is unreachable. */
-const RETRY_MS = 250;
-
 type Call = (...args: unknown[]) => Promise<unknown>;
 
 /**
@@ -58,16 +55,11 @@ export class RedisOutbox implements OutboxStore {
   readonly #redis: Redis;
   readonly #keys: OutboxKeys;
   readonly #options: RedisOutboxOptions;
-  readonly #changes = new PendingChanges();
+  readonly #connection: FirstConnection;
+  readonly #writer: StatusWriter;
   readonly #watchers = new Map<string, Set<(notice: AppendedNotice) => void>>();
   #subscriber: Redis | undefined;
-  #writing: Promise<void> | undefined;
-  #scheduled = false;
-  #retry: NodeJS.Timeout | undefined;
-  /** A failed write was reported; the next success ends the outage. */
-  #failing = false;
   #closed = false;
-  #everReady = false;
 
   constructor(options: RedisOutboxOptions) {
     this.#options = options;
@@ -77,13 +69,21 @@ export class RedisOutbox implements OutboxStore {
     for (const [name, script] of Object.entries(SCRIPTS)) {
       if (!(name in this.#redis)) this.#redis.defineCommand(name, script);
     }
+    this.#connection = new FirstConnection(this.#redis, options.appendTimeoutMs ?? 2_000);
+    this.#writer = new StatusWriter({
+      redis: this.#redis,
+      base: this.#keys.base,
+      ttlMs: this.#ttl(),
+      connection: this.#connection,
+      onError: (error) => options.onError(error),
+    });
   }
 
   async append(entry: OutboxEntry): Promise<Appended> {
     if (this.#closed) throw new WakitError('SHUTTING_DOWN', 'The outbox is closed');
     const keys = this.#keys;
     const idem = entry.idempotency;
-    await this.#firstConnect();
+    await this.#connection.wait();
     const reply = (await this.#bounded(
       this.#call(this.#redis, 'wakitOutboxAppend')(
         keys.seq,
@@ -116,32 +116,6 @@ export class RedisOutbox implements OutboxStore {
     return { id: entry.id, seq: Number(reply[1]) };
   }
 
-  /**
-   * Commands fail at once while Redis is unreachable; only the first connection of a new store
-   * is waited for (briefly), so the first accepts after start-up do not fail for nothing.
-   */
-  #firstConnect(): Promise<void> {
-    const redis = this.#redis;
-    if (this.#everReady || redis.status === 'ready') {
-      this.#everReady = true;
-      return Promise.resolve();
-    }
-    if (redis.status !== 'wait' && redis.status !== 'connecting' && redis.status !== 'connect') {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        redis.off('ready', done);
-        redis.off('error', done);
-        resolve();
-      };
-      const timer = setTimeout(done, this.#options.appendTimeoutMs ?? 2_000);
-      redis.once('ready', done);
-      redis.once('error', done);
-    });
-  }
-
   /** An append Redis does not answer in time is refused (a retry with its key is safe). */
   #bounded<T>(call: Promise<T>): Promise<T> {
     const ms = this.#options.appendTimeoutMs ?? 2_000;
@@ -157,83 +131,17 @@ export class RedisOutbox implements OutboxStore {
   }
 
   update(id: string, change: OutboxChange): void {
-    if (this.#closed) return;
-    this.#changes.record(id, change);
-    this.#schedule();
+    this.#writer.record(id, change);
   }
 
   /** Every change recorded so far is in Redis; while Redis is down this waits for it. */
   committed(): Promise<void> {
-    const written = this.#changes.written();
-    if (this.#changes.size > 0) this.#schedule();
-    return written;
-  }
-
-  #schedule(): void {
-    if (this.#scheduled || this.#writing || this.#retry) return;
-    this.#scheduled = true;
-    setImmediate(() => void this.#flush());
-  }
-
-  /** Writes the pending status changes in one MULTI; on failure they wait for the next try. */
-  #flush(): Promise<void> {
-    this.#scheduled = false;
-    if (this.#writing) return this.#writing;
-    if (this.#changes.size === 0) return Promise.resolve();
-    if (!this.#everReady && this.#redis.status !== 'ready') {
-      this.#writing = this.#firstConnect().finally(() => {
-        this.#writing = undefined;
-      });
-      return this.#writing.then(() => this.#flush());
-    }
-    const batch = this.#changes.take();
-    const multi = this.#redis.multi();
-    const update = this.#call(multi as unknown as Redis, 'wakitOutboxUpdate');
-    const ttl = this.#ttl();
-    for (const [id, change] of batch) {
-      void update(this.#keys.base, id, ...changeArgs(change, FINISHED.has(change.status), ttl));
-    }
-    this.#writing = multi
-      .exec()
-      .then((replies) => {
-        if (!replies) throw new Error('the transaction was discarded');
-        const failed = replies.find(([error]) => error)?.[0];
-        this.#changes.done();
-        this.#failing = false;
-        // A script error is no outage: retrying would fail again. Reported, not retried.
-        if (failed) this.#options.onError(redisUnavailable('record a send status', failed));
-      })
-      .catch((error: unknown) => {
-        this.#changes.failed();
-        if (!this.#failing) {
-          this.#failing = true;
-          this.#options.onError(
-            redisUnavailable('record send status changes (kept, retried until written)', error),
-          );
-        }
-        if (!this.#closed) {
-          this.#retry = setTimeout(() => {
-            this.#retry = undefined;
-            this.#schedule();
-          }, RETRY_MS);
-        }
-      })
-      .finally(() => {
-        this.#writing = undefined;
-        if (this.#changes.size > 0) this.#schedule();
-      });
-    return this.#writing;
-  }
-
-  /** Reads see the changes recorded before them (one write attempt; reads fail alike if down). */
-  async #sync(): Promise<void> {
-    if (this.#writing) await this.#writing;
-    if (this.#changes.size > 0) await this.#flush();
+    return this.#writer.written();
   }
 
   async #read<T>(what: string, read: () => Promise<T>): Promise<T> {
-    await this.#firstConnect();
-    await this.#sync();
+    await this.#connection.wait();
+    await this.#writer.sync();
     try {
       return await read();
     } catch (error) {
@@ -358,10 +266,8 @@ export class RedisOutbox implements OutboxStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    await this.#sync().catch(() => undefined);
     this.#closed = true;
-    clearTimeout(this.#retry);
-    this.#changes.release();
+    await this.#writer.close().catch(() => undefined);
     this.#watchers.clear();
     if (this.#subscriber) await closeRedis(this.#subscriber);
     await closeRedis(this.#redis);
