@@ -166,6 +166,36 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
     );
   });
 
+  it('while Redis is down accepts fail with STORAGE_UNAVAILABLE and the owner holds its sends; after, all go out once', async () => {
+    const { owner, remote, inbox } = await twoNodes({ minGapMs: 150, jitterMs: 0 });
+    const accepted: QueuedSend[] = [];
+    for (let i = 0; i < 6; i++) accepted.push(await remote.enqueue(text(`r${i}`)));
+    for (let i = 0; i < 6; i++) accepted.push(await owner.enqueue(text(`o${i}`)));
+    await until(() => inbox().length >= 1, 5_000, 'the first send out');
+    await redis.stop({ hard: true });
+    const atStop = inbox().length;
+    const started = Date.now();
+    for (const client of [owner, remote]) {
+      const error = await client.enqueue(text('refused')).then(
+        () => undefined,
+        (e: unknown) => e as { code: string },
+      );
+      expect(error?.code).to.equal('STORAGE_UNAVAILABLE');
+    }
+    expect(Date.now() - started).to.be.below(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Held (its outcome cannot be recorded): at most the send in flight at the stop went out.
+    expect(inbox().length).to.be.at.most(atStop + 1);
+    await redis.restart();
+    await Promise.all(accepted.map((q) => q.result));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const sent = inbox();
+    expect([...sent].sort()).to.deep.equal(
+      [...['r0', 'r1', 'r2', 'r3', 'r4', 'r5'], ...['o0', 'o1', 'o2', 'o3', 'o4', 'o5']].sort(),
+    );
+    expect(sent).to.not.include('refused');
+  });
+
   it('keys are fleet-wide; a client FAILED on its owner is refused elsewhere; sends wait while nobody runs it', async () => {
     const { b, owner, remote, inbox, onA } = await twoNodes();
     const first = await remote.enqueue(text('once'), { idempotencyKey: 'k-1' });
