@@ -216,6 +216,18 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
     await waiting.result;
     expect(inbox().filter((body) => body === 'during failover')).to.have.length(1);
 
+    // A send the owner fails: the follower on B rejects with the error A recorded.
+    const doomed = await remote.enqueue(
+      prepareSend('text', { to: '15559999999@c.us', text: 'nobody' }),
+    );
+    const failure = await doomed.result.then(
+      () => undefined,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    const recorded = (await b.sends.get(doomed.trackingId))?.error;
+    expect(recorded?.code).to.be.a('string');
+    expect(failure).to.include({ code: recorded?.code, message: recorded?.message });
+
     const states = new Map<string, ClientState>([['a', 'FAILED']]);
     const failedFleet = ownership(new Set(), states);
     const c = await node('C', failedFleet);
