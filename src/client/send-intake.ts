@@ -101,7 +101,9 @@ export class SendIntake {
     options: AcceptOptions,
   ): Promise<QueuedSend> {
     const { queue, outbox, clock } = this.#d;
-    queue.assertCapacity();
+    const local = this.#d.ownership.isLocal(this.#d.client);
+    if (local) queue.assertCapacity();
+    else queue.assertRoomFor(sum(await outbox.countOpen(this.#d.client)));
     const stored = await this.#bytesOfPath(content);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
@@ -142,7 +144,7 @@ export class SendIntake {
       if (slot) this.#accepting.delete(slot);
     }
     if (duplicateOf) return this.#replay(duplicateOf, idempotency!.hash);
-    if (!this.#d.ownership.isLocal(this.#d.client)) return this.#journaledFor(id, chatId);
+    if (!local) return this.#journaledFor(id, chatId);
     let handle;
     try {
       handle = queue.enqueue({
@@ -281,6 +283,10 @@ export class SendIntake {
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
+}
+
+function sum(counts: Record<SendPriority, number>): number {
+  return counts.reply + counts.normal + counts.bulk;
 }
 
 /** What makes two requests with one idempotency key "the same request". */

@@ -196,6 +196,20 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
     expect(sent).to.not.include('refused');
   });
 
+  it("bounds a client's sends by queue.maxSize across the fleet: QUEUE_FULL on a node that does not run it", async () => {
+    const { b, remote, onA } = await twoNodes({ maxSize: 3 });
+    onA.move('a', false); // nobody sends: they pile up in the outbox
+    const accepted = [];
+    for (let i = 0; i < 3; i++) accepted.push(await remote.enqueue(text(`w${i}`)));
+    const error = await remote.enqueue(text('one too many')).then(
+      () => undefined,
+      (e: unknown) => e as { code: string; details?: { maxSize?: number } },
+    );
+    expect(error?.code).to.equal('QUEUE_FULL');
+    expect(error?.details?.maxSize).to.equal(3);
+    expect((await b.sends.list({ clients: ['a'], limit: 10 })).items).to.have.length(3);
+  });
+
   it('keys are fleet-wide; a client FAILED on its owner is refused elsewhere; sends wait while nobody runs it', async () => {
     const { b, owner, remote, inbox, onA } = await twoNodes();
     const first = await remote.enqueue(text('once'), { idempotencyKey: 'k-1' });
