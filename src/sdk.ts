@@ -27,6 +27,7 @@ import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
 import { Fleet } from './cluster/fleet.js';
+import type { Ownership } from './cluster/ownership.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -44,6 +45,11 @@ export interface SdkOptions {
    * A shared store plugs in here (`MemoryClientRegistry` forgets them at exit).
    */
   clientRegistry?: ClientRegistry;
+  /**
+   * Advanced / testing seam: which clients this process runs. Default: every client (one server);
+   * in a fleet (`cluster`) the placement decides.
+   */
+  ownership?: Ownership;
 }
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
@@ -126,8 +132,11 @@ export class Sdk {
       };
     }
     this.#errors = new ErrorSink(this.logger);
-    this.#outbox = createOutboxStore(config, this.baseDir, (error) =>
-      this.#errors.report({ source: 'queue', event: 'journal', error }),
+    this.#outbox = createOutboxStore(
+      config,
+      this.baseDir,
+      (error) => this.#errors.report({ source: 'queue', event: 'journal', error }),
+      this.logger,
     );
     // ---- cluster mode (issue 14): placement, registry on Redis, cluster view ----
     const cluster = config.cluster;
@@ -140,6 +149,7 @@ export class Sdk {
     // ---- end cluster mode ----
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
+    const ownership = options.ownership ?? fleetNode?.placement;
     const container = createRootContainer({
       config,
       baseDir: this.baseDir,
@@ -154,7 +164,7 @@ export class Sdk {
       ),
       errors: this.#errors,
       outbox: this.#outbox,
-      ...(fleetNode ? { ownership: fleetNode.placement } : {}),
+      ...(ownership ? { ownership } : {}),
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;

@@ -16,8 +16,10 @@ import {
   MEDIA_RESOLVER,
   OUTBOUND_QUEUE,
   OUTBOX,
+  OWNERSHIP,
   SESSION_STORE,
 } from '../kernel/tokens.js';
+import type { Ownership } from '../cluster/ownership.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, SendPriority, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
@@ -118,6 +120,8 @@ export class BotClient {
   readonly #followStatus = (record: TrackedSend): void => {
     this.#events.emit('message.status', record);
   };
+  readonly #recover: () => void;
+  readonly #unlistenOwnership: () => void;
   #lastDisconnect: ClientInfo['lastDisconnect'] = null;
   #onCall: (call: CallData) => void = () => undefined;
 
@@ -132,6 +136,7 @@ export class BotClient {
     @inject(ERROR_SINK) errors: ErrorSink,
     @inject(CLOCK) clock: Clock,
     @inject(OUTBOX) outbox: OutboxStore,
+    @inject(OWNERSHIP) private readonly ownership: Ownership,
   ) {
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
@@ -140,11 +145,7 @@ export class BotClient {
       this.log.info({ from, to }, 'client %s: %s → %s', name, from, to);
       if (to === 'READY') {
         this.queue.resume();
-        this.#intake
-          .recover()
-          .catch((error: unknown) =>
-            errors.report({ source: 'queue', event: 'recover', client: name, error }),
-          );
+        this.#recover();
       } else if (from === 'READY') this.queue.pause();
       if (to === 'FAILED') this.#sessionEnded('CLIENT_FAILED', 'the client FAILED');
       this.#supervisor.notifyState(to);
@@ -176,6 +177,7 @@ export class BotClient {
       media,
       clock,
       log,
+      ownership,
       account: () => this.#supervisor.engine?.me()?.id ?? null,
       deliver: (chatId, content, account) =>
         deliver(
@@ -190,6 +192,17 @@ export class BotClient {
           content,
           account,
         ),
+    });
+    this.#recover = () =>
+      void this.#intake
+        .recover()
+        .catch((error: unknown) =>
+          errors.report({ source: 'queue', event: 'recover', client: name, error }),
+        );
+    this.#unlistenOwnership = ownership.onChange((client, local) => {
+      if (client !== name) return;
+      this.#intake.ownershipChanged(local);
+      if (local && this.state === 'READY') this.#recover();
     });
     this.#actions = {
       client: name,
@@ -378,7 +391,22 @@ export class BotClient {
     });
   }
 
+  /**
+   * Whether a send is accepted now. For a client another node of the fleet runs (or nobody, for a
+   * moment, during a failover) the local state says nothing (it is STOPPED here): the send is
+   * journaled in the shared outbox for the owner unless the owner reported the client FAILED.
+   */
   #accept(chatId: string, content: OutgoingContent, options: AcceptOptions): Promise<QueuedSend> {
+    if (!this.ownership.isLocal(this.name)) {
+      if (this.ownership.fleetState(this.name) === 'FAILED') {
+        return Promise.reject(
+          new WakitError('CLIENT_NOT_READY', `Client ${this.name} is FAILED, not READY`, {
+            details: { client: this.name, state: 'FAILED' },
+          }),
+        );
+      }
+      return this.#intake.accept(chatId, content, options);
+    }
     const state = this.state;
     const holding = this.config.queue.holdUntilReady && state !== 'STOPPED' && state !== 'FAILED';
     if (state !== 'READY' && !holding) {
@@ -447,6 +475,8 @@ export class BotClient {
   }
 
   async #close(): Promise<void> {
+    this.#unlistenOwnership();
+    this.#intake.close();
     await this.stop().catch((error: unknown) => {
       if (!isWakitError(error)) this.log.error({ err: toWakitError(error) }, 'stop failed');
     });

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
+import type { Ownership } from '../cluster/ownership.js';
 import type { OutboundQueue, SendPriority } from '../queue/index.js';
 import { newTrackingId } from '../queue/tracking-id.js';
 import { FINISHED, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { outboxBacklog } from './outbox-backlog.js';
+import { OutboxFollower } from './outbox-follower.js';
+import { OwnerCatchUp } from './owner-catch-up.js';
 import { isActionKind, isLightKind } from './action-contract.js';
 import type { OutgoingContent, SendResult } from './types.js';
 
@@ -34,6 +37,8 @@ export interface SendIntakeDeps {
   media: MediaResolver;
   clock: Clock;
   log: Logger;
+  /** Which clients this process runs (a fleet: sends for others are journaled for their owner). */
+  ownership: Ownership;
   /** The linked account (`me` id) now, or null. */
   account(): string | null;
   /** Makes the send through the engine, refusing another account than `account`. */
@@ -49,16 +54,45 @@ export interface SendIntakeDeps {
  * accepted is lost), answers repeated idempotency keys with the first acceptance, and re-queues
  * what a previous process left unfinished, in its original order and priority. The outbox is the
  * queue's backlog: waiting sends beyond the queue's window wait only there.
+ *
+ * In a fleet (a shared outbox) a send for a client another node runs, or nobody runs for a moment
+ * (failover), is only journaled here: the owner pages it in (`OwnerCatchUp`) and sends it with its
+ * pacing; its `result` follows the record in the outbox (`OutboxFollower`). While this process runs
+ * the client it watches the outbox for such sends, and recovery runs again each time it starts
+ * running the client (`ownershipChanged`).
  */
 export class SendIntake {
   readonly #d: SendIntakeDeps;
   /** Idempotency keys whose first request is still being journaled. */
   readonly #accepting = new Set<string>();
+  readonly #follower: OutboxFollower;
+  readonly #catchUp: OwnerCatchUp;
   #recovered = false;
 
   constructor(deps: SendIntakeDeps) {
     this.#d = deps;
     deps.queue.pageTo(outboxBacklog(deps));
+    this.#follower = new OutboxFollower(deps.outbox);
+    this.#catchUp = new OwnerCatchUp(deps);
+    if (deps.ownership.isLocal(deps.client)) this.#catchUp.start();
+  }
+
+  /**
+   * This process starts (`local`) or stops running the client: it watches the outbox for sends
+   * other nodes accept only while it runs it, and recovers again the next time (call `recover`).
+   */
+  ownershipChanged(local: boolean): void {
+    this.#recovered = false;
+    if (local) this.#catchUp.start();
+    else this.#catchUp.stop();
+  }
+
+  /** Stops watching; results followed in the outbox reject with SHUTTING_DOWN (sends stay journaled). */
+  close(): void {
+    this.#catchUp.stop();
+    this.#follower.close(
+      new WakitError('SHUTTING_DOWN', 'Stopped following the send: it stays in the outbox'),
+    );
   }
 
   async accept(
@@ -67,7 +101,9 @@ export class SendIntake {
     options: AcceptOptions,
   ): Promise<QueuedSend> {
     const { queue, outbox, clock } = this.#d;
-    queue.assertCapacity();
+    const local = this.#d.ownership.isLocal(this.#d.client);
+    if (local) queue.assertCapacity();
+    else queue.assertRoomFor(sum(await outbox.countOpen(this.#d.client)));
     const stored = await this.#bytesOfPath(content);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
@@ -108,6 +144,7 @@ export class SendIntake {
       if (slot) this.#accepting.delete(slot);
     }
     if (duplicateOf) return this.#replay(duplicateOf, idempotency!.hash);
+    if (!local) return this.#journaledFor(id, chatId);
     let handle;
     try {
       handle = queue.enqueue({
@@ -146,12 +183,26 @@ export class SendIntake {
     };
   }
 
+  /** A send for a client another node runs: journaled only; its result follows the outbox. */
+  #journaledFor(trackingId: string, chatId: string): QueuedSend {
+    const follower = this.#follower;
+    let result: Promise<SendResult> | undefined;
+    return {
+      trackingId,
+      chatId,
+      get result() {
+        return (result ??= quiet(follower.follow(trackingId)));
+      },
+    };
+  }
+
   /**
    * Re-queues what a previous process accepted and did not finish (once, when the client first
    * becomes READY): the queue learns how many sends of each priority wait in the outbox and loads
    * them page by page, in their original order, before newer ones of the same priority. A send in
    * flight at the crash is sent again: the at-least-once window. A send accepted for another
-   * account than the one linked now is failed with SESSION_EXPIRED when its page is loaded.
+   * account than the one linked now is failed with SESSION_EXPIRED when its page is loaded. In a
+   * fleet it runs again each time this process starts running the client.
    */
   async recover(): Promise<number> {
     if (this.#recovered) return 0;
@@ -194,8 +245,11 @@ export class SendIntake {
       throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${first.id}`);
     let result = this.#d.queue.resultOf(first.id);
     if (!result) {
-      if (!FINISHED.has(record.status)) result = this.#d.queue.follow(first.id);
-      else if (record.status === 'failed') {
+      if (!FINISHED.has(record.status)) {
+        result = this.#d.ownership.isLocal(this.#d.client)
+          ? this.#d.queue.follow(first.id)
+          : this.#follower.follow(first.id);
+      } else if (record.status === 'failed') {
         result = Promise.reject(
           new WakitError(record.error?.code ?? 'ENGINE_ERROR', record.error?.message),
         );
@@ -229,6 +283,10 @@ export class SendIntake {
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
+}
+
+function sum(counts: Record<SendPriority, number>): number {
+  return counts.reply + counts.normal + counts.bulk;
 }
 
 /** What makes two requests with one idempotency key "the same request". */

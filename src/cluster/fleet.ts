@@ -11,7 +11,8 @@ import type { ClusterConfig, WakitConfig } from '../config/schema.js';
 import { WakitError, toWakitError } from '../errors/index.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
 import type { ClusterView, FleetEventStream } from './cluster-view.js';
-import { Membership, defaultNodeId } from './membership.js';
+import { Membership } from './membership.js';
+import { nodeIdOf } from './node-id.js';
 import { Placement, type PlacedClients } from './placement.js';
 import { RedisClientRegistry } from './redis-client-registry.js';
 import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js';
@@ -78,7 +79,7 @@ export class Fleet {
   constructor(options: FleetOptions) {
     const cluster = options.config.cluster;
     this.#cluster = cluster;
-    this.nodeId = cluster.nodeId ?? defaultNodeId();
+    this.nodeId = nodeIdOf(cluster);
     this.#log = options.logger.child({ component: 'fleet', node: this.nodeId });
     this.#url = cluster.advertiseUrl?.replace(/\/+$/, '') ?? restUrlFromConfig(options.config);
     this.redis = createRedis({

@@ -4,7 +4,6 @@
  * likewise). A node silent for 3 heartbeats is gone: its entry lapses and is pruned by the next
  * announcement of any node. A stopping node removes itself at once.
  */
-import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { FleetNode } from './cluster-view.js';
 
@@ -17,11 +16,6 @@ export interface NodeRecord {
   clients: string[];
   /** ISO 8601 time it joined. */
   startedAt: string;
-}
-
-/** This node's id: `cluster.nodeId`, else `<hostname>-<pid>`. */
-export function defaultNodeId(): string {
-  return `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9_.:-]/g, '_');
 }
 
 export interface MembershipOptions {

@@ -85,6 +85,15 @@ export class OutboundQueue {
   }
 
   /**
+   * The same bound for a client another node runs: QUEUE_FULL when the shared outbox holds
+   * `open` unfinished sends of it already (`queue.maxSize`); SHUTTING_DOWN while this one stops.
+   */
+  assertRoomFor(open: number): void {
+    if (this.#intake !== 'open') throw queueErrors.closed(this.client);
+    if (open >= this.#config.maxSize) throw queueErrors.full(this.client, open, this.#config);
+  }
+
+  /**
    * From now on at most `queue.memoryWindow` waiting sends of each priority are held in memory: a
    * send beyond (one with a `seq`) waits only in `source` and is loaded back in its turn.
    */

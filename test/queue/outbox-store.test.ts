@@ -7,6 +7,8 @@ import path from 'node:path';
 import { MemoryOutbox } from '../../src/queue/outbox/memory-outbox.js';
 import type { OutboxEntry, OutboxStore } from '../../src/queue/outbox/outbox-store.js';
 import { SqliteOutbox } from '../../src/queue/outbox/sqlite-outbox.js';
+import { RedisServer } from '../helpers/redis-server.js';
+import { redisOutbox } from '../helpers/redis-outbox.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -41,6 +43,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+let redis: RedisServer | undefined;
+let prefixes = 0;
+
 const adapters: Array<[string, () => OutboxStore]> = [
   ['memory', () => new MemoryOutbox()],
   [
@@ -52,10 +57,18 @@ const adapters: Array<[string, () => OutboxStore]> = [
         onError: () => {},
       }),
   ],
+  // A fresh key prefix per test: the same server, an empty outbox.
+  ['redis', () => redisOutbox(redis!.url, `contract${++prefixes}`)],
 ];
 
 for (const [name, make] of adapters) {
   describe(`OutboxStore contract (${name})`, () => {
+    if (name === 'redis') {
+      before(async () => {
+        redis = await RedisServer.start();
+      });
+      after(() => redis?.dispose());
+    }
     let store: OutboxStore;
     beforeEach(() => {
       store = make();

@@ -1,8 +1,8 @@
 /**
  * The OutboxStore port: where every accepted send is journaled before it is accepted, followed
  * through its life, recovered after a crash and looked up by id. Adapters: SQLite (the default,
- * one file per SDK), memory (opt-out: loses everything on a crash); a shared store for several
- * servers plugs in here (per-client ordered entries, async everywhere).
+ * one file per SDK), memory (opt-out: loses everything on a crash), Redis (a fleet: one outbox
+ * shared by every node, `cluster` config; per-client ordered entries, async everywhere).
  */
 import type { ErrorCode } from '../../errors/index.js';
 import type { SendPriority, TrackedSend, TrackingStatus } from '../types.js';
@@ -88,8 +88,18 @@ export type Appended =
   | { id: string; seq: number; duplicateOf?: undefined }
   | { id: string; seq?: undefined; duplicateOf: { id: string; hash: string } };
 
+/** A send some node appended to a shared outbox (`OutboxStore.watch`). */
+export interface AppendedNotice {
+  client: string;
+  seq: number;
+  /** The node that accepted it. */
+  nodeId: string;
+  /** True when this process appended it (its own queue has it already). */
+  own: boolean;
+}
+
 export interface OutboxStore {
-  readonly kind: 'sqlite' | 'memory';
+  readonly kind: 'sqlite' | 'memory' | 'redis';
   /**
    * Journals an accepted send. Resolves once it is durable (group-committed with the other
    * appends of the same tick); rejects with STORAGE_UNAVAILABLE / STORAGE_FULL, storing nothing.
@@ -118,6 +128,13 @@ export interface OutboxStore {
   media(id: string): Promise<Buffer | undefined>;
   /** Removes finished sends beyond the policy; returns how many. */
   prune(policy: RetentionPolicy, now: number): Promise<number>;
+  /**
+   * Optional, for stores shared by several processes (Redis): calls `listener` whenever any node
+   * appends a send for `client`, so the process running it pages the send into its queue. Returns a
+   * function that stops it. Notices may be lost (pub/sub has no replay): callers poll as well.
+   * Stores of one process (SQLite, memory) do not implement it: every send is accepted locally.
+   */
+  watch?(client: string, listener: (notice: AppendedNotice) => void): () => void;
   close(): Promise<void>;
 }
 
