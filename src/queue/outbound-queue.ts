@@ -54,6 +54,8 @@ export class OutboundQueue {
   #attempt: SendAttempt | undefined;
   /** A dispatch is waiting in, or running on, the executor. */
   #slotTaken = false;
+  /** Something asked for a dispatch while one was under way: look again once it ends. */
+  #pumpAgain = false;
   #timer: NodeJS.Timeout | undefined;
   #timerDue = 0;
   /** Earliest start of the next message (end of the last send plus the gap). */
@@ -277,7 +279,12 @@ export class OutboundQueue {
   }
 
   #pump(): void {
-    if (this.#slotTaken || this.#intake === 'closed' || this.#waiting() === 0) return;
+    if (this.#slotTaken) {
+      // e.g. restore() reset the backlog while the dispatch awaited a page it will now drop
+      this.#pumpAgain = true;
+      return;
+    }
+    if (this.#intake === 'closed' || this.#waiting() === 0) return;
     const now = this.#clock.now();
     if (now < this.#nextAnyAt) {
       this.#wakeIn(this.#nextAnyAt - now);
@@ -314,7 +321,9 @@ export class OutboundQueue {
       }
     } finally {
       this.#slotTaken = false;
-      if (sent) this.#pump();
+      const again = sent || this.#pumpAgain;
+      this.#pumpAgain = false;
+      if (again) this.#pump();
     }
   }
 

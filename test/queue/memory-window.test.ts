@@ -184,6 +184,30 @@ describe('OutboundQueue memory window (waiting sends paged out to the backlog)',
     expect(backlog.sent).to.deep.equal(['oldReply', 'fresh', 'old1', 'old2', 'old3', 'later']);
   });
 
+  it('restore while a page is loading: the dropped page is asked for again, nothing is stranded', async () => {
+    const { queue, backlog } = pagedQueue(4);
+    for (const n of [1, 2, 3]) backlog.job(`remote${n}`, 'bulk');
+    const load = backlog.load.bind(backlog);
+    let release: (() => void) | undefined;
+    backlog.load = (priority, after, limit) =>
+      release === undefined
+        ? new Promise((resolve) => {
+            release = () => void load(priority, after, limit).then(resolve);
+          })
+        : load(priority, after, limit);
+    expect(queue.restore({ bulk: 3, normal: 0, reply: 0 })).to.equal(3);
+    await flush();
+    expect(release, 'a page is being loaded').to.be.a('function');
+    // more sends appended elsewhere: the counts are given again while that page loads
+    backlog.job('remote4', 'bulk');
+    queue.restore({ bulk: 4, normal: 0, reply: 0 });
+    release!();
+    await settle(queue);
+    await clock.tickAsync(2_000);
+    await settle(queue);
+    expect(backlog.sent).to.deep.equal(['remote1', 'remote2', 'remote3', 'remote4']);
+  });
+
   it('close rejects results handed out for paged-out sends with SHUTTING_DOWN; they stay stored', async () => {
     const { queue, backlog, accept } = pagedQueue(1);
     queue.pause();
