@@ -61,6 +61,12 @@ export interface SendIntakeDeps {
  * the client it watches the outbox for such sends, and recovery runs again each time it starts
  * running the client (`ownershipChanged`).
  */
+/** Rejects the results of waiting sends when another node takes the client over (never shown). */
+const HANDED_OFF = new WakitError(
+  'CLIENT_UNAVAILABLE',
+  'The client runs on another node now: the send waits in the shared outbox for it',
+);
+
 export class SendIntake {
   readonly #d: SendIntakeDeps;
   /** Idempotency keys whose first request is still being journaled. */
@@ -83,8 +89,14 @@ export class SendIntake {
    */
   ownershipChanged(local: boolean): void {
     this.#recovered = false;
-    if (local) this.#catchUp.start();
-    else this.#catchUp.stop();
+    if (local) {
+      this.#catchUp.start();
+      return;
+    }
+    this.#catchUp.stop();
+    // Its waiting sends are the new owner's now: forgotten here (still queued in the outbox), so
+    // that they are never sent from here; results handed out follow the outbox instead.
+    this.#d.queue.handOff(HANDED_OFF);
   }
 
   /** Stops watching; results followed in the outbox reject with SHUTTING_DOWN (sends stay journaled). */
@@ -169,6 +181,7 @@ export class SendIntake {
       });
       throw error;
     }
+    const follower = this.#follower;
     // The result promise is made only when someone asks for it: 100,000 waiting sends that
     // nobody awaits hold no promises.
     let result: Promise<SendResult> | undefined;
@@ -177,7 +190,13 @@ export class SendIntake {
       chatId,
       get result() {
         return (result ??= quiet(
-          handle.result.then(({ id: messageId }) => ({ id: messageId, trackingId: id })),
+          handle.result.then(
+            ({ id: messageId }) => ({ id: messageId, trackingId: id }),
+            (error: unknown) => {
+              if (error === HANDED_OFF) return follower.follow(id);
+              throw error;
+            },
+          ),
         ));
       },
     };

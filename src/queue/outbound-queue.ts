@@ -210,6 +210,25 @@ export class OutboundQueue {
     return entries.length + (paged ?? 0);
   }
 
+  /**
+   * Another process runs the client now (a fleet): forgets every waiting send without failing it,
+   * in memory and paged out: they stay queued in the shared outbox for the new owner, and if this
+   * process runs the client again, recovery loads them afresh (so none is sent twice from here).
+   * Results handed out reject with `error`; the send in flight finishes. Returns how many.
+   */
+  handOff(error: WakitError): number {
+    const entries = this.#pending.takeAll();
+    for (const entry of entries) {
+      this.#tracking.forget(entry);
+      entry.error = error;
+      entry.reject(error);
+    }
+    const paged = this.#backlog?.size ?? 0;
+    this.#backlog?.handOff(error);
+    this.#checkIdle();
+    return entries.length + paged;
+  }
+
   get(trackingId: string): TrackedSend | undefined {
     return this.#tracking.get(trackingId)?.snapshot(this.client);
   }

@@ -190,6 +190,15 @@ export class PagedBacklog {
     return size;
   }
 
+  /**
+   * Forgets every paged-out send (another process runs the client now; they stay journaled):
+   * results handed out reject with `error`, a later `restore` counts them afresh.
+   */
+  handOff(error: WakitError): void {
+    this.close(error);
+    for (const side of this.#sides) Object.assign(side, { paging: false, count: 0, added: false });
+  }
+
   /** Rejects every result handed out for paged-out sends (the queue closes; they stay journaled). */
   close(error: WakitError): void {
     this.#epoch++;

@@ -37,6 +37,11 @@ export class TrackingStore {
     this.#records.set(entry.id, entry);
   }
 
+  /** Forgets an unfinished record (its send is another process's now). */
+  forget(entry: SendEntry): void {
+    this.#records.delete(entry.id);
+  }
+
   get(trackingId: string): SendEntry | undefined {
     return this.#records.get(trackingId);
   }

@@ -254,4 +254,34 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
       );
     expect(error?.code).to.equal('CLIENT_NOT_READY');
   });
+
+  it('a node that stops running a client forgets its waiting sends: the new owner sends each once, none is resent when the first runs it again', async () => {
+    const { a, b, owner, remote, onA, onB } = await twoNodes({ minGapMs: 150, jitterMs: 0 });
+    b.simulator.phone(CONTACT);
+    const bodies = ['h0', 'h1', 'h2', 'h3', 'h4', 'h5'];
+    const accepted: QueuedSend[] = [];
+    for (const body of bodies) accepted.push(await owner.enqueue(text(body)));
+    const inboxOf = (sdk: Sdk) => sdk.simulator.phone(CONTACT).inbox.map((m) => m.body);
+    await until(() => inboxOf(a).length >= 1, 5_000, 'the first send out from A');
+    // The fleet moves "a" to B: A hands off (its waiting sends stay queued in the outbox).
+    onA.move('a', false);
+    await owner.stop();
+    onB.move('a', true);
+    await remote.initialize();
+    await remote.waitUntilReady({ timeoutMs: 10_000 });
+    const all = () => [...inboxOf(a), ...inboxOf(b)];
+    await until(() => all().length >= bodies.length, 15_000, 'every send out');
+    // ... and back to A, which must not send what it held before the hand-off.
+    onB.move('a', false);
+    await remote.stop();
+    onA.move('a', true);
+    await owner.initialize();
+    await owner.waitUntilReady({ timeoutMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(all().sort()).to.deep.equal(bodies);
+    expect(inboxOf(b).length, 'B sent what A had not').to.be.above(0);
+    // Results handed out by A before the hand-off settle from the outbox.
+    const results = await Promise.all(accepted.map((q) => q.result));
+    expect(results.map((r) => r.trackingId)).to.deep.equal(accepted.map((q) => q.trackingId));
+  });
 });
