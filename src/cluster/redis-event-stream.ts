@@ -58,6 +58,8 @@ export class RedisEventStream implements FleetEventStream {
   readonly #redis: Redis;
   readonly #listeners = new Set<(event: FleetEvent) => void>();
   readonly #consumers = new Set<StreamConsumer>();
+  /** Consumers stopped by their `consume()` caller, still winding down. */
+  readonly #stopping = new Set<Promise<void>>();
   #reader: Redis | undefined;
   #readLoop: Promise<void> | undefined;
   /** The id the subscription reader continues after. */
@@ -151,7 +153,10 @@ export class RedisEventStream implements FleetEventStream {
     });
     this.#consumers.add(consumer);
     return () => {
-      if (this.#consumers.delete(consumer)) void consumer.stop();
+      if (!this.#consumers.delete(consumer)) return;
+      const stopped = consumer.stop();
+      this.#stopping.add(stopped);
+      void stopped.finally(() => this.#stopping.delete(stopped));
     };
   }
 
@@ -162,7 +167,7 @@ export class RedisEventStream implements FleetEventStream {
     const consumers = [...this.#consumers];
     this.#consumers.clear();
     this.#reader?.disconnect();
-    await Promise.all([...consumers.map((c) => c.stop()), this.#readLoop]);
+    await Promise.all([...consumers.map((c) => c.stop()), ...this.#stopping, this.#readLoop]);
     this.#listeners.clear();
     await closeRedis(this.#redis);
   }

@@ -174,14 +174,19 @@ describe('cluster: the fleet event stream on Redis Streams', function () {
     });
   });
 
-  it('subscribers resume after a Redis restart and see the later events; publishing while down fails', async () => {
+  it('subscribers and consumers resume after a Redis restart and see the later events; publishing while down fails', async () => {
     const a = node('a');
     const b = node('b');
     const seen: FleetEvent[] = [];
+    const handled: number[] = [];
     b.subscribe((e) => seen.push(e));
-    await b.ready();
+    b.consume('hooks', (e) => {
+      handled.push((e.data as { i: number }).i);
+      return Promise.resolve();
+    });
+    await Promise.all([b.ready(), groupExists('hooks')]);
     for (let i = 0; i < 3; i++) await a.publish('alpha', 'message', { i });
-    await until(() => seen.length === 3);
+    await until(() => seen.length === 3 && handled.length === 3);
     await redis.stop();
     const refused = await a.publish('alpha', 'message', { i: -1 }).catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(WakitError).with.property('code', 'STORAGE_UNAVAILABLE');
@@ -197,7 +202,8 @@ describe('cluster: the fleet event stream on Redis Streams', function () {
         }
       }
     }
-    await until(() => seen.length === 6, 8_000);
+    await until(() => seen.length === 6 && handled.length === 6, 8_000);
     expect(seen.map((e) => (e.data as { i: number }).i)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    expect(handled).to.deep.equal([0, 1, 2, 3, 4, 5]);
   });
 });
