@@ -77,7 +77,7 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
       operationId: 'streamEvents',
       summary: 'Client events as Server-Sent Events (`text/event-stream`)',
       description:
-        'Each event has `id:` (resume with `Last-Event-ID`), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them).',
+        'Each event has `id:` (resume with `Last-Event-ID`; in a fleet a stream id `<ms>-<n>`, valid on every node), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them).',
       tag: 'events',
       query: StreamQuery,
       responses: {

@@ -4,7 +4,8 @@
  * once, up to `maxInFlight`), and the entry is acknowledged (XACK) when its handler settles. While
  * a handler runs its entry is kept fresh (XCLAIM to itself), so only entries of a node that died,
  * idle for `claimIdleMs`, are taken over by another node (XAUTOCLAIM). A consumer that restarts
- * under the same node id first takes back its own unacknowledged entries.
+ * under the same node id first takes back its own unacknowledged entries; one that stops hands
+ * its unfinished entries over at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
@@ -48,13 +49,31 @@ export class StreamConsumer {
     this.#loop = this.#run();
   }
 
-  /** Stops reading; handlers still running are not acknowledged (another node claims them). */
+  /**
+   * Stops reading. Entries whose handlers still run are not acknowledged: they are handed over
+   * (marked idle for `claimIdleMs`, so the next claim pass of another node takes them at once).
+   */
   async stop(): Promise<void> {
     if (!this.#stopped) {
       this.#stopped = true;
       this.#reader.disconnect();
+      await this.#handOver().catch(() => undefined);
     }
     await this.#loop;
+  }
+
+  async #handOver(): Promise<void> {
+    if (this.#inFlight.size === 0) return;
+    await this.#o.control.xclaim(
+      this.#o.key,
+      this.#o.group,
+      this.#o.consumer,
+      0,
+      ...this.#inFlight.keys(),
+      'IDLE',
+      this.#o.claimIdleMs,
+      'JUSTID',
+    );
   }
 
   async #run(): Promise<void> {

@@ -135,38 +135,86 @@ describe('cluster: the fleet event stream on Redis Streams', function () {
     });
   });
 
-  it('consume(): the pending events of a node that died are claimed by another; a slow live one keeps its own', async () => {
-    const dying = node('dying', { claimIdleMs: 300 });
+  it('consume(): the events a node that died had taken are claimed by another after claimIdleMs', async () => {
+    const survivor = node('survivor', { claimIdleMs: 400 });
+    await admin.xgroup('CREATE', `${prefix}:events`, 'hooks', '$', 'MKSTREAM');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await survivor.publish('c', 'message', { i }));
+    // a node takes them and dies: read by hand, never acknowledged
+    const taken = await admin.call(
+      'XREADGROUP',
+      'GROUP',
+      'hooks',
+      'ghost',
+      'COUNT',
+      5,
+      'STREAMS',
+      `${prefix}:events`,
+      '>',
+    );
+    expect(JSON.stringify(taken)).to.include(ids[4]);
+    const tookAt = Date.now();
+    const handled: { id: string; at: number }[] = [];
+    survivor.consume('hooks', (event) => {
+      handled.push({ id: event.id, at: Date.now() });
+      return Promise.resolve();
+    });
+    for (let i = 5; i < 8; i++) ids.push(await survivor.publish('c', 'message', { i }));
+    await until(() => handled.length === 8);
+    await sleep(300);
+    expect(handled.map((h) => h.id).sort()).to.deep.equal([...ids].sort());
+    const claimed = handled.filter((h) => ids.indexOf(h.id) < 5);
+    expect(claimed.every((h) => h.at - tookAt >= 400)).to.equal(true);
+    await until(async () => {
+      const [count] = (await admin.xpending(`${prefix}:events`, 'hooks')) as [number];
+      return count === 0;
+    });
+  });
+
+  it('consume(): a node that stops hands its unfinished events over at once', async () => {
+    const stopping = node('stopping', { claimIdleMs: 5_000 });
     const taken: string[] = [];
-    dying.consume('hooks', (event) => {
+    stopping.consume('hooks', (event) => {
       taken.push(event.id);
-      return new Promise<void>(() => undefined); // never settles: the node dies mid-delivery
+      return new Promise<void>(() => undefined); // still delivering when the node stops
     });
     await groupExists('hooks');
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await dying.publish('c', 'message', { i }));
+    for (let i = 0; i < 5; i++) ids.push(await stopping.publish('c', 'message', { i }));
     await until(() => taken.length === 5);
-    await dying.close();
+    await stopping.close();
+    const survivor = node('survivor', { claimIdleMs: 5_000 });
+    const handled: string[] = [];
+    survivor.consume('hooks', (event) => {
+      handled.push(event.id);
+      return Promise.resolve();
+    });
+    // well before claimIdleMs (5 s)
+    await until(() => handled.length === 5, 2_000);
+    expect(handled).to.deep.equal(ids);
+  });
 
+  it('consume(): a live node whose handler outlasts claimIdleMs keeps its events', async () => {
     const slow = node('slow', { claimIdleMs: 300 });
-    const survivor = node('survivor', { claimIdleMs: 300 });
+    const other = node('other', { claimIdleMs: 300 });
     const handled: string[] = [];
     const started: string[] = [];
-    // a live node whose handler outlasts claimIdleMs keeps its entries (it refreshes them)
     slow.consume('hooks', async (event) => {
       started.push(event.id);
       await sleep(1_000);
       handled.push(event.id);
     });
-    for (let i = 5; i < 10; i++) ids.push(await slow.publish('c', 'message', { i }));
+    await groupExists('hooks');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await slow.publish('c', 'message', { i }));
     await until(() => started.length === 5);
-    survivor.consume('hooks', (event) => {
+    other.consume('hooks', (event) => {
       handled.push(event.id);
       return Promise.resolve();
     });
-    for (let i = 10; i < 15; i++) ids.push(await survivor.publish('c', 'message', { i }));
-    await until(() => handled.length >= 15);
-    await sleep(1_500);
+    for (let i = 5; i < 10; i++) ids.push(await other.publish('c', 'message', { i }));
+    await until(() => handled.length >= 10);
+    await sleep(1_000);
     expect([...handled].sort()).to.deep.equal([...ids].sort());
     await until(async () => {
       const [count] = (await admin.xpending(`${prefix}:events`, 'hooks')) as [number];
