@@ -66,6 +66,8 @@ export class RedisEventStream implements FleetEventStream {
   #lastId: string | undefined;
   #positioned: Promise<void> | undefined;
   #closed = false;
+  /** Ends the reader's waits on close. */
+  readonly #wake = new AbortController();
   readonly #firstConnect: Promise<void>;
 
   constructor(options: RedisEventStreamOptions) {
@@ -145,6 +147,7 @@ export class RedisEventStream implements FleetEventStream {
       group,
       consumer: this.#o.nodeId,
       control: this.#redis,
+      connected: this.#firstConnect,
       handler,
       claimIdleMs: this.#o.claimIdleMs,
       blockMs: this.#o.blockMs,
@@ -164,6 +167,7 @@ export class RedisEventStream implements FleetEventStream {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#wake.abort();
     const consumers = [...this.#consumers];
     this.#consumers.clear();
     this.#reader?.disconnect();
@@ -211,7 +215,9 @@ export class RedisEventStream implements FleetEventStream {
           { err: { message: error instanceof Error ? error.message : String(error) } },
           'event stream reader: retrying',
         );
-        await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 2_000));
+        await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 2_000), undefined, {
+          signal: this.#wake.signal,
+        }).catch(() => undefined);
       }
     }
     positioned();

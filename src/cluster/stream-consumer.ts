@@ -22,6 +22,8 @@ export interface StreamConsumerOptions {
   consumer: string;
   /** Commands that must not block (XACK, XCLAIM, XAUTOCLAIM, XGROUP): the stream's connection. */
   control: Redis;
+  /** Resolves once `control` first connected (or gave up waiting). */
+  connected: Promise<void>;
   handler: (event: FleetEvent) => Promise<void>;
   claimIdleMs: number;
   blockMs: number;
@@ -36,6 +38,8 @@ export class StreamConsumer {
   /** Acknowledgements that failed (Redis away): sent again by the loop. */
   readonly #acks = new Set<string>();
   #stopped = false;
+  /** Ends the loop's waits when stopping. */
+  readonly #wake = new AbortController();
   readonly #loop: Promise<void>;
 
   constructor(options: StreamConsumerOptions) {
@@ -54,12 +58,13 @@ export class StreamConsumer {
    * (marked idle for `claimIdleMs`, so the next claim pass of another node takes them at once).
    */
   async stop(): Promise<void> {
-    if (!this.#stopped) {
-      this.#stopped = true;
-      this.#reader.disconnect();
-      await this.#handOver().catch(() => undefined);
-    }
+    if (this.#stopped) return this.#loop;
+    this.#stopped = true;
+    this.#wake.abort();
+    this.#reader.disconnect();
+    // after the loop: a refresh it had under way would undo the hand-over
     await this.#loop;
+    await this.#handOver().catch(() => undefined);
   }
 
   async #handOver(): Promise<void> {
@@ -83,6 +88,7 @@ export class StreamConsumer {
     let nextClaim = 0;
     let failures = 0;
     const period = Math.max(50, Math.floor(this.#o.claimIdleMs / 3));
+    await this.#o.connected;
     while (!this.#stopped) {
       try {
         if (!grouped) {
@@ -90,15 +96,16 @@ export class StreamConsumer {
           grouped = true;
         }
         await this.#flushAcks();
-        if (Date.now() >= nextClaim) {
-          nextClaim = Date.now() + period;
-          await this.#touch();
-          await this.#claim();
-        }
         const room = this.#o.maxInFlight - this.#inFlight.size;
         if (room <= 0) {
-          await Promise.race([...this.#inFlight.values(), sleep(period)]);
+          await Promise.race([...this.#inFlight.values(), this.#pause(period)]);
           continue;
+        }
+        // own leftovers first (before any claim: claimed entries join this consumer's list too)
+        if (backlog === undefined && Date.now() >= nextClaim) {
+          await this.#touch();
+          await this.#claim();
+          nextClaim = Date.now() + period;
         }
         const reply = await this.#reader.call(
           'XREADGROUP',
@@ -107,8 +114,7 @@ export class StreamConsumer {
           this.#o.consumer,
           'COUNT',
           room,
-          'BLOCK',
-          Math.min(this.#o.blockMs, period),
+          ...(backlog === undefined ? ['BLOCK', Math.min(this.#o.blockMs, period)] : []),
           'STREAMS',
           this.#o.key,
           backlog ?? '>',
@@ -125,9 +131,14 @@ export class StreamConsumer {
           { err: { message: error instanceof Error ? error.message : String(error) } },
           'event stream consumer: retrying',
         );
-        await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 2_000));
+        await this.#pause(Math.min(100 * 2 ** Math.min(failures, 5), 2_000));
       }
     }
+  }
+
+  /** Waits `ms`, or less when the consumer stops. */
+  #pause(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.#wake.signal }).catch(() => undefined);
   }
 
   async #createGroup(): Promise<void> {
@@ -140,7 +151,8 @@ export class StreamConsumer {
 
   /** Starts the handler of an entry (a deleted or foreign entry is acknowledged at once). */
   #dispatch([id, fields]: [string, string[] | null]): void {
-    if (this.#inFlight.has(id)) return;
+    // running here, or settled and waiting for its acknowledgement
+    if (this.#inFlight.has(id) || this.#acks.has(id)) return;
     const event = fields ? fleetEventOf([id, fields] as RawEntry) : undefined;
     if (!event) {
       this.#acks.add(id);

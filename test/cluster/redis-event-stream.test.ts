@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { WakitError, type FleetEvent } from '../../src/index.js';
+import { compareStreamIds, isStreamId, WakitError, type FleetEvent } from '../../src/index.js';
 import { RedisEventStream } from '../../src/cluster/redis-event-stream.js';
 import { RedisServer } from '../helpers/redis-server.js';
 
@@ -87,6 +87,51 @@ describe('cluster: the fleet event stream on Redis Streams', function () {
     expect(first.event).to.be.oneOf(['message', 'state']);
     expect(new Date(first.at).toISOString()).to.equal(first.at);
     expect(await admin.xlen(`${prefix}:events`)).to.equal(60);
+  });
+
+  it('orders stream ids numerically (not as text) and refuses what is not one', () => {
+    expect(compareStreamIds('999-0', '1000-0')).to.be.below(0);
+    expect(compareStreamIds('1000-10', '1000-9')).to.be.above(0);
+    expect(compareStreamIds('1000', '1000-0')).to.equal(0);
+    expect(isStreamId('1767261600000-3')).to.equal(true);
+    expect(isStreamId('42')).to.equal(true);
+    expect(isStreamId('42-')).to.equal(false);
+    expect(isStreamId('abc')).to.equal(false);
+    expect(() => compareStreamIds('x', '1-0')).to.throw(RangeError);
+  });
+
+  it('skips entries wakit did not write (readers) and acknowledges them (groups)', async () => {
+    const a = node('a');
+    const seen: FleetEvent[] = [];
+    const handled: FleetEvent[] = [];
+    a.subscribe((e) => seen.push(e));
+    a.consume('hooks', (e) => {
+      handled.push(e);
+      return Promise.resolve();
+    });
+    await Promise.all([a.ready(), groupExists('hooks')]);
+    await admin.xadd(`${prefix}:events`, '*', 'foo', 'bar');
+    await admin.xadd(
+      `${prefix}:events`,
+      '*',
+      'event',
+      'x',
+      'client',
+      'c',
+      'at',
+      'now',
+      'data',
+      '{bad',
+    );
+    const id = await a.publish('c', 'message', { ok: true });
+    await until(() => seen.length === 1 && handled.length === 1);
+    expect(seen[0].id).to.equal(id);
+    expect(handled[0].data).to.deep.equal({ ok: true });
+    expect((await a.since('0')).map((e) => e.id)).to.deep.equal([id]);
+    await until(async () => {
+      const [count] = (await admin.xpending(`${prefix}:events`, 'hooks')) as [number];
+      return count === 0;
+    });
   });
 
   it('since(after) returns the events after an id, exclusive, oldest first, up to a limit', async () => {
@@ -190,7 +235,7 @@ describe('cluster: the fleet event stream on Redis Streams', function () {
       return Promise.resolve();
     });
     // well before claimIdleMs (5 s)
-    await until(() => handled.length === 5, 2_000);
+    await until(() => handled.length === 5, 3_000);
     expect(handled).to.deep.equal(ids);
   });
 

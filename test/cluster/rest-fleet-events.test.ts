@@ -91,12 +91,19 @@ describe('cluster: REST events through the fleet stream (SSE on any node, webhoo
     return fx;
   }
 
+  /** Sends through a node and waits until its `message.create` is in the fleet's stream. */
   async function send(fx: RestFixture, content: string): Promise<void> {
     const res = await fx.request('POST', '/api/v1/messages', {
       json: { chatId: CONTACT, content },
       headers: { prefer: 'wait=5' },
     });
     expect(res.status).to.equal(201);
+    // nodes publish concurrently: the fleet's order is the order Redis got them in
+    await until(async () =>
+      (await nodes[0].stream.since('0')).some(
+        (e) => e.event === 'message.create' && (e.data as { body?: string }).body === content,
+      ),
+    );
   }
 
   before(async () => {
