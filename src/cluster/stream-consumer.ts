@@ -35,7 +35,7 @@ export class StreamConsumer {
   readonly #o: StreamConsumerOptions;
   readonly #reader: Redis;
   readonly #inFlight = new Map<string, Promise<void>>();
-  /** Acknowledgements that failed (Redis away): sent again by the loop. */
+  /** Entries settled here, not acknowledged yet (the next flush sends them; kept while Redis is away). */
   readonly #acks = new Set<string>();
   #stopped = false;
   /** Ends the loop's waits when stopping. */
@@ -183,17 +183,14 @@ export class StreamConsumer {
     for (const id of ids) this.#acks.delete(id);
   }
 
-  /** Resets the idle time of the entries whose handlers run here, so no other node claims them. */
+  /**
+   * Resets the idle time of the entries whose handlers run here or that wait for their
+   * acknowledgement, so no other node claims them.
+   */
   async #touch(): Promise<void> {
-    if (this.#inFlight.size === 0) return;
-    await this.#o.control.xclaim(
-      this.#o.key,
-      this.#o.group,
-      this.#o.consumer,
-      0,
-      ...this.#inFlight.keys(),
-      'JUSTID',
-    );
+    const ids = [...this.#inFlight.keys(), ...this.#acks];
+    if (ids.length === 0) return;
+    await this.#o.control.xclaim(this.#o.key, this.#o.group, this.#o.consumer, 0, ...ids, 'JUSTID');
   }
 
   /** Takes over entries idle for `claimIdleMs` (their consumer died) and runs their handlers. */
