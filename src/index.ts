@@ -216,6 +216,7 @@ export type {
   FleetEventStream,
   FleetNode,
 } from './cluster/cluster-view.js';
+export { compareStreamIds, isStreamId } from './cluster/stream-entries.js';
 // zod, re-exported so plugins describe their options with the same instance wakit validates with
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';

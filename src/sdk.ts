@@ -140,8 +140,6 @@ export class Sdk {
     );
     // ---- cluster mode (issue 14): placement, registry on Redis, cluster view ----
     const cluster = config.cluster;
-    // LEAD: wire the fleet's event stream here: `events: (node) => new RedisEventStream({ url:
-    // node.url, keyPrefix: node.keyPrefix, nodeId: node.nodeId, logger: this.logger })`
     this.#fleet = cluster
       ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
       : undefined;

@@ -1,16 +1,31 @@
 /**
  * Collects the events of every client of the SDK (existing and future) as plain, serialisable
- * records with a sequence number, keeps the last ones in a bounded ring buffer (for SSE
- * `Last-Event-ID` resume) and fans them out to subscribers (SSE streams, webhooks, metrics).
- * It also remembers the QR code each client currently shows.
+ * records with an id, and fans them out to subscribers (SSE streams, webhooks, metrics). It also
+ * remembers the QR code each client currently shows.
+ *
+ * One server: the id is a sequence number (`"1"`, `"2"`, ...) and the last events are kept in a
+ * bounded ring buffer for SSE `Last-Event-ID` resume. A fleet (`host.cluster`): the events of the
+ * clients this node runs are published to the fleet's stream instead, and subscribers are fed from
+ * that stream, so every node sees every client's events in one order; the id is the stream id
+ * (`<ms>-<n>`) and resume reads the stream (see docs/scaling.md, "One event stream").
  */
-import type { BotClient, ClientEventName } from '../../src/index.js';
+import {
+  compareStreamIds,
+  isStreamId,
+  type BotClient,
+  type ClientEventName,
+  type FleetEvent,
+  type FleetEventStream,
+} from '../../src/index.js';
 import type { RestHost } from './context.js';
 import type { EventType } from './options.js';
 
 export interface HubEvent {
-  /** Sequence number, increasing by one per event; the SSE `id:`. */
-  seq: number;
+  /**
+   * The SSE `id:`: one server, the sequence number in decimal (increasing by one per event); a
+   * fleet, the stream id (`<ms>-<n>`, increasing across the fleet).
+   */
+  id: string;
   event: EventType;
   client: string;
   at: string;
@@ -18,6 +33,19 @@ export interface HubEvent {
 }
 
 export type HubListener = (event: HubEvent) => void;
+
+/** A fleet stream entry as a hub event. */
+export function hubEventOf(event: FleetEvent): HubEvent {
+  return {
+    id: event.id,
+    event: event.event as EventType,
+    client: event.client,
+    at: event.at,
+    data: event.data,
+  };
+}
+
+const SEQUENCE_ID = /^\d{1,15}$/;
 
 function plain(value: unknown): unknown {
   return value && typeof value === 'object' ? { ...(value as Record<string, unknown>) } : value;
@@ -38,6 +66,10 @@ function nowIso(): string {
 export class EventHub {
   readonly #buffer: (HubEvent | undefined)[];
   #seq = 0;
+  /** The fleet's stream (cluster mode), else undefined. */
+  readonly #fleet: FleetEventStream | undefined;
+  #lastFleetId = '0';
+  readonly #onPublishError: (error: unknown) => void;
   readonly #listeners = new Set<HubListener>();
   readonly #qr = new Map<string, string>();
   readonly #detach: (() => void)[] = [];
@@ -49,11 +81,24 @@ export class EventHub {
 
   constructor(
     sdk: RestHost,
-    options: { bufferSize: number; onListenerError?: (error: unknown) => void },
+    options: {
+      bufferSize: number;
+      onListenerError?: (error: unknown) => void;
+      /** A publish to the fleet's stream failed (Redis away): the event is lost. */
+      onPublishError?: (error: unknown) => void;
+    },
   ) {
-    this.#buffer = new Array<HubEvent | undefined>(options.bufferSize);
+    this.#fleet = sdk.cluster?.events;
+    this.#buffer = new Array<HubEvent | undefined>(this.#fleet ? 0 : options.bufferSize);
     this.#onListenerError = options.onListenerError ?? (() => undefined);
+    this.#onPublishError = options.onPublishError ?? (() => undefined);
+    if (this.#fleet) this.#detach.push(this.#fleet.subscribe((event) => this.#receive(event)));
     this.#detach.push(sdk.onClient((client) => this.#attach(client)));
+  }
+
+  /** Whether events come from the fleet's stream (ids are stream ids). */
+  get fleet(): boolean {
+    return this.#fleet !== undefined;
   }
 
   /** The QR code the client currently shows, if it is waiting for a scan. */
@@ -61,9 +106,24 @@ export class EventHub {
     return this.#qr.get(client);
   }
 
-  /** Sequence number of the last event (0 before any). */
+  /** Events seen so far: one server, the sequence number of the last event (0 before any). */
   get lastSeq(): number {
     return this.#seq;
+  }
+
+  /** Id of the last event seen (`"0"` before any). */
+  get lastId(): string {
+    return this.#fleet ? this.#lastFleetId : String(this.#seq);
+  }
+
+  /** Whether `id` can be an event id of this hub (for `Last-Event-ID` and `?since=`). */
+  isId(id: string): boolean {
+    return this.#fleet ? isStreamId(id) : SEQUENCE_ID.test(id);
+  }
+
+  /** Negative, zero or positive as event id `a` comes before, equals or comes after `b`. */
+  compare(a: string, b: string): number {
+    return this.#fleet ? compareStreamIds(a, b) : Number(a) - Number(b);
   }
 
   /**
@@ -72,7 +132,8 @@ export class EventHub {
    */
   subscribe(listener: HubListener, types?: ReadonlySet<string>): () => void {
     this.#listeners.add(listener);
-    const wantsStatus = !types || types.has('message.status');
+    // in a fleet the owner cannot know what other nodes want: message.status is always published
+    const wantsStatus = !this.#fleet && (!types || types.has('message.status'));
     if (wantsStatus && ++this.#statusWanted === 1) {
       for (const client of this.#clients) this.#followStatus(client);
     }
@@ -98,14 +159,19 @@ export class EventHub {
     client.on('message.status', handler);
   }
 
-  /** Buffered events after `seq`, oldest first (as many as the buffer still holds). */
-  since(seq: number): HubEvent[] {
+  /**
+   * Events after id `after`, oldest first, at most `limit`: one server, as many as the buffer still
+   * holds; a fleet, as many as the stream still holds (STORAGE_UNAVAILABLE while Redis is away).
+   */
+  async since(after: string, limit = Number.MAX_SAFE_INTEGER): Promise<HubEvent[]> {
+    if (this.#fleet) return (await this.#fleet.since(after, limit)).map(hubEventOf);
+    const seq = Number(after);
     const size = this.#buffer.length;
     const from = Math.max(seq + 1, this.#seq - size + 1, 1);
     const out: HubEvent[] = [];
-    for (let s = from; s <= this.#seq; s++) {
+    for (let s = from; s <= this.#seq && out.length < limit; s++) {
       const event = this.#buffer[s % size];
-      if (event && event.seq === s) out.push(event);
+      if (event && event.id === String(s)) out.push(event);
     }
     return out;
   }
@@ -117,15 +183,37 @@ export class EventHub {
     this.#statusListeners.clear();
   }
 
-  publish(client: string, event: EventType, data: unknown): HubEvent {
-    const record: HubEvent = {
-      seq: ++this.#seq,
-      event,
-      client,
-      at: nowIso(),
-      data,
-    };
-    this.#buffer[record.seq % this.#buffer.length] = record;
+  /**
+   * An event of a client of this process: one server, buffered and fanned out at once; a fleet,
+   * published to the stream (subscribers get it from there, like every node).
+   */
+  publish(client: string, event: EventType, data: unknown): void {
+    if (this.#fleet) {
+      this.#fleet.publish(client, event, data).catch(this.#onPublishError);
+      return;
+    }
+    const seq = ++this.#seq;
+    const record: HubEvent = { id: String(seq), event, client, at: nowIso(), data };
+    this.#buffer[seq % this.#buffer.length] = record;
+    this.#fanOut(record);
+  }
+
+  /** An event of the fleet's stream. */
+  #receive(event: FleetEvent): void {
+    this.#seq += 1;
+    this.#lastFleetId = event.id;
+    const record = hubEventOf(event);
+    if (record.event === 'qr') {
+      const qr = (record.data as { qr?: unknown } | null)?.qr;
+      if (typeof qr === 'string') this.#qr.set(record.client, qr);
+    } else if (record.event === 'state') {
+      if ((record.data as { to?: unknown } | null)?.to !== 'SCAN_QR')
+        this.#qr.delete(record.client);
+    }
+    this.#fanOut(record);
+  }
+
+  #fanOut(record: HubEvent): void {
     for (const listener of this.#listeners) {
       try {
         listener(record);
@@ -133,13 +221,12 @@ export class EventHub {
         this.#onListenerError(error);
       }
     }
-    return record;
   }
 
   #attach(client: BotClient): void {
     const name = client.name;
     this.#clients.push(client);
-    if (this.#statusWanted > 0) this.#followStatus(client);
+    if (this.#fleet || this.#statusWanted > 0) this.#followStatus(client);
     const on = (event: ClientEventName, handler: (...args: never[]) => void): void => {
       const listener = handler as never;
       client.on(event, listener);

@@ -2,8 +2,10 @@
  * `GET /api/v1/events`: client events as Server-Sent Events. Filters `client=a,b` (existing
  * clients only) and `types=message,ready`; heartbeat comments keep proxies from timing the stream
  * out. A new stream starts live: only `Last-Event-ID` (or `?since=<id>`) replays what the bounded
- * buffer still holds after that id. Streams are limited in total and per token.
+ * buffer (a fleet: the stream) still holds after that id, then goes on live without a gap or a
+ * repeat. Streams are limited in total and per token.
  */
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { WakitError, z } from '../../src/index.js';
 import { canSee, requireClientAccess } from './auth.js';
@@ -15,42 +17,56 @@ import { ClientEvent, EventsQuery } from './schemas.js';
 /** A stream whose reader lags this far behind is cut (it may reconnect with Last-Event-ID). */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
+/** Events replayed per read of the buffer or the stream. */
+const REPLAY_PAGE = 1_000;
+
 export function formatEvent(event: HubEvent): string {
   const data = JSON.stringify({
-    id: String(event.seq),
+    id: event.id,
     event: event.event,
     client: event.client,
     at: event.at,
     data: event.data,
   });
-  return `id: ${event.seq}\nevent: ${event.event}\ndata: ${data}\n\n`;
+  return `id: ${event.id}\nevent: ${event.event}\ndata: ${data}\n\n`;
 }
 
-/** `?since=` is an event id, like `Last-Event-ID`. */
+/** `?since=` is an event id, like `Last-Event-ID` (a number; a fleet: `<ms>-<n>`). */
 const StreamQuery = EventsQuery.extend({
   since: z
     .string()
-    .regex(/^\d{1,15}$/, 'must be an event id (a number)')
-    .transform(Number)
+    .regex(/^\d{1,20}(-\d{1,20})?$/, 'must be an event id (a number)')
     .optional(),
 });
 
 /** Streams open per token (by token index), to share `maxStreams` fairly. */
 const perToken = new WeakMap<RestContext, Map<number, number>>();
 
-function lastEventId(header: string | undefined): number | undefined {
+function lastEventId(rc: RestContext, header: string | undefined): string | undefined {
   if (!header) return undefined;
   const trimmed = header.trim();
-  if (!/^\d{1,15}$/.test(trimmed)) {
+  if (!rc.hub.isId(trimmed)) {
     throw new WakitError(
       'VALIDATION_FAILED',
       'Last-Event-ID must be an event id from this stream',
       {
-        issues: [{ path: 'headers.last-event-id', message: 'must be a number' }],
+        issues: [
+          {
+            path: 'headers.last-event-id',
+            message: rc.hub.fleet ? 'must be a stream id (<ms>-<n>)' : 'must be a number',
+          },
+        ],
       },
     );
   }
-  return Number(trimmed);
+  return trimmed;
+}
+
+function checkSince(rc: RestContext, since: string | undefined): string | undefined {
+  if (since === undefined || rc.hub.isId(since)) return since;
+  throw new WakitError('VALIDATION_FAILED', 'The query is not valid', {
+    issues: [{ path: 'query.since', message: 'must be an event id (a number)' }],
+  });
 }
 
 export function eventRoutes(rc: RestContext): AnyRoute[] {
@@ -61,7 +77,7 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
       operationId: 'streamEvents',
       summary: 'Client events as Server-Sent Events (`text/event-stream`)',
       description:
-        'Each event has `id:` (resume with `Last-Event-ID`), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them).',
+        'Each event has `id:` (resume with `Last-Event-ID`; in a fleet a stream id `<ms>-<n>`, valid on every node), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them).',
       tag: 'events',
       query: StreamQuery,
       responses: {
@@ -81,7 +97,8 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         }
         const types =
           query.types && query.types.length > 0 ? new Set<string>(query.types) : undefined;
-        const after = lastEventId(ctx.get('last-event-id') || undefined) ?? query.since;
+        const after =
+          lastEventId(rc, ctx.get('last-event-id') || undefined) ?? checkSince(rc, query.since);
         if (rc.streams.size >= rc.options.sse.maxStreams) {
           throw new WakitError('TOO_MANY_REQUESTS', 'Too many event streams are open');
         }
@@ -111,8 +128,17 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
           }
           stream.write(chunk);
         };
+        // Live events wait while a replay runs; then only those after what it replayed are sent
+        // (a fleet's stream may be read ahead of this node's live reader).
+        let replaying = after !== undefined;
+        let floor = after;
+        const held: HubEvent[] = [];
+        const fresh = (event: HubEvent): boolean =>
+          floor === undefined || rc.hub.compare(event.id, floor) > 0;
         const unsubscribe = rc.hub.subscribe((event) => {
-          if (accepts(event)) write(formatEvent(event));
+          if (!accepts(event)) return;
+          if (replaying) held.push(event);
+          else if (fresh(event)) write(formatEvent(event));
         }, types);
         const heartbeat = setInterval(
           () => write(`: heartbeat ${Date.now()}\n\n`),
@@ -148,10 +174,28 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         ctx.set('Cache-Control', 'no-cache, no-transform');
         ctx.set('X-Accel-Buffering', 'no');
         ctx.body = stream;
-        stream.write(`retry: 2000\n: connected ${rc.hub.lastSeq}\n\n`);
-        if (after !== undefined) {
-          for (const event of rc.hub.since(after)) if (accepts(event)) write(formatEvent(event));
-        }
+        stream.write(`retry: 2000\n: connected ${rc.hub.lastId}\n\n`);
+        if (after === undefined) return;
+        const replay = async (): Promise<void> => {
+          for (;;) {
+            const page = await rc.hub.since(floor ?? after, REPLAY_PAGE);
+            for (const event of page) {
+              if (accepts(event)) write(formatEvent(event));
+              floor = event.id;
+            }
+            if (page.length < REPLAY_PAGE || stream.writableEnded) break;
+            if (stream.writableLength > MAX_BUFFERED_BYTES / 2) {
+              await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+            }
+          }
+          replaying = false;
+          for (const event of held.splice(0)) if (fresh(event)) write(formatEvent(event));
+        };
+        replay().catch((error: unknown) => {
+          // the reader reconnects with its Last-Event-ID (retry: 2000)
+          rc.log.warn({ err: error }, 'SSE replay failed: stream closed');
+          handle.end();
+        });
       },
     }),
   ];

@@ -11,7 +11,7 @@ import type { PluginRouteRegistry } from '../../src/index.js';
 import { TokenAuth, type Principal } from './auth.js';
 import type { RestContext, RestHost } from './context.js';
 import { dashboardRoutes } from './dashboard.js';
-import { EventHub } from './event-hub.js';
+import { EventHub, hubEventOf } from './event-hub.js';
 import { eventRoutes } from './events.js';
 import { checkSecurity } from './host-check.js';
 import { HttpServer } from './http-server.js';
@@ -44,6 +44,20 @@ import { rateLimitMiddleware } from './rate-limit.js';
 import { requireUtf8 } from './charset.js';
 
 export { isLoopbackHost } from './host-check.js';
+
+/** The consumer group of the fleet's event stream that delivers webhooks (once per fleet). */
+export const WEBHOOK_GROUP = 'webhooks';
+
+/** Logs failed publishes to the fleet's stream, at most once per 10 s (those events are lost). */
+function publishFailureLog(log: Logger): (error: unknown) => void {
+  let last = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - last < 10_000) return;
+    last = now;
+    log.warn({ err: error }, 'events could not be published to the fleet stream; they are lost');
+  };
+}
 
 export interface RestServerOptions {
   /** What the server needs of wakit (the plugin passes its context). */
@@ -102,6 +116,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const hub = new EventHub(sdk, {
     bufferSize: options.sse.bufferSize,
     onListenerError: (error) => log.error({ err: error }, 'an event listener threw'),
+    onPublishError: publishFailureLog(log),
   });
   const clientWebhooks = new ClientWebhooks(sdk.clientAdmin, { ...options.clientWebhooks, log });
   const webhooks = new WebhookDispatcher({
@@ -125,9 +140,12 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   if (metrics)
     detachMetrics.push(sdk.onClient((client) => detachMetrics.push(metrics.watch(client))));
   // Webhooks (and the events metric) want every type their hooks name; no hook: no message.status.
-  // Per-client webhooks change at run time: the subscription follows them.
+  // Per-client webhooks change at run time: the subscription follows them. A fleet: the `webhooks`
+  // group of the stream hands each event to one node, which delivers it (acknowledged once over).
   let unsubscribeHooks = (): void => undefined;
+  const cluster = sdk.cluster;
   const subscribeHooks = (): void => {
+    if (cluster) return;
     const hooks = [...options.webhooks, ...clientWebhooks.all()];
     const types = hooks.some((hook) => !hook.events)
       ? undefined
@@ -141,6 +159,16 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   };
   subscribeHooks();
   const detachClientHooks = clientWebhooks.onChange(subscribeHooks);
+  if (cluster) {
+    const stopMetrics = metrics ? hub.subscribe((event) => metrics.event(event.event)) : undefined;
+    const stopConsuming = cluster.events.consume(WEBHOOK_GROUP, (event) =>
+      webhooks.deliver(hubEventOf(event), event.id),
+    );
+    unsubscribeHooks = () => {
+      stopConsuming();
+      stopMetrics?.();
+    };
+  }
 
   const routes: AnyRoute[] = [];
   let document: Record<string, unknown> | undefined;
@@ -221,6 +249,8 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
       closed ??= (async () => {
         status.closing = true;
         for (const stream of [...rc.streams]) stream.end();
+        // first: a fleet's deliveries cut short by the close stay unacknowledged for other nodes
+        unsubscribeHooks();
         hub.close();
         detachClientHooks();
         clientWebhooks.close();

@@ -6,6 +6,9 @@
  * answers, network errors and timeouts are retried with exponential backoff up to `maxAttempts`.
  * Delivery runs in the background: `handle()` only schedules, so a slow receiver never blocks a
  * client; beyond `maxPending` deliveries per webhook new events are dropped (logged and counted).
+ * In a fleet, the node that consumes an event from the stream's `webhooks` group calls `deliver()`,
+ * which settles once every delivery of the event did (delivered, failed for good or dropped); the
+ * delivery id is then the stream id, the same whichever node delivers it.
  * Webhooks of clients added at run time (`clientHooks`) are delivered the same way, through the
  * SSRF-guarded transport (guarded-post.ts).
  */
@@ -66,6 +69,8 @@ interface Delivery {
   event: string;
   body: string;
   signature: string;
+  /** Called once the delivery is over (delivered, failed for good, or the dispatcher closed). */
+  settle: () => void;
 }
 
 export class WebhookDispatcher {
@@ -77,6 +82,8 @@ export class WebhookDispatcher {
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #inFlight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
+  /** Deliveries not over yet (settled by close()). */
+  readonly #open = new Set<Delivery>();
   #closed = false;
 
   constructor(options: {
@@ -100,18 +107,29 @@ export class WebhookDispatcher {
 
   /** Schedules the deliveries of one event; returns at once. */
   handle(event: HubEvent): void {
-    if (this.#closed) return;
-    for (const hook of this.#hooks) {
-      if (hook.clients && !hook.clients.includes(event.client)) continue;
-      this.#schedule(hook, event, false);
-    }
-    for (const hook of this.#clientHooks?.of(event.client) ?? []) {
-      this.#schedule(hook, event, true);
-    }
+    void this.deliver(event);
   }
 
-  #schedule(hook: Hook, event: HubEvent, guarded: boolean): void {
-    if (hook.events && !hook.events.includes(event.event)) return;
+  /**
+   * Schedules the deliveries of one event; resolves once each is over (delivered, failed after
+   * `maxAttempts`, dropped, or the dispatcher closed). `deliveryId` (a fleet: the stream id) is the
+   * delivery id of every webhook; otherwise each delivery gets a random one.
+   */
+  deliver(event: HubEvent, deliveryId?: string): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const runs: Promise<void>[] = [];
+    for (const hook of this.#hooks) {
+      if (hook.clients && !hook.clients.includes(event.client)) continue;
+      runs.push(this.#schedule(hook, event, false, deliveryId));
+    }
+    for (const hook of this.#clientHooks?.of(event.client) ?? []) {
+      runs.push(this.#schedule(hook, event, true, deliveryId));
+    }
+    return Promise.all(runs).then(() => undefined);
+  }
+
+  #schedule(hook: Hook, event: HubEvent, guarded: boolean, deliveryId?: string): Promise<void> {
+    if (hook.events && !hook.events.includes(event.event)) return Promise.resolve();
     const pending = this.#pending.get(hook) ?? 0;
     if (pending >= hook.maxPending) {
       this.#metrics?.webhook('dropped');
@@ -119,10 +137,10 @@ export class WebhookDispatcher {
         { webhook: redact(hook.url), event: event.event },
         'webhook backlog full: event dropped',
       );
-      return;
+      return Promise.resolve();
     }
     this.#pending.set(hook, pending + 1);
-    const id = randomUUID();
+    const id = deliveryId ?? randomUUID();
     const body = JSON.stringify({
       id,
       event: event.event,
@@ -130,10 +148,22 @@ export class WebhookDispatcher {
       at: event.at,
       data: event.data,
     });
-    this.#attempt(
-      { hook, guarded, id, event: event.event, body, signature: signBody(hook.secret, body) },
-      1,
-    );
+    return new Promise<void>((resolve) => {
+      const delivery: Delivery = {
+        hook,
+        guarded,
+        id,
+        event: event.event,
+        body,
+        signature: signBody(hook.secret, body),
+        settle: () => {
+          this.#open.delete(delivery);
+          resolve();
+        },
+      };
+      this.#open.add(delivery);
+      this.#attempt(delivery, 1);
+    });
   }
 
   /** Cancels retries and in-flight attempts; resolves when every attempt has settled. */
@@ -144,6 +174,7 @@ export class WebhookDispatcher {
     this.#abort.abort();
     await Promise.allSettled([...this.#inFlight]);
     this.#pending.clear();
+    for (const delivery of [...this.#open]) delivery.settle();
   }
 
   #attempt(delivery: Delivery, attempt: number): void {
@@ -151,7 +182,7 @@ export class WebhookDispatcher {
     const run = this.#post(delivery, attempt).then((ok) => {
       if (ok) {
         this.#metrics?.webhook('delivered');
-        this.#done(delivery.hook);
+        this.#done(delivery);
       } else if (attempt < delivery.hook.maxAttempts && !this.#closed) {
         this.#metrics?.webhook('retried');
         const timer = setTimeout(
@@ -165,7 +196,7 @@ export class WebhookDispatcher {
         this.#timers.add(timer);
       } else {
         this.#metrics?.webhook('failed');
-        this.#done(delivery.hook);
+        this.#done(delivery);
         if (!this.#closed) {
           this.#log.warn(
             {
@@ -184,7 +215,9 @@ export class WebhookDispatcher {
     void run.finally(() => this.#inFlight.delete(run));
   }
 
-  #done(hook: Hook): void {
+  #done(delivery: Delivery): void {
+    delivery.settle();
+    const hook = delivery.hook;
     const left = (this.#pending.get(hook) ?? 1) - 1;
     // a replaced per-client hook is forgotten once its last delivery settled
     if (left > 0) this.#pending.set(hook, left);

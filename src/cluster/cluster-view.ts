@@ -48,7 +48,8 @@ export interface FleetEventStream {
   /**
    * Consumes the stream in the fleet-wide group `group`: each event reaches exactly one node's
    * `handler` (webhooks: one delivery per event for the whole fleet); an event is acknowledged when
-   * its handler settles, and one taken by a node that died is claimed by another.
+   * its handler settles, and one taken by a node that died is claimed by another. Handlers still
+   * running when the returned function is called are not acknowledged: other nodes take them over.
    */
   consume(group: string, handler: (event: FleetEvent) => Promise<void>): () => void;
 }

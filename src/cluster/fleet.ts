@@ -8,23 +8,19 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClusterConfig, WakitConfig } from '../config/schema.js';
-import { WakitError, toWakitError } from '../errors/index.js';
+import { toWakitError } from '../errors/index.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
-import type { ClusterView, FleetEventStream } from './cluster-view.js';
+import type { ClusterView } from './cluster-view.js';
 import { Membership } from './membership.js';
 import { nodeIdOf } from './node-id.js';
 import { Placement, type PlacedClients } from './placement.js';
+import { RedisEventStream } from './redis-event-stream.js';
 import { RedisClientRegistry } from './redis-client-registry.js';
 import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js';
 
 export interface FleetOptions {
   config: Readonly<WakitConfig> & { cluster: ClusterConfig };
   logger: Logger;
-  /**
-   * Makes the fleet's event stream (Redis Streams) for this node (`url`: the Redis URL); without
-   * it, a stand-in that carries nothing. Closed with the fleet when it has a `close()`.
-   */
-  events?: (node: { nodeId: string; url: string; keyPrefix: string }) => FleetEventStream;
 }
 
 /** What the fleet needs of the SDK once its clients exist. */
@@ -51,13 +47,6 @@ export function advertisedHost(host: string): string {
 }
 
 /** A stand-in until the fleet's event stream is wired: publishing fails clearly, subscribers get nothing. */
-const noEvents: FleetEventStream = {
-  publish: () => Promise.reject(new WakitError('NOT_SUPPORTED', 'no fleet event stream')),
-  subscribe: () => () => undefined,
-  since: () => Promise.resolve([]),
-  consume: () => () => undefined,
-};
-
 export class Fleet {
   readonly nodeId: string;
   readonly redis: Redis;
@@ -74,7 +63,7 @@ export class Fleet {
   #again = false;
   #frozen = false;
   #failing = false;
-  readonly #events: FleetEventStream;
+  readonly #events: RedisEventStream;
 
   constructor(options: FleetOptions) {
     const cluster = options.config.cluster;
@@ -99,9 +88,12 @@ export class Fleet {
     });
     const placement = this.placement;
     const membership = this.membership;
-    const events =
-      options.events?.({ nodeId: this.nodeId, url: cluster.url, keyPrefix: cluster.keyPrefix }) ??
-      noEvents;
+    const events = new RedisEventStream({
+      url: cluster.url,
+      keyPrefix: cluster.keyPrefix,
+      nodeId: this.nodeId,
+      logger: options.logger,
+    });
     this.#events = events;
     this.view = {
       nodeId: this.nodeId,
@@ -208,8 +200,7 @@ export class Fleet {
 
   async close(): Promise<void> {
     this.freeze();
-    const closable = this.#events as FleetEventStream & { close?: () => Promise<void> | void };
-    await Promise.resolve(closable.close?.()).catch((error: unknown) => {
+    await this.#events.close().catch((error: unknown) => {
       this.#log.warn({ err: toWakitError(error).message }, 'fleet event stream not closed');
     });
     await closeRedis(this.redis);

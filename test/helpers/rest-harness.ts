@@ -4,7 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import { createSdk, type BotClient, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import {
+  createSdk,
+  type BotClient,
+  type ClusterView,
+  type Sdk,
+  type WakitConfigInput,
+} from '../../src/index.js';
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 
@@ -50,6 +56,8 @@ export interface FixtureOptions {
   /** Start the SDK (initializes clients); default false: tests initialize over REST. */
   start?: boolean;
   logger?: Logger;
+  /** A hand-made fleet view the REST server gets as `host.cluster` (fleet tests). */
+  cluster?: ClusterView;
 }
 
 export async function restFixture(options: FixtureOptions = {}): Promise<RestFixture> {
@@ -68,7 +76,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   for (const name of sdk.config.clients) sdk.createClient({ name });
   sdk.simulator.phone(CONTACT, { pushname: 'Alice' });
   const server = await createRestServer({
-    sdk: restHostOf(sdk),
+    sdk: restHostOf(sdk, { cluster: options.cluster }),
     logger,
     options: {
       port: 0,

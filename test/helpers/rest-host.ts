@@ -1,11 +1,12 @@
-import type { Sdk } from '../../src/index.js';
+import type { ClusterView, Sdk } from '../../src/index.js';
 import type { RestHost } from '../../plugins/rest/context.js';
 
 /**
  * The part of a plugin context the REST server needs, built from an Sdk's public surface: lets
  * tests and benchmarks create a REST server directly (the `rest` plugin passes its real context).
+ * `overrides.cluster` puts a hand-made fleet view in place of `sdk.cluster` (fleet tests).
  */
-export function restHostOf(sdk: Sdk): RestHost {
+export function restHostOf(sdk: Sdk, overrides: { cluster?: ClusterView } = {}): RestHost {
   return {
     config: sdk.config,
     get clients() {
@@ -20,7 +21,7 @@ export function restHostOf(sdk: Sdk): RestHost {
     },
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
-    cluster: sdk.cluster,
+    cluster: overrides.cluster ?? sdk.cluster,
     report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
   };
 }
