@@ -5,6 +5,7 @@
  */
 import { benchInbound } from './inbound.js';
 import { benchInboundMix } from './inbound-mix.js';
+import { benchFleet } from './fleet.js';
 import { benchOutbox } from './outbox.js';
 import { benchPipeline } from './pipeline.js';
 import { benchQueue } from './queue.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   pipeline: benchPipeline,
   rest: benchRest,
   outbox: benchOutbox,
+  fleet: benchFleet,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -84,6 +84,8 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
             apiEndpoint: gcs.url,
           },
           dataPath: dir.dir,
+          // a node that moves a client in these tests gives its lease back; short, in case
+          lease: { ttlMs: 2_000, renewMs: 500, retryMs: 100 },
         },
         queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0, retryBackoffMs: 10, ...queue },
         cluster: { type: 'redis', url: redis.url, nodeId, keyPrefix: `fleet${fleet}` },

@@ -1,0 +1,151 @@
+/**
+ * One node of the fleet fault tests (test/faults/fleet*.test.ts): the configured clients on the
+ * simulator engine, sessions in a (fake) GCS bucket, `cluster` on a real Redis, the built-in `rest`
+ * plugin on a loopback port with one webhook.
+ *
+ * Ground truth: every message that reaches one of the simulated `phones` is appended to the shared
+ * `received` file synchronously (one short line with O_APPEND) before the engine's send returns,
+ * tagged with this node's id, so a SIGKILL never loses the record of a message that arrived.
+ *
+ * stdout: JSON lines `{ "event": ..., "node": ... }`: `started`, `qr`, `authenticated` (restored),
+ * `ready`, `state`, `stopping`, `stopped`, `failed`.
+ *
+ * Usage: node --import tsx test/helpers/fleet-node.ts '<FleetNodeOptions as JSON>'
+ */
+import { appendFileSync, writeSync } from 'node:fs';
+import { createSdk, definePlugin, isWakitError } from '../../src/index.js';
+
+export interface FleetNodeOptions {
+  nodeId: string;
+  port: number;
+  redisUrl: string;
+  gcsUrl: string;
+  dataPath: string;
+  token: string;
+  clients: string[];
+  /** JSON-lines file the phones' received messages are appended to (shared by all nodes). */
+  received: string;
+  phones: string[];
+  webhookUrl: string;
+  webhookSecret: string;
+  lease: { ttlMs: number; renewMs: number; retryMs: number };
+  heartbeatMs: number;
+  maxClients?: number;
+  /** Merged over the nodes' pacing (10 ms gap, no jitter). */
+  queue?: Record<string, number>;
+}
+
+const options = JSON.parse(process.argv[2] ?? '') as FleetNodeOptions;
+const node = options.nodeId;
+
+function report(event: string, data: Record<string, unknown> = {}): void {
+  writeSync(1, `${JSON.stringify({ event, node, pid: process.pid, ...data })}\n`);
+}
+
+let sdk;
+try {
+  sdk = createSdk({
+    engine: { type: 'simulator', autoScanMs: 20, ackDelayMs: 5 },
+    auth: {
+      type: 'remote',
+      storage: {
+        projectId: 'test',
+        bucket: 'wakit-fleet',
+        path: 'sessions',
+        apiEndpoint: options.gcsUrl,
+      },
+      dataPath: options.dataPath,
+      lease: { ...options.lease, onLeased: 'wait' },
+    },
+    clients: options.clients,
+    queue: { minGapMs: 10, jitterMs: 0, perChatGapMs: 0, ...options.queue },
+    cluster: {
+      type: 'redis',
+      url: options.redisUrl,
+      nodeId: node,
+      advertiseUrl: `http://127.0.0.1:${options.port}`,
+      heartbeatMs: options.heartbeatMs,
+      ...(options.maxClients ? { maxClients: options.maxClients } : {}),
+    },
+    log: { level: 'warn' },
+    plugins: {
+      rest: {
+        port: options.port,
+        tokens: [{ token: options.token, clients: ['*'] }],
+        rateLimit: false,
+        webhooks: [
+          {
+            url: options.webhookUrl,
+            secret: options.webhookSecret,
+            events: ['message.create', 'ready'],
+            backoffMs: 100,
+            maxBackoffMs: 1_000,
+          },
+        ],
+        clientWebhooks: { allowPrivateNetworks: true },
+      },
+    },
+    media: { allowPrivateNetworks: true },
+  });
+} catch (error) {
+  report('failed', {
+    code: isWakitError(error) ? error.code : undefined,
+    message: error instanceof Error ? error.message : String(error),
+  });
+  process.exit(3);
+}
+
+for (const number of options.phones) {
+  const phone = sdk.simulator.phone(number);
+  // The network hands each message to the phone through its (internal) `receive`: record it there,
+  // synchronously, so what the recipient got survives a SIGKILL of this process.
+  const account = phone as unknown as { receive(record: { body: string }): void };
+  const receive = account.receive.bind(account);
+  account.receive = (record) => {
+    appendFileSync(
+      options.received,
+      `${JSON.stringify({ to: number, body: record.body, node })}\n`,
+    );
+    receive(record);
+  };
+}
+
+const started = sdk;
+started.use(
+  definePlugin({
+    name: 'fleet-node-report',
+    setup(ctx) {
+      ctx.onClient((client) => {
+        const name = client.name;
+        client.on('qr', () => report('qr', { client: name }));
+        client.on('authenticated', (session) =>
+          report('authenticated', { client: name, restored: session.restored }),
+        );
+        client.on('ready', () => report('ready', { client: name }));
+        client.on('state', (change) => report('state', { client: name, to: change.to }));
+      });
+    },
+  }),
+);
+
+let stopping = false;
+process.on('SIGTERM', () => {
+  if (stopping) return;
+  stopping = true;
+  report('stopping');
+  void started.stop().finally(() => {
+    report('stopped');
+    process.exit(0);
+  });
+});
+
+started.start().then(
+  () => report('started'),
+  (error: unknown) => {
+    report('failed', {
+      code: isWakitError(error) ? error.code : undefined,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    process.exit(3);
+  },
+);
