@@ -71,11 +71,27 @@ async function load(
   };
 }
 
-async function redisCalls(redis: Redis): Promise<number> {
+/** Calls per Redis command so far (INFO commandstats). */
+async function redisCalls(redis: Redis): Promise<Map<string, number>> {
   const stats = await redis.info('commandstats');
-  let calls = 0;
-  for (const match of stats.matchAll(/calls=(\d+)/g)) calls += Number(match[1]);
+  const calls = new Map<string, number>();
+  for (const match of stats.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) {
+    calls.set(match[1], Number(match[2]));
+  }
   return calls;
+}
+
+/** Commands per send between two readings: the total and the five most frequent. */
+function perSend(before: Map<string, number>, after: Map<string, number>, sends: number) {
+  const delta = [...after].map(([cmd, n]) => [cmd, (n - (before.get(cmd) ?? 0)) / sends] as const);
+  const total = delta.reduce((sum, [, n]) => sum + n, 0);
+  const top = delta
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([cmd, n]) => `${cmd} ${round(n, 2)}`)
+    .join(', ');
+  return { total, top };
 }
 
 export async function benchFleet(): Promise<Record<string, unknown>> {
@@ -120,15 +136,15 @@ export async function benchFleet(): Promise<Record<string, unknown>> {
       );
       const before = await redisCalls(probe);
       const f = await load(fleetLoad, seconds);
-      const calls = (await redisCalls(probe)) - before;
+      const calls = perSend(before, await redisCalls(probe), Math.max(1, f.total));
       console.log(
-        `round ${r}/${rounds} fleet:  ${round(f.rps)} accepts/s, p99 ${f.p99} ms, failed ${f.failed}, ${round(calls / Math.max(1, f.total), 2)} Redis commands per send`,
+        `round ${r}/${rounds} fleet:  ${round(f.rps)} accepts/s, p99 ${f.p99} ms, failed ${f.failed}, ${round(calls.total, 2)} Redis commands per send (${calls.top})`,
       );
       samples.single.push(s.rps);
       samples.fleet.push(f.rps);
       samples.p99s.push(s.p99);
       samples.p99f.push(f.p99);
-      samples.perSend.push(calls / Math.max(1, f.total));
+      samples.perSend.push(calls.total);
       samples.failed += s.failed + f.failed;
     }
     const victim = nodes[0];
