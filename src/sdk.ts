@@ -182,7 +182,6 @@ export class Sdk {
     });
     const admin = this.#admin;
     fleetNode?.bind({ clients, admin });
-    const fleet = (): ClusterView | undefined => this.cluster;
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
       checkMs: config.watchdog.eventLoopCheckMs,
@@ -204,9 +203,7 @@ export class Sdk {
       stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
       simulator: this.#simulator,
       eventLoop,
-      get cluster() {
-        return fleet();
-      },
+      cluster: fleetNode?.view,
     });
     this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
     this.onClose('event-loop', () => eventLoop.stop());
