@@ -5,6 +5,7 @@ import { WakitError } from '../errors/index.js';
 import { computeBackoff } from '../kernel/backoff.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import { PagedBacklog } from './paged-backlog.js';
+import { Pacing } from './pacing.js';
 import { PendingSends } from './pending-sends.js';
 import { queueErrors } from './queue-errors.js';
 import { SendAttempt } from './send-attempt.js';
@@ -58,10 +59,7 @@ export class OutboundQueue {
   #pumpAgain = false;
   #timer: NodeJS.Timeout | undefined;
   #timerDue = 0;
-  /** Earliest start of the next message (end of the last send plus the gap). */
-  #nextSendAt = 0;
-  /** Earliest start of the next light action (reaction, presence): the light gap. */
-  #nextAnyAt = 0;
+  readonly #pacing: Pacing;
   #intake: 'open' | 'draining' | 'closed' = 'open';
 
   constructor(options: OutboundQueueOptions) {
@@ -69,6 +67,7 @@ export class OutboundQueue {
     this.#config = options.config;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
+    this.#pacing = new Pacing(options.config, this.#random);
     this.#log = options.logger;
     this.#onChange = options.onChange;
     this.#durable = options.durable;
@@ -305,8 +304,8 @@ export class OutboundQueue {
     }
     if (this.#intake === 'closed' || this.#waiting() === 0) return;
     const now = this.#clock.now();
-    if (now < this.#nextAnyAt) {
-      this.#wakeIn(this.#nextAnyAt - now);
+    if (now < this.#pacing.nextAnyAt) {
+      this.#wakeIn(this.#pacing.nextAnyAt - now);
       return;
     }
     this.#slotTaken = true;
@@ -327,7 +326,7 @@ export class OutboundQueue {
         const next =
           this.#intake === 'closed'
             ? Infinity
-            : this.#pending.take(this.#clock.now(), this.#nextSendAt);
+            : this.#pending.take(this.#clock.now(), this.#pacing.nextSendAt);
         if (typeof next === 'number') {
           // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
           if (next !== Infinity) this.#wakeIn(next);
@@ -336,7 +335,7 @@ export class OutboundQueue {
         sent = true;
         await this.#send(next);
         await this.#durable?.();
-        if (this.#executor.isPaused || this.#clock.now() < this.#nextAnyAt) return;
+        if (this.#executor.isPaused || this.#clock.now() < this.#pacing.nextAnyAt) return;
       }
     } finally {
       this.#slotTaken = false;
@@ -375,17 +374,10 @@ export class OutboundQueue {
       const end = this.#clock.now();
       if (outcome.ok) this.#succeed(entry, outcome.id, end, action !== undefined);
       else this.#failOrRetry(entry, outcome.error, end);
-      if (action === 'light') {
-        this.#nextAnyAt = end + this.#lightGap();
-        this.#nextSendAt = Math.max(this.#nextSendAt, this.#nextAnyAt);
-      } else {
-        if (this.#config.perChatGapMs > 0) {
-          this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
-        }
-        const gap = this.#gap();
-        this.#nextSendAt = end + gap;
-        this.#nextAnyAt = end + Math.min(gap, this.#lightGap());
+      if (action !== 'light' && this.#config.perChatGapMs > 0) {
+        this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
       }
+      this.#pacing.ended(end, action === 'light');
     } finally {
       this.#running = undefined;
       this.#attempt = undefined;
@@ -446,20 +438,6 @@ export class OutboundQueue {
     this.#tracking.finished(entry);
     entry.reject(error);
     this.#emit(entry);
-  }
-
-  /** The pause after a send: `minGapMs` plus a uniform random jitter in [0, jitterMs]. */
-  #gap(): number {
-    const { minGapMs, jitterMs } = this.#config;
-    if (jitterMs === 0) return minGapMs;
-    const random = Math.min(Math.max(this.#random(), 0), 1);
-    return minGapMs + Math.min(jitterMs, Math.floor(random * (jitterMs + 1)));
-  }
-
-  /** The gap after a light action: `lightGapMs`, never more than the message gap can be. */
-  #lightGap(): number {
-    const { lightGapMs, minGapMs, jitterMs } = this.#config;
-    return Math.min(lightGapMs, minGapMs + jitterMs);
   }
 
   #wakeIn(ms: number): void {
