@@ -60,6 +60,9 @@ export class OutboundQueue {
   #timer: NodeJS.Timeout | undefined;
   #timerDue = 0;
   readonly #pacing: Pacing;
+  /** Bumped by `handOff`, with its error: a send in flight then must not come back here. */
+  #handOffs = 0;
+  #handOffError: WakitError | undefined;
   #intake: 'open' | 'draining' | 'closed' = 'open';
 
   constructor(options: OutboundQueueOptions) {
@@ -216,12 +219,10 @@ export class OutboundQueue {
    * Results handed out reject with `error`; the send in flight finishes. Returns how many.
    */
   handOff(error: WakitError): number {
+    this.#handOffs++;
+    this.#handOffError = error;
     const entries = this.#pending.takeAll();
-    for (const entry of entries) {
-      this.#tracking.forget(entry);
-      entry.error = error;
-      entry.reject(error);
-    }
+    for (const entry of entries) this.#forget(entry, error);
     const paged = this.#backlog?.size ?? 0;
     this.#backlog?.handOff(error);
     this.#checkIdle();
@@ -356,6 +357,7 @@ export class OutboundQueue {
 
   async #send(entry: SendEntry): Promise<void> {
     const action = entry.job?.action;
+    const handOffs = this.#handOffs;
     try {
       this.#running = entry;
       entry.status = 'sending';
@@ -373,7 +375,10 @@ export class OutboundQueue {
       this.#attempt = undefined;
       const end = this.#clock.now();
       if (outcome.ok) this.#succeed(entry, outcome.id, end, action !== undefined);
-      else this.#failOrRetry(entry, outcome.error, end);
+      else if (handOffs !== this.#handOffs) {
+        // Handed off while in flight: not retried here; the new owner sends it from the outbox.
+        this.#forget(entry, this.#handOffError!);
+      } else this.#failOrRetry(entry, outcome.error, end);
       if (action !== 'light' && this.#config.perChatGapMs > 0) {
         this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
       }
@@ -429,6 +434,13 @@ export class OutboundQueue {
       'send failed, retrying',
     );
     this.#emit(entry);
+  }
+
+  /** Drops a send that is another process's now (still open in the outbox): not failed. */
+  #forget(entry: SendEntry, error: WakitError): void {
+    this.#tracking.forget(entry);
+    entry.error = error;
+    entry.reject(error);
   }
 
   #fail(entry: SendEntry, error: WakitError, now: number): void {

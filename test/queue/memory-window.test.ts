@@ -208,6 +208,32 @@ describe('OutboundQueue memory window (waiting sends paged out to the backlog)',
     expect(backlog.sent).to.deep.equal(['remote1', 'remote2', 'remote3', 'remote4']);
   });
 
+  it('handOff: waiting sends are forgotten (not failed), the one in flight is not retried here', async () => {
+    const { queue, backlog } = pagedQueue(4);
+    let failInFlight: ((error: WakitError) => void) | undefined;
+    const first = backlog.job('first', 'bulk');
+    let runs = 0;
+    first.run = () => {
+      runs++;
+      return new Promise((_, reject) => (failInFlight = reject));
+    };
+    const inFlight = queue.enqueue(first);
+    const waiting = queue.enqueue(backlog.job('second', 'bulk'));
+    await flush();
+    expect(queue.get('first')?.status).to.equal('sending');
+    const moved = new WakitError('CLIENT_UNAVAILABLE', 'runs elsewhere now');
+    expect(queue.handOff(moved)).to.equal(1);
+    expect((await rejection(waiting.result)).code).to.equal('CLIENT_UNAVAILABLE');
+    // The engine call fails with a transient error after the hand-off: no retry from this node.
+    failInFlight!(new WakitError('CONNECTION_LOST', 'gone'));
+    expect((await rejection(inFlight.result)).code).to.equal('CLIENT_UNAVAILABLE');
+    await clock.tickAsync(60_000);
+    expect(runs).to.equal(1);
+    expect(queue.stats()).to.deep.equal({ pending: 0, running: 0 });
+    expect(queue.get('first'), 'forgotten, not failed').to.equal(undefined);
+    expect(backlog.sent).to.deep.equal([]);
+  });
+
   it('close rejects results handed out for paged-out sends with SHUTTING_DOWN; they stay stored', async () => {
     const { queue, backlog, accept } = pagedQueue(1);
     queue.pause();
