@@ -11,7 +11,7 @@ import type { PluginRouteRegistry } from '../../src/index.js';
 import { TokenAuth, type Principal } from './auth.js';
 import type { RestContext, RestHost } from './context.js';
 import { dashboardRoutes } from './dashboard.js';
-import { EventHub, hubEventOf } from './event-hub.js';
+import { EventHub, hubEventOf, type HubEvent } from './event-hub.js';
 import { eventRoutes } from './events.js';
 import { checkSecurity } from './host-check.js';
 import { HttpServer } from './http-server.js';
@@ -151,10 +151,17 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
       ? undefined
       : new Set<string>(hooks.flatMap((hook) => hook.events ?? []));
     const previous = unsubscribeHooks;
-    unsubscribeHooks = hub.subscribe((event) => {
-      metrics?.event(event.event);
-      webhooks.handle(event);
-    }, types);
+    // No webhook at all (the usual case): nothing to schedule per event, only the count.
+    const count = (event: HubEvent): void => metrics?.event(event.event);
+    unsubscribeHooks = hub.subscribe(
+      hooks.length === 0
+        ? count
+        : (event) => {
+            count(event);
+            webhooks.handle(event);
+          },
+      types,
+    );
     previous();
   };
   subscribeHooks();
