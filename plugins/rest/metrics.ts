@@ -4,6 +4,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { registerFleetGauges } from './fleet-metrics.js';
+import { TalliedCounter } from './tallied-counter.js';
 import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
 
@@ -13,12 +14,12 @@ export type WebhookOutcome = 'delivered' | 'retried' | 'failed' | 'dropped';
 
 export class RestMetrics {
   readonly registry = new Registry();
-  readonly #sends: Counter<'client' | 'outcome' | 'code'>;
+  readonly #sends: TalliedCounter<'client' | 'outcome' | 'code'>;
   readonly #sendLatency: Histogram<'client'>;
   readonly #ackLatency: Histogram<'client' | 'status'>;
-  readonly #events: Counter<'type'>;
+  readonly #events: TalliedCounter<'type'>;
   readonly #webhooks: Counter<'outcome'>;
-  readonly #http: Counter<'method' | 'route' | 'status'>;
+  readonly #http: TalliedCounter<'method' | 'route' | 'status'>;
   readonly #httpDuration: Histogram<'method' | 'route'>;
 
   constructor(sdk: RestHost) {
@@ -64,11 +65,12 @@ export class RestMetrics {
         this.set({ stat: 'worst' }, stats.worstMs / 1000);
       },
     });
-    this.#sends = new Counter({
+    const registry = this.registry;
+    this.#sends = new TalliedCounter({
       name: 'wakit_sends_total',
       help: 'Finished sends by outcome (sent, failed) and error code',
       labelNames: ['client', 'outcome', 'code'],
-      registers,
+      registry,
     });
     this.#sendLatency = new Histogram({
       name: 'wakit_send_latency_seconds',
@@ -84,11 +86,11 @@ export class RestMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#events = new Counter({
+    this.#events = new TalliedCounter({
       name: 'wakit_events_total',
       help: 'Client events seen by the REST server',
       labelNames: ['type'],
-      registers,
+      registry,
     });
     this.#webhooks = new Counter({
       name: 'wakit_webhook_deliveries_total',
@@ -96,11 +98,11 @@ export class RestMetrics {
       labelNames: ['outcome'],
       registers,
     });
-    this.#http = new Counter({
+    this.#http = new TalliedCounter({
       name: 'wakit_http_requests_total',
       help: 'HTTP requests by method, route and status',
       labelNames: ['method', 'route', 'status'],
-      registers,
+      registry,
     });
     this.#httpDuration = new Histogram({
       name: 'wakit_http_request_duration_seconds',
@@ -119,7 +121,7 @@ export class RestMetrics {
   }
 
   event(type: string): void {
-    this.#events.inc({ type });
+    this.#events.inc(type, () => ({ type }));
   }
 
   webhook(outcome: WebhookOutcome): void {
@@ -127,7 +129,11 @@ export class RestMetrics {
   }
 
   http(method: string, route: string, status: number, seconds: number): void {
-    this.#http.inc({ method, route, status: String(status) });
+    this.#http.inc(`${method}\0${status}\0${route}`, () => ({
+      method,
+      route,
+      status: String(status),
+    }));
     this.#httpDuration.observe({ method, route }, seconds);
   }
 
@@ -147,12 +153,14 @@ export class RestMetrics {
   #onUpdate(record: TrackedSend): void {
     const client = record.client;
     switch (record.status) {
-      case 'failed':
-        this.#sends.inc({ client, outcome: 'failed', code: record.error?.code ?? 'INTERNAL' });
+      case 'failed': {
+        const code = record.error?.code ?? 'INTERNAL';
+        this.#sends.inc(`${client}\0failed\0${code}`, () => ({ client, outcome: 'failed', code }));
         return;
+      }
       case 'sent':
         if (record.ack !== undefined || !record.sentAt) return;
-        this.#sends.inc({ client, outcome: 'sent', code: '' });
+        this.#sends.inc(`${client}\0sent`, () => ({ client, outcome: 'sent', code: '' }));
         this.#sendLatency.observe({ client }, seconds(record.createdAt, record.sentAt));
         return;
       case 'delivered':
