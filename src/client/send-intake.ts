@@ -74,6 +74,8 @@ export class SendIntake {
   readonly #follower: OutboxFollower;
   readonly #catchUp: OwnerCatchUp;
   #recovered = false;
+  /** Hand-offs so far: a send accepted before one may be another node's (or finished) since. */
+  #handOffs = 0;
 
   constructor(deps: SendIntakeDeps) {
     this.#d = deps;
@@ -96,6 +98,7 @@ export class SendIntake {
     this.#catchUp.stop();
     // Its waiting sends are the new owner's now: forgotten here (still queued in the outbox), so
     // that they are never sent from here; results handed out follow the outbox instead.
+    this.#handOffs++;
     this.#d.queue.handOff(HANDED_OFF);
   }
 
@@ -182,6 +185,8 @@ export class SendIntake {
       throw error;
     }
     const follower = this.#follower;
+    const handOffs = this.#handOffs;
+    const handedOffSince = (): boolean => this.#handOffs !== handOffs;
     // The result promise is made only when someone asks for it: 100,000 waiting sends that
     // nobody awaits hold no promises.
     let result: Promise<SendResult> | undefined;
@@ -189,6 +194,9 @@ export class SendIntake {
       trackingId: id,
       chatId,
       get result() {
+        // First asked for after a hand-off: this queue forgot the send (it waits in the outbox for
+        // the new owner, or is finished by it), so only the outbox knows how it ends.
+        if (!result && handedOffSince()) result = quiet(follower.follow(id));
         return (result ??= quiet(
           handle.result.then(
             ({ id: messageId }) => ({ id: messageId, trackingId: id }),

@@ -109,12 +109,15 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
   }
 
   /** Node A runs client "a" (linked, READY); node B has it too, but does not run it. */
-  async function twoNodes(queue: WakitConfigInput['queue'] = {}) {
+  async function twoNodes(
+    queue: WakitConfigInput['queue'] = {},
+    queueOfB: WakitConfigInput['queue'] = queue,
+  ) {
     fleet++;
     const onA = ownership(new Set(['a']));
     const onB = ownership(new Set());
     const a = await node('A', onA, queue);
-    const b = await node('B', onB, queue);
+    const b = await node('B', onB, queueOfB);
     a.simulator.phone(CONTACT);
     const owner = a.createClient({ name: 'a' });
     owner.on('qr', (qr) => a.simulator.scan(qr, { phone: BOT }));
@@ -296,5 +299,29 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
     // Results handed out by A before the hand-off settle from the outbox.
     const results = await within('results', Promise.all(accepted.map((q) => q.result)));
     expect(results.map((r) => r.trackingId)).to.deep.equal(accepted.map((q) => q.trackingId));
+  });
+
+  it('results first asked for after a hand-off (sends beyond the memory window too) settle from the outbox', async () => {
+    // A sends the first at once, then waits a minute; B, once it runs the client, sends at once.
+    const { a, b, owner, remote, onA, onB } = await twoNodes(
+      { minGapMs: 60_000, jitterMs: 0, memoryWindow: 2 },
+      { memoryWindow: 2 },
+    );
+    b.simulator.phone(CONTACT);
+    const bodies = ['w0', 'w1', 'w2', 'w3', 'w4'];
+    const accepted: QueuedSend[] = [];
+    for (const body of bodies) accepted.push(await owner.enqueue(text(body)));
+    // The rest wait on A: two in memory, two paged out (beyond the window).
+    const inboxOf = (sdk: Sdk) => sdk.simulator.phone(CONTACT).inbox.map((m) => m.body);
+    await until(() => inboxOf(a).length === 1, 5_000, 'the first send out from A');
+    onA.move('a', false);
+    await within('A stops', owner.stop());
+    onB.move('a', true);
+    await within('B links', remote.initialize());
+    await remote.waitUntilReady({ timeoutMs: 10_000 });
+    // No result was asked for before the hand-off: each, asked now, ends as the outbox says.
+    const results = await within('results', Promise.all(accepted.map((q) => q.result)), 10_000);
+    expect(results.map((r) => r.trackingId)).to.deep.equal(accepted.map((q) => q.trackingId));
+    expect(results.every((r) => r.id !== '')).to.equal(true);
   });
 });
