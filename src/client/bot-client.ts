@@ -21,28 +21,15 @@ import {
 } from '../kernel/tokens.js';
 import type { Ownership } from '../cluster/ownership.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
-import type { OutboundQueue, SendPriority, TrackedSend } from '../queue/index.js';
+import type { OutboundQueue, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { SafeEmitter } from './safe-emitter.js';
 import type { ClientEvents } from './client-events.js';
 import { StateMachine } from './state-machine.js';
 import { Message, type MessageActions } from './message.js';
-import { isPreparedSend, prepareContent, prepareSend, type PreparedSend } from './send-contract.js';
-import type {
-  SendAudioInput,
-  SendDocumentInput,
-  SendImageInput,
-  SendStickerInput,
-  SendTextInput,
-  SendVideoInput,
-} from './send-contract.js';
-import {
-  FORWARD_TARGET_KINDS,
-  PERSON_KINDS,
-  REPLY_KINDS,
-  normalizeChatId,
-  parseChatId,
-} from './chat-id.js';
+import { messageActions } from './message-actions.js';
+import { sendsApi, type SendsApi } from './sends-api.js';
+import { PERSON_KINDS, normalizeChatId } from './chat-id.js';
 import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
@@ -63,24 +50,11 @@ import type {
   ContactInfo,
   MessageData,
   MessageSender,
-  MediaData,
   OutgoingContent,
-  SendResult,
 } from './types.js';
 
 export type { QueuedSend } from './send-intake.js';
-
-export interface EnqueueOptions {
-  /** Queue priority; default `normal` (`reply` goes first, `bulk` last). */
-  priority?: SendPriority;
-  /**
-   * Makes retries safe: the same key with the same send returns the first acceptance (same
-   * tracking id) for as long as the outbox keeps it; with a different send, IDEMPOTENCY_KEY_REUSED.
-   */
-  idempotencyKey?: string;
-  /** Namespace of the key (REST uses one per token); keys are always per client. */
-  idempotencyScope?: string;
-}
+export type { EnqueueOptions } from './sends-api.js';
 
 /**
  * The SDK surface is flat (`client.isGroupAdmin(...)`) but each area lives in its own file
@@ -89,7 +63,15 @@ export interface EnqueueOptions {
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface BotClient
-  extends GroupsApi, ChatsApi, ContactsApi, CallsApi, MessagesApi, ActionsApi, PresenceApi {}
+  extends
+    SendsApi,
+    GroupsApi,
+    ChatsApi,
+    ContactsApi,
+    CallsApi,
+    MessagesApi,
+    ActionsApi,
+    PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -204,34 +186,6 @@ export class BotClient {
       this.#intake.ownershipChanged(local);
       if (local && this.state === 'READY') this.#recover();
     });
-    this.#actions = {
-      client: name,
-      reply: async (message, content) => {
-        parseChatId(message.chatId, 'reply', { allow: REPLY_KINDS });
-        return (
-          await this.enqueue(
-            prepareContent(message.chatId, content, { quotedMessageId: message.id }),
-            { priority: 'reply' },
-          )
-        ).result;
-      },
-      forward: async (message, chatId) =>
-        (
-          await this.#accept(
-            normalizeChatId(chatId, 'chatId', { allow: FORWARD_TARGET_KINDS }),
-            { kind: 'forward', messageId: message.id },
-            { priority: 'normal' },
-          )
-        ).result,
-      download: (message) => this.#download(message),
-      quoted: async (message) => {
-        const data = await this.#supervisor.requireEngine().getQuotedMessage(message.id);
-        return data ? new Message(data, this.#actions) : null;
-      },
-      react: (message, emoji) => this.sendReaction(message.id, emoji),
-      edit: (message, text) => this.editMessage(message.id, text),
-      delete: (message, forEveryone) => this.deleteMessage(message.id, { forEveryone }),
-    };
     const core: ClientCore = {
       name,
       config,
@@ -241,12 +195,10 @@ export class BotClient {
       accept: (chatId, content, options) => this.#accept(chatId, content, options),
       events: this.#events,
     };
-    Object.assign(this, groupsApi(core));
-    Object.assign(this, chatsApi(core), contactsApi(core), callsApi(core));
+    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core), contactsApi(core));
+    Object.assign(this, callsApi(core), messagesApi(core), actionsApi(core), presenceApi(core));
     this.#onCall = incomingCallHandler(core);
-    Object.assign(this, messagesApi(core));
-    Object.assign(this, actionsApi(core));
-    Object.assign(this, presenceApi(core));
+    this.#actions = messageActions(core, this);
     registerInternals(this, {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
@@ -338,59 +290,6 @@ export class BotClient {
     return this.#contacts.resolve(id);
   }
 
-  async sendTextMessage(input: SendTextInput): Promise<SendResult> {
-    return this.#send(prepareSend('text', input), input);
-  }
-
-  async sendImageMessage(input: SendImageInput): Promise<SendResult> {
-    return this.#send(prepareSend('image', input), input);
-  }
-
-  async sendVideoMessage(input: SendVideoInput): Promise<SendResult> {
-    return this.#send(prepareSend('video', input), input);
-  }
-
-  async sendAudioMessage(input: SendAudioInput): Promise<SendResult> {
-    return this.#send(prepareSend('audio', input), input);
-  }
-
-  async sendDocumentMessage(input: SendDocumentInput): Promise<SendResult> {
-    return this.#send(prepareSend('document', input), input);
-  }
-
-  async sendStickerMessage(input: SendStickerInput): Promise<SendResult> {
-    return this.#send(prepareSend('sticker', input), input);
-  }
-
-  async #send(send: PreparedSend, input: { idempotencyKey?: string }): Promise<SendResult> {
-    const queued = await this.enqueue(
-      send,
-      input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {},
-    );
-    return queued.result;
-  }
-
-  /**
-   * Enqueues a prepared send (from `prepareSend`, `prepareContent` or `sendRequestSchema`) without
-   * waiting for it to go out: it resolves once the send is journaled in the outbox, with the
-   * tracking id and chat (REST's 202); `result` settles when the message is sent. Rejects with
-   * CLIENT_NOT_READY, QUEUE_FULL, SHUTTING_DOWN, STORAGE_UNAVAILABLE / STORAGE_FULL or an
-   * idempotency error; a refused send is never sent.
-   */
-  async enqueue(send: PreparedSend, options: EnqueueOptions = {}): Promise<QueuedSend> {
-    if (!isPreparedSend(send)) {
-      throw new WakitError(
-        'VALIDATION_FAILED',
-        'enqueue() takes a send made by prepareSend(), prepareContent() or sendRequestSchema()',
-      );
-    }
-    return this.#accept(send.chatId, send.content, {
-      priority: options.priority ?? 'normal',
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
-    });
-  }
-
   /**
    * Whether a send is accepted now. For a client another node of the fleet runs (or nobody, for a
    * moment, during a failover) the local state says nothing (it is STOPPED here): the send is
@@ -429,18 +328,6 @@ export class BotClient {
     );
     if (failed > 0)
       this.log.warn({ failed, code }, 'client %s: %d waiting sends failed', this.name, failed);
-  }
-
-  async #download(message: Message): Promise<MediaData> {
-    if (!message.hasMedia) {
-      throw new WakitError('MEDIA_NOT_FOUND', `Message ${message.id} has no media`);
-    }
-    const file = await this.#supervisor.requireEngine().downloadMedia(message.id);
-    return {
-      data: file.data.toString('base64'),
-      mimetype: file.mimetype,
-      filename: file.filename ?? message.media?.filename ?? `${message.id}`,
-    };
   }
 
   #wire(engine: Engine): Engine {
