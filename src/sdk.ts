@@ -5,7 +5,8 @@ import { parseConfig } from './config/validate.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
 import { WakitError, toWakitError } from './errors/index.js';
 import type { EngineFactory } from './engines/engine.js';
-import { SimulatorNetwork } from './engines/simulator/index.js';
+import type { SimulatorNetwork } from './engines/simulator/index.js';
+import { engineForConfig } from './engines/engine-for-config.js';
 import type { BotClient } from './client/bot-client.js';
 import type { ClientEventName, ClientEvents } from './client/client-events.js';
 import { createRootContainer, createSessionStore } from './kernel/container.js';
@@ -108,29 +109,10 @@ export class Sdk {
     this.config = config;
     this.baseDir = options.baseDir ?? process.cwd();
     this.logger = options.logger ?? createLogger(config.log);
-    let engineFactory: EngineFactory;
-    if (options.engineFactory) {
-      engineFactory = options.engineFactory;
-    } else if (config.engine.type === 'simulator') {
-      this.#simulator = new SimulatorNetwork({
-        config: config.engine,
-        logger: this.logger.child({ engine: 'simulator' }),
-      });
-      engineFactory = this.#simulator.engineFactory();
-    } else {
-      const engineConfig = config.engine;
-      const auth = config.auth;
-      let loaded: Promise<EngineFactory> | undefined;
-      engineFactory = async (context) => {
-        loaded ??= import('./engines/wwebjs/index.js').then((m) =>
-          m.createWwebjsEngineFactory(
-            engineConfig,
-            auth.type === 'remote' ? { backupSyncIntervalMs: auth.backupIntervalMs } : {},
-          ),
-        );
-        return (await loaded)(context);
-      };
-    }
+    const engine = options.engineFactory
+      ? { factory: options.engineFactory }
+      : engineForConfig(config, this.logger);
+    this.#simulator = engine.simulator;
     this.#errors = new ErrorSink(this.logger);
     this.#outbox = createOutboxStore(
       config,
@@ -138,13 +120,12 @@ export class Sdk {
       (error) => this.#errors.report({ source: 'queue', event: 'journal', error }),
       this.logger,
     );
-    // ---- cluster mode (issue 14): placement, registry on Redis, cluster view ----
+    // A fleet (`cluster`): placement, the client registry on Redis and the cluster view.
     const cluster = config.cluster;
     this.#fleet = cluster
       ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
       : undefined;
     const fleetNode = this.#fleet;
-    // ---- end cluster mode ----
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
     const ownership = options.ownership ?? fleetNode?.placement;
@@ -152,7 +133,7 @@ export class Sdk {
       config,
       baseDir: this.baseDir,
       logger: this.logger,
-      engineFactory,
+      engineFactory: engine.factory,
       store: createSessionStore(
         config,
         this.baseDir,
