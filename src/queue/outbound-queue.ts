@@ -13,6 +13,8 @@ import { SendEntry, type Level } from './send-entry.js';
 import { Handle, PagedHandle } from './send-handle.js';
 import { newTrackingId } from './tracking-id.js';
 import { TrackingStore, applyAck } from './tracking-store.js';
+import { UpdateListeners } from './update-listeners.js';
+import { WakeTimer } from './wake-timer.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -46,7 +48,7 @@ export class OutboundQueue {
   readonly #executor = new PQueue({ concurrency: 1 });
   readonly #pending = new PendingSends();
   readonly #tracking: TrackingStore;
-  readonly #listeners = new Set<UpdateListener>();
+  readonly #listeners: UpdateListeners;
   readonly #idleWaiters = new Set<() => void>();
   readonly #dispatch = (): Promise<void> => this.#dispatchNext();
   /** The waiting sends beyond the window, once `pageTo` gave the queue somewhere to keep them. */
@@ -57,8 +59,7 @@ export class OutboundQueue {
   #slotTaken = false;
   /** Something asked for a dispatch while one was under way: look again once it ends. */
   #pumpAgain = false;
-  #timer: NodeJS.Timeout | undefined;
-  #timerDue = 0;
+  readonly #wake: WakeTimer;
   readonly #pacing: Pacing;
   /** Bumped by `handOff`, with its error: a send in flight then must not come back here. */
   #handOffs = 0;
@@ -75,6 +76,10 @@ export class OutboundQueue {
     this.#onChange = options.onChange;
     this.#durable = options.durable;
     this.#tracking = new TrackingStore(options.config.trackLimit);
+    this.#wake = new WakeTimer(this.#clock, () => this.#pump());
+    this.#listeners = new UpdateListeners((error) =>
+      this.#log?.error({ err: error, client: this.client }, 'queue update listener threw'),
+    );
   }
 
   get paused(): boolean {
@@ -106,7 +111,7 @@ export class OutboundQueue {
       inWindow: (level) => this.#pending.sizeOf(level),
       has: (id) => this.#tracking.get(id) !== undefined,
       admit: (job, level) => this.#admit(job, level),
-      notify: (record) => this.#notify(record),
+      notify: (record) => this.#listeners.notify(record),
       onError: (error, what) => this.#log?.error({ err: error, client: this.client }, what),
     });
   }
@@ -143,7 +148,7 @@ export class OutboundQueue {
     const seq = job.seq;
     if (seq !== undefined && this.#backlog?.pageOut(level, seq, this.#pending.sizeOf(level))) {
       // Beyond the window: it waits only in the outbox (the entry is dropped) until its page.
-      if (this.#listeners.size > 0) this.#notify(entry.snapshot(this.client));
+      if (this.#listeners.any) this.#listeners.notify(entry.snapshot(this.client));
       this.#pump();
       return new PagedHandle(entry.id, this);
     }
@@ -277,8 +282,7 @@ export class OutboundQueue {
   close(): void {
     if (this.#intake === 'closed') return;
     this.#intake = 'closed';
-    if (this.#timer) this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#wake.cancel();
     this.#executor.clear();
     const now = this.#clock.now();
     for (const entry of this.#pending.takeAll()) {
@@ -306,7 +310,7 @@ export class OutboundQueue {
     if (this.#intake === 'closed' || this.#waiting() === 0) return;
     const now = this.#clock.now();
     if (now < this.#pacing.nextAnyAt) {
-      this.#wakeIn(this.#pacing.nextAnyAt - now);
+      this.#wake.in(this.#pacing.nextAnyAt - now);
       return;
     }
     this.#slotTaken = true;
@@ -323,14 +327,14 @@ export class OutboundQueue {
     let sent = false;
     try {
       for (;;) {
-        if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#wakeIn(1_000);
+        if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#wake.in(1_000);
         const next =
           this.#intake === 'closed'
             ? Infinity
             : this.#pending.take(this.#clock.now(), this.#pacing.nextSendAt);
         if (typeof next === 'number') {
           // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
-          if (next !== Infinity) this.#wakeIn(next);
+          if (next !== Infinity) this.#wake.in(next);
           return;
         }
         sent = true;
@@ -452,19 +456,6 @@ export class OutboundQueue {
     this.#emit(entry);
   }
 
-  #wakeIn(ms: number): void {
-    const due = this.#clock.now() + ms;
-    if (this.#timer) {
-      if (this.#timerDue <= due) return;
-      this.#clock.clearTimeout(this.#timer);
-    }
-    this.#timerDue = due;
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#timer = undefined;
-      this.#pump();
-    }, ms);
-  }
-
   #checkIdle(): void {
     if (this.#idleWaiters.size === 0 || this.#size() > 0) return;
     const waiters = [...this.#idleWaiters];
@@ -474,20 +465,7 @@ export class OutboundQueue {
 
   #emit(entry: SendEntry): void {
     this.#onChange?.(entry);
-    if (this.#listeners.size === 0) return;
-    this.#notify(entry.snapshot(this.client));
-  }
-
-  #notify(record: TrackedSend): void {
-    if (this.#listeners.size === 0) return;
-    Object.freeze(record);
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(record);
-      } catch (error) {
-        this.#log?.error({ err: error, client: this.client }, 'queue update listener threw');
-      }
-    }
+    if (this.#listeners.any) this.#listeners.notify(entry.snapshot(this.client));
   }
 
   #checkEvent(event: string): void {

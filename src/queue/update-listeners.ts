@@ -1,0 +1,36 @@
+import type { TrackedSend, UpdateListener } from './types.js';
+
+/**
+ * Who follows the outbound queue's `update` event: each tracked send's record, frozen, to every
+ * listener; a listener that throws is reported and the others still hear it.
+ */
+export class UpdateListeners {
+  readonly #listeners = new Set<UpdateListener>();
+
+  constructor(private readonly onError: (error: unknown) => void) {}
+
+  /** Whether anybody listens (records are made only then). */
+  get any(): boolean {
+    return this.#listeners.size > 0;
+  }
+
+  add(listener: UpdateListener): void {
+    this.#listeners.add(listener);
+  }
+
+  delete(listener: UpdateListener): void {
+    this.#listeners.delete(listener);
+  }
+
+  notify(record: TrackedSend): void {
+    if (this.#listeners.size === 0) return;
+    Object.freeze(record);
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+}
