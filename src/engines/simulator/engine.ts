@@ -5,27 +5,15 @@
  */
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
-import type {
-  ContactInfo,
-  DisconnectReason,
-  EngineContent,
-  MediaFile,
-  MessageData,
-} from '../types.js';
+import type { DisconnectReason } from '../types.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
-import type { GroupEngine, GroupSettings } from '../ports/groups.js';
+import type { CallData } from '../ports/calls.js';
+import type { PollVote } from '../ports/messages.js';
 import { fireGroupEvent } from './groups.js';
 import type { SimGroupEvent } from './types.js';
 import type { SimAccount, SimRecord } from './account.js';
-import type { SimPayload, SimulatorNetwork } from './network.js';
-import { incomingMessage, ownMessage, payloadOf } from './messages.js';
-import type { CallData } from '../ports/calls.js';
-import type { ChatData, FetchMessagesOptions } from '../ports/chats.js';
-import type { ContactData } from '../ports/contacts.js';
-import { fetchMessages, getChat, listChats } from './chats.js';
-import { getContact, listContacts, numberId, profilePictureUrl, setBlocked } from './contacts.js';
-import { isMessageKindContent, type PollVote } from '../ports/messages.js';
-import { kindPayload, quotedMessage } from './message-kinds.js';
+import type { SimulatorNetwork } from './network.js';
+import { incomingMessage } from './messages.js';
 import {
   decodeSession,
   derivePhone,
@@ -36,11 +24,21 @@ import {
   toNumber,
 } from './ids.js';
 import type { SimSession } from './ids.js';
-import type { SimActionNotice, SimActions } from './actions.js';
-import type { ChatState } from '../ports/presence.js';
+import type { SimActionNotice } from './actions.js';
+import type { SimDevice } from './device.js';
+import { outgoing, type OutgoingPorts } from './outgoing.js';
+import { accountPorts, type AccountPorts } from './account-ports.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
+/**
+ * The port's operations live in their own files, on a `SimDevice` view of the engine: what it sends
+ * (outgoing.ts) and what it does on its account (account-ports.ts); the class merges their types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface SimulatorEngine extends OutgoingPorts, AccountPorts {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SimulatorEngine extends EngineEmitter implements Engine {
   readonly type = 'simulator';
   private phase: Phase = 'idle';
@@ -57,6 +55,14 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     private readonly context: EngineContext,
   ) {
     super(context.logger.child({ engine: 'simulator', client: context.clientName }));
+    const device: SimDevice = {
+      network,
+      engine: this,
+      ready: () => this.ensureReady(),
+      after: (ms, fn) => this.after(ms, fn),
+      sleep: (ms) => this.sleep(ms),
+    };
+    Object.assign(this, outgoing(device), accountPorts(device));
   }
 
   private get name(): string {
@@ -265,93 +271,13 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     this.fire('disconnected', reason);
   }
 
-  // ── messages ─────────────────────────────────────────────────────────────────────────────────
+  // ── what reaches this device (the network calls these) ────────────────────────────────────────
 
-  async send(chatId: string, content: EngineContent): Promise<{ id: string }> {
-    if (!isMessageKindContent(content)) return this.post(chatId, payloadOf(content));
-    return this.post(chatId, kindPayload(this.network, this.ensureReady(), content));
-  }
-
-  getQuotedMessage(messageId: string): Promise<MessageData | null> {
-    try {
-      return Promise.resolve(quotedMessage(this.network, this.ensureReady(), messageId));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  async forward(messageId: string, chatId: string): Promise<{ id: string }> {
-    this.ensureReady();
-    const original = this.network.findMessage(messageId);
-    if (!original) throw new WakitError('MESSAGE_NOT_FOUND', `message ${messageId} is unknown`);
-    return this.post(chatId, {
-      type: original.type,
-      body: original.body,
-      caption: original.caption,
-      media: original.media,
-      location: original.location,
-      poll: original.poll,
-      vcards: original.vcards,
-      isForwarded: true,
-    });
-  }
-
-  downloadMedia(messageId: string): Promise<MediaFile> {
-    const media = this.network.findMessage(messageId)?.media;
-    if (!media) {
-      return Promise.reject(
-        new WakitError('MEDIA_NOT_FOUND', `message ${messageId} has no downloadable media`),
-      );
-    }
-    return Promise.resolve({
-      data: Buffer.from(media.data),
-      mimetype: media.mimetype,
-      filename: media.filename,
-    });
-  }
-
-  isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
-    const group = this.network.findGroup(groupId);
-    if (!group)
-      return Promise.reject(new WakitError('CHAT_NOT_FOUND', `group ${groupId} does not exist`));
-    const member = this.network.person(memberId);
-    return Promise.resolve(member !== undefined && group.admins.has(member.id));
-  }
-
-  resolveContact(id: string): Promise<ContactInfo> {
-    try {
-      return Promise.resolve(this.network.lookUp(this.ensureReady(), id));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  // ── actions and presence (simulator/actions.ts) ──────────────────────────────────────────────
-
-  react(messageId: string, emoji: string): Promise<void> {
-    return this.act((model, me) => model.react(me, messageId, emoji));
-  }
-
-  editMessage(messageId: string, text: string): Promise<void> {
-    return this.act((model, me) => model.edit(me, messageId, text));
-  }
-
-  deleteMessage(messageId: string, forEveryone: boolean): Promise<void> {
-    return this.act((model, me) =>
-      forEveryone ? model.revoke(me, messageId) : model.deleteForMe(me, messageId),
-    );
-  }
-
-  markChatSeen(chatId: string): Promise<void> {
-    return this.act((model, me) => model.seen(me, chatId));
-  }
-
-  sendChatState(chatId: string, state: ChatState): Promise<void> {
-    return this.act((model, me) => model.chatState(me, chatId, state));
-  }
-
-  setOnline(online: boolean): Promise<void> {
-    return this.act((model, me) => model.setOnline(me, online));
+  /** @internal A message reached our account: the lean inbound path. */
+  receiveInbound(record: SimRecord, sender: SimAccount): void {
+    const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
+    this.fire('message', message);
+    this.fire('message.create', message);
   }
 
   /** @internal Someone reacted, edited or revoked in a chat of our account. */
@@ -361,153 +287,9 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     else this.fire(notice.event, notice.update);
   }
 
-  private act(fn: (model: SimActions, me: SimAccount) => void): Promise<void> {
-    try {
-      fn(this.network.actions, this.ensureReady());
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  private ensureReady(): SimAccount {
-    if (this.phase !== 'ready' || !this.account) {
-      throw new WakitError('CLIENT_NOT_READY', `"${this.name}" is not linked and ready`);
-    }
-    return this.account;
-  }
-
-  private async post(chatId: string, payload: SimPayload): Promise<{ id: string }> {
-    const account = this.ensureReady();
-    let target = this.network.resolveTarget(account, chatId);
-    if (this.config.latencyMs > 0) {
-      await this.sleep(this.config.latencyMs);
-      target = this.network.resolveTarget(this.ensureReady(), chatId);
-    }
-    const failed = this.network.deliveryFails(target.id);
-    const record = this.network.post(account, target, payload, !failed, this);
-    if (failed) record.ack = -1;
-    const message = ownMessage(record, account);
-    this.fire('message.create', message);
-    // Someone who blocked this account never gets its messages: one tick (sent) only.
-    this.progressAcks(record, failed, target.account?.book.blocked.has(account.id) ?? false);
-    return { id: record.id };
-  }
-
-  private progressAcks(record: SimRecord, failed: boolean, blocked = false): void {
-    const update = (ack: -1 | 1 | 2 | 3) => {
-      record.ack = ack;
-      this.fire('message.ack', { messageId: record.id, chatId: record.target, ack });
-    };
-    if (failed) {
-      this.after(this.config.ackDelayMs, () => update(-1));
-      return;
-    }
-    let next: 1 | 2 | 3 = 1;
-    const tick = () => {
-      update(next);
-      if (next < (blocked ? 1 : 3)) {
-        next = (next + 1) as 2 | 3;
-        this.after(this.config.ackDelayMs, tick);
-      }
-    };
-    this.after(this.config.ackDelayMs, tick);
-  }
-
-  /** @internal A message reached our account: the lean inbound path. */
-  receiveInbound(record: SimRecord, sender: SimAccount): void {
-    const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
-    this.fire('message', message);
-    this.fire('message.create', message);
-  }
-
-  // ── groups (the model: groups.ts) ────────────────────────────────────────────────────────────
-
-  private groups(): GroupEngine {
-    return this.ensureReady().groups;
-  }
-
-  async createGroup(subject: string, participants: string[]) {
-    return this.groups().createGroup(subject, participants);
-  }
-  async getGroup(groupId: string) {
-    return this.groups().getGroup(groupId);
-  }
-  async addParticipants(groupId: string, participants: string[]) {
-    return this.groups().addParticipants(groupId, participants);
-  }
-  async removeParticipants(groupId: string, participants: string[]) {
-    return this.groups().removeParticipants(groupId, participants);
-  }
-  async promoteParticipants(groupId: string, participants: string[]) {
-    return this.groups().promoteParticipants(groupId, participants);
-  }
-  async demoteParticipants(groupId: string, participants: string[]) {
-    return this.groups().demoteParticipants(groupId, participants);
-  }
-  async setGroupSubject(groupId: string, subject: string) {
-    return this.groups().setGroupSubject(groupId, subject);
-  }
-  async setGroupDescription(groupId: string, description: string) {
-    return this.groups().setGroupDescription(groupId, description);
-  }
-  async setGroupSettings(groupId: string, settings: Partial<GroupSettings>) {
-    return this.groups().setGroupSettings(groupId, settings);
-  }
-  async getInviteCode(groupId: string) {
-    return this.groups().getInviteCode(groupId);
-  }
-  async revokeInvite(groupId: string) {
-    return this.groups().revokeInvite(groupId);
-  }
-  async joinByInvite(code: string) {
-    return this.groups().joinByInvite(code);
-  }
-  async leaveGroup(groupId: string) {
-    return this.groups().leaveGroup(groupId);
-  }
-
   /** @internal A group event for our account (we are a member). */
   receiveGroupEvent(event: SimGroupEvent): void {
     fireGroupEvent(this, event);
-  }
-
-  // ── chats, contacts, calls (models in chats.ts, contacts.ts, calls.ts) ─────────────────────────
-
-  getChats(): Promise<ChatData[]> {
-    return this.read((account) => listChats(this.network, account));
-  }
-
-  getChat(chatId: string): Promise<ChatData> {
-    return this.read((account) => getChat(this.network, account, chatId));
-  }
-
-  fetchMessages(chatId: string, options: FetchMessagesOptions) {
-    return this.read((account) => fetchMessages(this.network, account, chatId, options));
-  }
-
-  getContacts(): Promise<ContactData[]> {
-    return this.read((account) => listContacts(this.network, account));
-  }
-
-  getContact(id: string): Promise<ContactData> {
-    return this.read((account) => getContact(this.network, account, id));
-  }
-
-  getNumberId(digits: string): Promise<string | null> {
-    return this.read(() => numberId(this.network, digits));
-  }
-
-  getProfilePictureUrl(id: string): Promise<string | null> {
-    return this.read((account) => profilePictureUrl(this.network, account, id));
-  }
-
-  setBlocked(id: string, blocked: boolean): Promise<void> {
-    return this.read((account) => setBlocked(this.network, account, id, blocked));
-  }
-
-  rejectCall(callId: string): Promise<void> {
-    return this.read((account) => this.network.calls.reject(account, callId));
   }
 
   /** @internal Someone calls our account. */
@@ -515,18 +297,16 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     this.fire('call', call);
   }
 
-  /** Runs a look-up on the ready account; its throws become rejections. */
-  private read<T>(fn: (account: SimAccount) => T): Promise<T> {
-    try {
-      return Promise.resolve(fn(this.ensureReady()));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
   /** @internal Someone voted on a poll of a chat of our account. */
   receiveVote(vote: PollVote): void {
     this.fire('poll.vote', vote);
+  }
+
+  private ensureReady(): SimAccount {
+    if (this.phase !== 'ready' || !this.account) {
+      throw new WakitError('CLIENT_NOT_READY', `"${this.name}" is not linked and ready`);
+    }
+    return this.account;
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

@@ -1,0 +1,94 @@
+import { WakitError } from '../../errors/index.js';
+import type { Engine } from '../engine.js';
+import type { MessagesEngine } from '../ports/messages.js';
+import { isMessageKindContent } from '../ports/messages.js';
+import type { SimRecord } from './account.js';
+import { onAccount, type SimDevice } from './device.js';
+import { ownMessage, payloadOf } from './messages.js';
+import { kindPayload, quotedMessage } from './message-kinds.js';
+import type { SimPayload } from './network.js';
+
+export type OutgoingPorts = Pick<Engine, 'send' | 'forward' | 'downloadMedia'> & MessagesEngine;
+
+/**
+ * What one simulator engine sends: messages of every kind and forwards onto the network, each
+ * echoed as `message.create` and acknowledged on timers (sent, delivered, read; -1 when the
+ * delivery fails), after `latencyMs`; plus the media and quoted messages of what it can see.
+ */
+export function outgoing(device: SimDevice): OutgoingPorts {
+  const { network, engine } = device;
+  const config = network.config;
+
+  const progressAcks = (record: SimRecord, failed: boolean, blocked: boolean): void => {
+    const update = (ack: -1 | 1 | 2 | 3) => {
+      record.ack = ack;
+      engine.fire('message.ack', { messageId: record.id, chatId: record.target, ack });
+    };
+    if (failed) {
+      device.after(config.ackDelayMs, () => update(-1));
+      return;
+    }
+    let next: 1 | 2 | 3 = 1;
+    const tick = () => {
+      update(next);
+      if (next < (blocked ? 1 : 3)) {
+        next = (next + 1) as 2 | 3;
+        device.after(config.ackDelayMs, tick);
+      }
+    };
+    device.after(config.ackDelayMs, tick);
+  };
+
+  const post = async (chatId: string, payload: SimPayload): Promise<{ id: string }> => {
+    const account = device.ready();
+    let target = network.resolveTarget(account, chatId);
+    if (config.latencyMs > 0) {
+      await device.sleep(config.latencyMs);
+      target = network.resolveTarget(device.ready(), chatId);
+    }
+    const failed = network.deliveryFails(target.id);
+    const record = network.post(account, target, payload, !failed, engine);
+    if (failed) record.ack = -1;
+    engine.fire('message.create', ownMessage(record, account));
+    // Someone who blocked this account never gets its messages: one tick (sent) only.
+    progressAcks(record, failed, target.account?.book.blocked.has(account.id) ?? false);
+    return { id: record.id };
+  };
+
+  return {
+    send: async (chatId, content) => {
+      if (!isMessageKindContent(content)) return post(chatId, payloadOf(content));
+      return post(chatId, kindPayload(network, device.ready(), content));
+    },
+    getQuotedMessage: (messageId) =>
+      onAccount(device, (account) => quotedMessage(network, account, messageId)),
+    forward: async (messageId, chatId) => {
+      device.ready();
+      const original = network.findMessage(messageId);
+      if (!original) throw new WakitError('MESSAGE_NOT_FOUND', `message ${messageId} is unknown`);
+      return post(chatId, {
+        type: original.type,
+        body: original.body,
+        caption: original.caption,
+        media: original.media,
+        location: original.location,
+        poll: original.poll,
+        vcards: original.vcards,
+        isForwarded: true,
+      });
+    },
+    downloadMedia: (messageId) => {
+      const media = network.findMessage(messageId)?.media;
+      if (!media) {
+        return Promise.reject(
+          new WakitError('MEDIA_NOT_FOUND', `message ${messageId} has no downloadable media`),
+        );
+      }
+      return Promise.resolve({
+        data: Buffer.from(media.data),
+        mimetype: media.mimetype,
+        filename: media.filename,
+      });
+    },
+  };
+}
