@@ -7,10 +7,10 @@ import type {
   MediaFile,
   MessageData,
 } from '../types.js';
-import type { ChatData, FetchMessagesOptions } from '../ports/chats.js';
-import type { ContactData } from '../ports/contacts.js';
-import * as chats from './chats.js';
-import * as contacts from './contacts.js';
+import { accountReads } from './account-reads.js';
+import type { CallEngine } from '../ports/calls.js';
+import type { ChatEngine } from '../ports/chats.js';
+import type { ContactEngine } from '../ports/contacts.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
@@ -37,6 +37,10 @@ const SESSION_GONE_STATES = new Set(['UNPAIRED', 'UNPAIRED_IDLE']);
 const loadDefaultBindings = async (): Promise<WwebjsBindings> =>
   (await import('./default-bindings.js')).defaultBindings;
 
+/** Chats, contacts and calls are in account-reads.ts; the class merges their type. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface WwebjsEngine extends ChatEngine, ContactEngine, CallEngine {}
+
 /**
  * The Engine port on whatsapp-web.js 1.34 and a system Chromium. `start()` makes one attempt:
  * it launches a whatsapp-web.js Client and resolves; whatever ends that attempt (Chromium failing
@@ -44,6 +48,7 @@ const loadDefaultBindings = async (): Promise<WwebjsBindings> =>
  * disconnect) cleans the browser up and is reported once as `disconnected(reason)`. The engine
  * never restarts by itself: the client's ConnectionSupervisor starts a fresh engine, with backoff.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   readonly type = 'whatsapp-web.js';
   readonly log: Logger;
@@ -86,6 +91,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     const current = (): Attempt | null => this.attempt;
     this.actions = new WwebjsActions({ current, messages: this.messages, clock: this.clock });
     this.presence = new WwebjsPresence(current);
+    Object.assign(this, accountReads(this.ops));
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -338,47 +344,6 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   }
   leaveGroup(groupId: string) {
     return this.groups.leaveGroup(groupId);
-  }
-
-  // ---------------------------------------------------------------- chats, contacts, calls
-
-  async getChats(): Promise<ChatData[]> {
-    const { client, identity } = this.ops.readyAttempt();
-    return chats.getChats(client, identity?.id);
-  }
-
-  async getChat(chatId: string): Promise<ChatData> {
-    const { client, identity } = this.ops.readyAttempt();
-    return chats.getChat(client, chatId, identity?.id);
-  }
-
-  async fetchMessages(chatId: string, options: FetchMessagesOptions): Promise<MessageData[]> {
-    const { client, identity } = this.ops.readyAttempt();
-    return chats.fetchMessages(client, chatId, options, identity?.id);
-  }
-
-  async getContacts(): Promise<ContactData[]> {
-    return contacts.getContacts(this.ops.readyAttempt().client);
-  }
-
-  async getContact(id: string): Promise<ContactData> {
-    return contacts.getContact(this.ops.readyAttempt().client, id);
-  }
-
-  async getNumberId(digits: string): Promise<string | null> {
-    return contacts.getNumberId(this.ops.readyAttempt().client, digits);
-  }
-
-  async getProfilePictureUrl(id: string): Promise<string | null> {
-    return contacts.getProfilePictureUrl(this.ops.readyAttempt().client, id);
-  }
-
-  async setBlocked(id: string, blocked: boolean): Promise<void> {
-    return contacts.setBlocked(this.ops.readyAttempt().client, id, blocked);
-  }
-
-  async rejectCall(callId: string): Promise<void> {
-    return this.ops.readyAttempt().calls.reject(callId);
   }
 
   // ---------------------------------------------------------------- actions and presence
