@@ -5,7 +5,6 @@
  * calls them from `sdk.start()` and `sdk.stop()`).
  */
 import Koa, { type Context } from 'koa';
-import { Router } from '@koa/router';
 import type { Logger } from 'pino';
 import type { PluginRouteRegistry } from '../../src/index.js';
 import { TokenAuth, type Principal } from './auth.js';
@@ -24,7 +23,8 @@ import { RestMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { restOptionsSchema, type RestOptions, type RestOptionsInput } from './options.js';
 import { pluginRoutes } from './plugin-routes.js';
-import { mountRoutes, type AnyRoute } from './route.js';
+import type { AnyRoute } from './route.js';
+import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
 import { groupRoutes } from './routes/groups.js';
 import { callRoutes } from './routes/calls.js';
@@ -211,9 +211,6 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     authenticate: (ctx: Context) => auth.authenticate(ctx.get('authorization') || undefined),
     readBody: jsonBodyReader(options.bodyLimit),
   };
-  const router = new Router();
-  mountRoutes(router, routes, deps);
-
   const app = new Koa({ proxy: false });
   app.on('error', (error: unknown) => log.debug({ err: error }, 'koa stream error'));
   app.use(problemBoundary({ log, metrics, status }));
@@ -225,8 +222,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   app.use(requireUtf8);
   if (sdk.cluster) app.use(forwardToOwner(rc));
   if (init.pluginRoutes) app.use(pluginRoutes(rc, init.pluginRoutes, deps));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(routeTable(routes, deps));
 
   const http = new HttpServer(app, log);
   let closed: Promise<void> | undefined;

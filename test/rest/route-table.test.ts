@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { restFixture, CONTACT, type RestFixture } from '../helpers/rest-harness.js';
+
+/**
+ * Requests reach their routes through the route table (one @koa/router per path prefix) the way
+ * one router for all routes served them: any case, a trailing slash, 404 outside every route,
+ * 405 with `Allow` for a known path with another method.
+ */
+describe('REST: route matching', () => {
+  let fx: RestFixture;
+
+  before(async () => {
+    fx = await restFixture({ clients: ['bot'] });
+    await fx.link('bot');
+  });
+  after(() => fx.close());
+
+  it('serves each route from its prefix, with parameters, in any case and with a trailing slash', async () => {
+    const sent = await fx.request('POST', '/api/v1/messages/', {
+      json: { chatId: CONTACT, content: 'hi' },
+    });
+    expect(sent.status).to.equal(202);
+    const { id } = sent.json as { id: string };
+    expect((await fx.request('GET', `/api/v1/messages/${id}`)).status).to.equal(200);
+    expect((await fx.request('GET', `/API/V1/Messages/${id}/`)).status).to.equal(200);
+    expect((await fx.request('GET', '/api/v1/clients/bot/info')).status).to.equal(200);
+    expect((await fx.request('GET', '/HEALTHZ', { token: null })).status).to.equal(200);
+    expect((await fx.request('GET', '/healthz/', { token: null })).status).to.equal(200);
+  });
+
+  it('answers 404 outside every route and 405 with Allow for a known path', async () => {
+    for (const path of ['/api/v1/nope', '/api/v1/messages/a/b/c', '/api', '/api/v1', '/x/y/z/w']) {
+      const res = await fx.request('GET', path);
+      expect(res.status, path).to.equal(404);
+      expect(res.headers.get('content-type'), path).to.match(/problem\+json/);
+    }
+    const wrong = await fx.request('PUT', '/api/v1/messages');
+    expect(wrong.status).to.equal(405);
+    expect(wrong.headers.get('allow')).to.include('POST');
+    const options = await fx.request('OPTIONS', '/api/v1/clients/bot/info', { token: null });
+    expect(options.headers.get('allow')).to.include('GET');
+  });
+});
