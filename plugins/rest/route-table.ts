@@ -19,7 +19,10 @@ const PREFIX_SEGMENTS = 3;
  * Undefined when a parameter comes before the prefix is complete.
  */
 function routePrefix(path: string): string | undefined {
-  const segments = path.toLowerCase().split('/').slice(1, PREFIX_SEGMENTS + 1);
+  const segments = path
+    .toLowerCase()
+    .split('/')
+    .slice(1, PREFIX_SEGMENTS + 1);
   if (segments.some((segment) => segment.includes('{'))) return undefined;
   return segments.join('/');
 }
