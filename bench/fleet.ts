@@ -110,7 +110,11 @@ export async function benchFleet(): Promise<Record<string, unknown>> {
     }
     single = await startServer(path.join(BENCH_DIR, 'servers', 'wakit.ts'), {
       nodeArgs: ['--import', 'tsx'],
-      env: { BENCH_WAKIT_CONFIG: JSON.stringify({ queue: QUEUE, log: { level: 'warn' } }) },
+      // the sources, like the fleet's nodes
+      env: {
+        BENCH_WAKIT_FROM: 'src',
+        BENCH_WAKIT_CONFIG: JSON.stringify({ queue: QUEUE, log: { level: 'warn' } }),
+      },
     });
     const fleetLoad: Load[] = nodes.map((node, i) => ({
       url: node.url,

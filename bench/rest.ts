@@ -11,13 +11,14 @@
  *
  * Environment: BENCH_ROUNDS (3), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds
  * (2), BENCH_TARGETS (e.g. `wakit`), BENCH_WAKIT_CONFIG (JSON merged into the wakit server's
- * config, see bench/servers/wakit.ts), BENCH_CPU_PROF=<dir> (run the wakit server under
+ * config, see bench/servers/wakit.ts), BENCH_WAKIT_FROM=src (the wakit server runs the TypeScript
+ * sources through tsx instead of the package built first), BENCH_CPU_PROF=<dir> (run the wakit server under
  * `node --cpu-prof`, profiles written to <dir>). Standalone: `npx tsx bench/rest.ts`.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCH_DIR, startServer } from './server-process.js';
+import { BENCH_DIR, buildPackage, startServer } from './server-process.js';
 import { median, round, spread } from './stats.js';
 import { BENCH_CONTACT, BENCH_TOKEN } from './servers/wakit.js';
 
@@ -134,6 +135,9 @@ export async function benchRest(): Promise<Record<string, Record<string, string 
   const duration = Number(process.env.BENCH_DURATION ?? 10);
   const warmup = Number(process.env.BENCH_WARMUP ?? 2);
   const list = targets();
+  if (process.env.BENCH_WAKIT_FROM !== 'src' && list.some((t) => t.name.startsWith('wakit'))) {
+    buildPackage();
+  }
   const samples = new Map<string, Sample[]>(list.map((t) => [t.name, []]));
   for (let i = 1; i <= rounds; i++) {
     for (const target of list) {
