@@ -7,7 +7,7 @@ import { WakitError } from '../../src/index.js';
 
 const UTF8 = new Set(['utf-8', 'utf8']);
 
-export async function requireUtf8(ctx: Context, next: Next): Promise<void> {
+export function requireUtf8(ctx: Context, next: Next): Promise<void> {
   const type = ctx.get('content-type');
   const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type);
   const charset = match?.[1]?.toLowerCase();
@@ -17,5 +17,5 @@ export async function requireUtf8(ctx: Context, next: Next): Promise<void> {
       `Request bodies must be UTF-8 JSON, not charset ${charset.slice(0, 40)}`,
     );
   }
-  await next();
+  return next();
 }

@@ -118,17 +118,14 @@ export function pluginRoutes(
 ): (ctx: Context, next: Next) => Promise<void> {
   let mounted = -1;
   let handler: ReturnType<typeof buildRouter> | undefined;
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith(`${PLUGIN_ROUTE_PREFIX}/`)) {
-      await next();
-      return;
-    }
+  return (ctx, next) => {
+    if (!ctx.path.startsWith(`${PLUGIN_ROUTE_PREFIX}/`)) return next();
     const routes = registry.routes();
     if (!handler || mounted !== routes.length) {
       handler = buildRouter(rc, routes, deps);
       mounted = routes.length;
     }
     // Unmatched paths fall through as 404 without a body: the problem boundary answers NOT_FOUND.
-    await handler(ctx, () => Promise.resolve());
+    return handler(ctx, () => Promise.resolve());
   };
 }
