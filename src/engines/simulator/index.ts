@@ -1,5 +1,6 @@
 /** The simulator engine: an in-process virtual WhatsApp network behind the Engine port. */
-export { SimulatorNetwork, SIM_REGISTRY_LIMIT, type SimulatorNetworkOptions } from './network.js';
+export { SimulatorNetwork, type SimulatorNetworkOptions } from './network.js';
+export { SIM_REGISTRY_LIMIT } from './message-registry.js';
 export { SimulatorEngine } from './engine.js';
 export { SIM_INBOX_LIMIT } from './account.js';
 export { derivePhone } from './ids.js';

@@ -14,7 +14,8 @@ import { parseVCard, userVCard } from '../vcard.js';
 import type { SimAccount, SimRecord } from './account.js';
 import { serializeId, toNumber } from './ids.js';
 import { incomingMessage, ownMessage } from './messages.js';
-import type { SimPayload, SimulatorNetwork } from './network.js';
+import type { SimulatorNetwork } from './network.js';
+import type { SimPayload } from './phone-payload.js';
 import type { SimInboxMessage, SimKindContent } from './types.js';
 
 const invalid = (message: string, details?: Record<string, unknown>): WakitError =>

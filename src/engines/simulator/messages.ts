@@ -2,7 +2,7 @@
 import type { EngineContent, MediaFile, MessageData } from '../types.js';
 import type { MessageKindContent } from '../ports/messages.js';
 import type { SimAccount, SimRecord } from './account.js';
-import type { SimPayload } from './network.js';
+import type { SimPayload } from './phone-payload.js';
 import { serializeId } from './ids.js';
 import { kindData } from './message-kinds.js';
 

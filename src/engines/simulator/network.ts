@@ -5,18 +5,19 @@
  */
 import { pino, type Logger } from 'pino';
 import { WakitError } from '../../errors/index.js';
-import type { ContactInfo, DisconnectReason, MediaFile } from '../types.js';
+import type { ContactInfo, DisconnectReason } from '../types.js';
 import type { EngineContext } from '../engine.js';
 import { engineSchema } from '../../config/schema.js';
 import { SimAccount, type LinkedDevice, type SimRecord } from './account.js';
 import { SimGroupImpl, groupId, memberId } from './group.js';
-import { GROUP_SUFFIX, LID_SUFFIX, StanzaIds, serializeId, stanzaOf, toNumber } from './ids.js';
+import { GROUP_SUFFIX, LID_SUFFIX, serializeId, toNumber } from './ids.js';
+import { SimMessageRegistry } from './message-registry.js';
+import { phonePayload, type SimPayload } from './phone-payload.js';
 import { SimChannelImpl, channelId } from './channel.js';
 import { SimGroupActions, type GroupHost } from './groups.js';
 import { SimulatorEngine } from './engine.js';
 import { SimCalls } from './calls.js';
 import { castVote, isKindContent, phoneKindPayload } from './message-kinds.js';
-import type { LocationData, PollData } from '../ports/messages.js';
 import { SimActions } from './actions.js';
 import type {
   SimChannel,
@@ -30,29 +31,12 @@ import type {
   SimulatorEngineConfig,
 } from './types.js';
 
-/** Messages kept for forward / quote / download look-ups; older ones are forgotten. */
-export const SIM_REGISTRY_LIMIT = 20_000;
-
 export interface SimulatorNetworkOptions {
   /** The `engine` config section; missing keys take the schema defaults. */
   config?: Partial<SimulatorEngineConfig>;
   logger?: Logger;
   /** Randomness for QR codes, ids and pairing codes (tests pass a seeded one). */
   random?: () => number;
-}
-
-/** What a message carries, whoever sends it. */
-export interface SimPayload {
-  type: string;
-  body: string;
-  caption?: string;
-  media?: MediaFile;
-  isForwarded: boolean;
-  quotedMessageId?: string;
-  mentions?: readonly string[];
-  location?: LocationData;
-  poll?: PollData;
-  vcards?: readonly string[];
 }
 
 interface Target {
@@ -65,25 +49,6 @@ interface Target {
 
 export const STATUS_CHAT = 'status@broadcast';
 
-/** Media bytes from a Buffer, bytes or base64 text; anything else (or bad base64) is refused. */
-function mediaBytes(data: unknown): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  if (data instanceof Uint8Array) return Buffer.from(data);
-  if (typeof data === 'string' && data.length > 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
-    return Buffer.from(data, 'base64');
-  }
-  throw new WakitError(
-    'VALIDATION_FAILED',
-    'phone.send({ data }) takes a Buffer, bytes or base64 text (as downloadMedia() returns)',
-  );
-}
-
-function mediaType(content: SimMediaContent): string {
-  if (content.type) return content.type;
-  const major = content.mimetype.split('/')[0];
-  return major === 'image' || major === 'video' || major === 'audio' ? major : 'document';
-}
-
 export class SimulatorNetwork implements GroupHost {
   readonly config: SimulatorEngineConfig;
   readonly logger: Logger;
@@ -92,12 +57,8 @@ export class SimulatorNetwork implements GroupHost {
   private readonly groups = new Map<string, SimGroupImpl>();
   private readonly channels = new Map<string, SimChannelImpl>();
   private readonly byLid = new Map<string, SimAccount>();
-  /** Message registry: a ring indexed by stanza sequence number (no hashing, O(1) eviction). */
-  private readonly registry: Array<SimRecord | undefined> = new Array<SimRecord | undefined>(
-    SIM_REGISTRY_LIMIT,
-  );
   private readonly engines = new Map<string, SimulatorEngine>();
-  private readonly stanzas: StanzaIds;
+  private readonly messages: SimMessageRegistry;
   /** @internal QR string currently shown → the engine showing it. */
   readonly qrs = new Map<string, SimulatorEngine>();
   /** @internal Session tokens this network no longer accepts (logout, expiry). */
@@ -122,7 +83,7 @@ export class SimulatorNetwork implements GroupHost {
     this.config = parsed;
     this.logger = options.logger ?? pino({ level: 'silent' });
     this.random = options.random ?? Math.random;
-    this.stanzas = new StanzaIds(this.random);
+    this.messages = new SimMessageRegistry(this.random);
   }
 
   /** One SimulatorEngine per client, all on this network (a client created again replaces it). */
@@ -326,11 +287,7 @@ export class SimulatorNetwork implements GroupHost {
 
   /** @internal A stored message by any serialized id (or bare stanza id). */
   findMessage(messageId: string): SimRecord | undefined {
-    const stanza = stanzaOf(messageId);
-    const seq = this.stanzas.seqOf(stanza);
-    if (seq < 0) return undefined;
-    const record = this.registry[seq % SIM_REGISTRY_LIMIT];
-    return record?.stanza === stanza ? record : undefined;
+    return this.messages.find(messageId);
   }
 
   /** @internal Where `sender` may post `chatId`: CHAT_NOT_FOUND / PERMISSION_DENIED otherwise. */
@@ -388,8 +345,7 @@ export class SimulatorNetwork implements GroupHost {
     deliver = true,
     from?: LinkedDevice,
   ): SimRecord {
-    const seq = this.stanzas.nextSeq;
-    const stanza = this.stanzas.next();
+    const stanza = this.messages.nextStanza();
     const isGroup = target.group !== undefined;
     const shared = isGroup || target.channel !== undefined || target.status === true;
     const record: SimRecord = {
@@ -414,7 +370,7 @@ export class SimulatorNetwork implements GroupHost {
       timestamp: Math.floor(Date.now() / 1000),
       ack: 1,
     };
-    this.registry[seq % SIM_REGISTRY_LIMIT] = record;
+    this.messages.remember(record);
     sender.chats.sent(target.account?.id ?? target.id, record, sender);
     if (!deliver) return record;
     if (target.account) {
@@ -464,25 +420,9 @@ export class SimulatorNetwork implements GroupHost {
     opts: { quotedMessageId?: string },
   ): { id: string } => {
     const target = this.resolveTarget(sender, chatId);
-    if (isKindContent(content)) {
-      const payload = phoneKindPayload(this, sender, content, opts.quotedMessageId);
-      return { id: this.post(sender, target, payload).id };
-    }
-    const payload: SimPayload =
-      typeof content === 'string'
-        ? { type: 'chat', body: content, isForwarded: false, quotedMessageId: opts.quotedMessageId }
-        : {
-            type: mediaType(content),
-            body: content.caption ?? '',
-            caption: content.caption,
-            media: {
-              data: mediaBytes(content.data),
-              mimetype: content.mimetype,
-              filename: content.filename,
-            },
-            isForwarded: false,
-            quotedMessageId: opts.quotedMessageId,
-          };
+    const payload = isKindContent(content)
+      ? phoneKindPayload(this, sender, content, opts.quotedMessageId)
+      : phonePayload(content, opts.quotedMessageId);
     return { id: this.post(sender, target, payload).id };
   };
 

@@ -6,7 +6,7 @@ import type { SimRecord } from './account.js';
 import { onAccount, type SimDevice } from './device.js';
 import { ownMessage, payloadOf } from './messages.js';
 import { kindPayload, quotedMessage } from './message-kinds.js';
-import type { SimPayload } from './network.js';
+import type { SimPayload } from './phone-payload.js';
 
 export type OutgoingPorts = Pick<Engine, 'send' | 'forward' | 'downloadMedia'> & MessagesEngine;
 
