@@ -5,7 +5,7 @@
  */
 import type { GroupChange, GroupSettings } from '../ports/groups.js';
 import type { Attempt } from './attempt.js';
-import type { GroupChatLike } from './groups.js';
+import type { GroupChatLike } from './group-types.js';
 import type { AttemptHost } from './wire-client.js';
 
 /** `GroupNotification` (structures/GroupNotification.js). */

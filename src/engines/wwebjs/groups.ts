@@ -14,98 +14,29 @@ import type {
   CreatedGroup,
   GroupEngine,
   GroupInfo,
-  GroupPermissionDetails,
   GroupSettings,
   ParticipantResult,
-  RefusalReason,
 } from '../ports/groups.js';
 import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
-import type { ChatLike, ClientLike, GroupParticipantLike, SerializedId } from './types.js';
-
-/** `groupMetadata` of a GroupChat (WhatsApp Web's GroupMetadata model, serialized). */
-export interface GroupMetadataLike {
-  owner?: SerializedId | string;
-  /** Unix seconds. */
-  creation?: number;
-  desc?: string;
-  /** Only admins can send. */
-  announce?: boolean;
-  /** Only admins can edit info. */
-  restrict?: boolean;
-  participants?: GroupParticipantLike[];
-}
-
-/** `AddParticipantsResult` (GroupChat.js:56). */
-export interface AddResultLike {
-  code: number;
-  message: string;
-  isInviteV4Sent: boolean;
-}
-
-/** `GroupChat` (structures/GroupChat.js). */
-export interface GroupChatLike extends ChatLike {
-  name?: string;
-  groupMetadata?: GroupMetadataLike;
-  addParticipants(ids: string[]): Promise<Record<string, AddResultLike> | string>;
-  removeParticipants(ids: string[]): Promise<{ status: number }>;
-  promoteParticipants(ids: string[]): Promise<{ status: number }>;
-  demoteParticipants(ids: string[]): Promise<{ status: number }>;
-  setSubject(subject: string): Promise<boolean>;
-  setDescription(description: string): Promise<boolean>;
-  setMessagesAdminsOnly(adminsOnly?: boolean): Promise<boolean>;
-  setInfoAdminsOnly(adminsOnly?: boolean): Promise<boolean>;
-  getInviteCode(): Promise<string | undefined>;
-  revokeInvite(): Promise<string>;
-  leave(): Promise<void>;
-}
-
-/** `CreateGroupResult` (Client.js:2280). */
-export interface CreateGroupResultLike {
-  title: string;
-  gid: SerializedId;
-  participants: Record<
-    string,
-    { statusCode: number; message: string; isGroupCreator: boolean; isInviteV4Sent: boolean }
-  >;
-}
-
-/** The Client methods groups need beyond ClientLike. */
-export interface GroupClientLike {
-  createGroup(title: string, participants: string[]): Promise<CreateGroupResultLike | string>;
-  acceptInvite(inviteCode: string): Promise<string>;
-}
-
-const REASONS: Readonly<Record<number, RefusalReason>> = {
-  403: 'privacy',
-  404: 'not_registered',
-  408: 'recently_left',
-  409: 'already_member',
-  417: 'community',
-  419: 'group_full',
-};
-
-/** A participant code of `addParticipants` / `createGroup` to our result. */
-export function addOutcome(
-  id: string,
-  code: number,
-  message: string,
-  inviteSent: boolean,
-): ParticipantResult {
-  if (code === 200) return { id, outcome: 'added' };
-  if (code === 403 && inviteSent) return { id, outcome: 'invited', message };
-  return { id, outcome: 'refused', reason: REASONS[code] ?? 'unknown', message };
-}
-
-const NOT_ADMIN = /no admin rights|not.?authori[sz]ed|forbidden|not an admin|403/i;
-const BAD_INVITE =
-  /ServerStatusCodeError|not.?authori[sz]ed|item.?not.?found|gone|bad.?request|invalid|\b(400|404|406|410)\b/i;
-
-const idOf = (value: SerializedId | string | undefined): string | undefined =>
-  typeof value === 'string' ? value : value?._serialized;
-
-const isAdmin = (p: GroupParticipantLike | undefined): boolean =>
-  Boolean(p && (p.isAdmin || p.isSuperAdmin));
+import type { ChatLike, ClientLike, GroupParticipantLike } from './types.js';
+import type {
+  AddResultLike,
+  CreateGroupResultLike,
+  GroupChatLike,
+  GroupClientLike,
+} from './group-types.js';
+import {
+  BAD_INVITE,
+  DONE,
+  NOT_ADMIN,
+  addOutcome,
+  denied,
+  engineError,
+  idOf,
+  isAdmin,
+  refusal,
+} from './group-refusals.js';
 
 /** Group operations on the engine's current (READY) attempt. */
 export class WwebjsGroups implements GroupEngine {
@@ -401,63 +332,4 @@ export class WwebjsGroups implements GroupEngine {
       return denied(groupId, action, 'admin', undefined, undefined, error);
     return mapSendError(error, groupId);
   }
-}
-
-const DONE = {
-  remove_participants: 'removed',
-  promote_participants: 'promoted',
-  demote_participants: 'demoted',
-} as const;
-
-function refusal(
-  action: keyof typeof DONE,
-  p: GroupParticipantLike | undefined,
-  me: GroupParticipantLike,
-): { reason: RefusalReason; message: string } | undefined {
-  if (!p) return { reason: 'not_member', message: 'not a member of the group' };
-  if (action === 'remove_participants') {
-    if (p.id._serialized === me.id._serialized)
-      return { reason: 'is_self', message: 'leave the group instead' };
-    if (p.isSuperAdmin)
-      return { reason: 'is_owner', message: 'the group creator cannot be removed' };
-  } else if (action === 'promote_participants') {
-    if (isAdmin(p)) return { reason: 'already_admin', message: 'already an admin' };
-  } else {
-    if (p.isSuperAdmin)
-      return { reason: 'is_owner', message: 'the group creator cannot be demoted' };
-    if (!p.isAdmin) return { reason: 'not_admin', message: 'not an admin' };
-  }
-  return undefined;
-}
-
-function denied(
-  groupId: string,
-  action: string,
-  missing: GroupPermissionDetails['missing'],
-  why?: string,
-  setting?: GroupPermissionDetails['setting'],
-  cause?: unknown,
-): WakitError {
-  const details: GroupPermissionDetails = {
-    groupId,
-    action,
-    missing,
-    ...(setting ? { setting } : {}),
-  };
-  const text =
-    missing === 'membership'
-      ? `This account is not a member of group ${groupId}`
-      : `Only admins of group ${groupId} may do this (${action})${setting ? ` while ${setting} is on` : ''}`;
-  return new WakitError('PERMISSION_DENIED', why ? `${text}: ${why}` : text, {
-    details: { ...details },
-    ...(cause !== undefined ? { cause } : {}),
-  });
-}
-
-function engineError(error: unknown, operation: string): WakitError {
-  if (isWakitError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new WakitError('ENGINE_ERROR', `whatsapp-web.js ${operation} failed: ${message}`, {
-    cause: error,
-  });
 }
