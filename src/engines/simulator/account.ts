@@ -16,7 +16,8 @@ import type { SimCall } from './calls.js';
 import { SimChats, type SimChatState } from './chats.js';
 import { SimAddressBook, type SimPictureVisibility } from './contacts.js';
 import type { PollVote } from '../ports/messages.js';
-import type { ActionDevice, SimActionEvent, SimActions } from './actions.js';
+import type { ActionDevice, SimActionEvent } from './action-types.js';
+import type { SimActions } from './actions.js';
 import type { ChatState } from '../ports/presence.js';
 
 /** Messages kept per inbox; older ones are dropped (the benchmark pushes millions through). */

@@ -24,7 +24,7 @@ import {
   toNumber,
 } from './ids.js';
 import type { SimSession } from './ids.js';
-import type { SimActionNotice } from './actions.js';
+import type { SimActionNotice } from './action-types.js';
 import type { SimDevice } from './device.js';
 import { outgoing, type OutgoingPorts } from './outgoing.js';
 import { accountPorts, type AccountPorts } from './account-ports.js';

@@ -12,7 +12,6 @@ import type {
   GroupEngine,
   GroupInfo,
   GroupParticipant,
-  GroupPermissionDetails,
   GroupSettings,
   GroupUpdateEvent,
   ParticipantResult,
@@ -20,9 +19,9 @@ import type {
 } from '../ports/groups.js';
 import type { SimAccount } from './account.js';
 import type { SimGroupImpl } from './group.js';
-import { groupId as toGroupId } from './group.js';
 import { LID_SUFFIX, toNumber } from './ids.js';
 import type { SimGroupEvent } from './types.js';
+import { GroupRules, type GroupHost } from './group-rules.js';
 
 /** Emits a group event on an engine. */
 export function fireGroupEvent(engine: EngineEmitter, event: SimGroupEvent): void {
@@ -33,19 +32,6 @@ export function fireGroupEvent(engine: EngineEmitter, event: SimGroupEvent): voi
 
 /** WhatsApp's group size limit. */
 export const SIM_GROUP_SIZE_LIMIT = 1024;
-
-/** What the group model needs of the network. */
-export interface GroupHost {
-  readonly random: () => number;
-  findGroup(id: string): SimGroupImpl | undefined;
-  /** Registers a new group (made by `createGroup`). */
-  addGroup(group: SimGroupImpl): void;
-  groupByInvite(code: string): SimGroupImpl | undefined;
-  /** The account behind a `@c.us` / `@lid` id (registered numbers only). */
-  person(id: string): SimAccount | undefined;
-  /** A new group's SimGroupImpl (members become network accounts). */
-  newGroup(id: string, subject: string): SimGroupImpl;
-}
 
 const INVITE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -93,10 +79,14 @@ function roleOf(group: SimGroupImpl, member: string): GroupParticipant['role'] {
 
 /** Group operations as the account `me`. */
 export class SimGroupActions implements GroupEngine {
+  private readonly rules: GroupRules;
+
   constructor(
     private readonly host: GroupHost,
     private readonly me: SimAccount,
-  ) {}
+  ) {
+    this.rules = new GroupRules(host, me);
+  }
 
   createGroup(subject: string, participants: string[]): Promise<CreatedGroup> {
     return this.run(() => {
@@ -118,7 +108,7 @@ export class SimGroupActions implements GroupEngine {
 
   getGroup(groupId: string): Promise<GroupInfo> {
     return this.run(() => {
-      const group = this.member(groupId, 'get_group');
+      const group = this.rules.member(groupId, 'get_group');
       return {
         id: group.id,
         subject: group.name,
@@ -133,7 +123,7 @@ export class SimGroupActions implements GroupEngine {
 
   addParticipants(groupId: string, participants: string[]): Promise<ParticipantResult[]> {
     return this.run(() => {
-      const group = this.admin(groupId, 'add_participants');
+      const group = this.rules.admin(groupId, 'add_participants');
       const results = participants.map((p) => this.addOne(group, personId(p)));
       const added = results.filter((r) => r.outcome === 'added').map((r) => this.idOf(r.id));
       if (added.length > 0) this.emitJoin(group, added, this.me.id);
@@ -143,7 +133,7 @@ export class SimGroupActions implements GroupEngine {
 
   removeParticipants(groupId: string, participants: string[]): Promise<ParticipantResult[]> {
     return this.run(() => {
-      const group = this.admin(groupId, 'remove_participants');
+      const group = this.rules.admin(groupId, 'remove_participants');
       const before = [...group.members];
       const removed: string[] = [];
       const results = participants.map((p): ParticipantResult => {
@@ -185,7 +175,7 @@ export class SimGroupActions implements GroupEngine {
     return this.run(() => {
       const title = subject.trim();
       if (!title) throw new WakitError('VALIDATION_FAILED', 'A group needs a subject');
-      const group = this.infoEditor(groupId, 'set_subject');
+      const group = this.rules.infoEditor(groupId, 'set_subject');
       group.name = title;
       this.emitUpdate(group, { change: 'subject', subject: title });
     });
@@ -193,7 +183,7 @@ export class SimGroupActions implements GroupEngine {
 
   setGroupDescription(groupId: string, description: string): Promise<void> {
     return this.run(() => {
-      const group = this.infoEditor(groupId, 'set_description');
+      const group = this.rules.infoEditor(groupId, 'set_description');
       group.description = description;
       this.emitUpdate(group, { change: 'description', description });
     });
@@ -201,7 +191,7 @@ export class SimGroupActions implements GroupEngine {
 
   setGroupSettings(groupId: string, settings: Partial<GroupSettings>): Promise<GroupSettings> {
     return this.run(() => {
-      const group = this.admin(groupId, 'set_settings');
+      const group = this.rules.admin(groupId, 'set_settings');
       const changed: Partial<GroupSettings> = {};
       if (
         settings.messagesAdminsOnly !== undefined &&
@@ -225,7 +215,7 @@ export class SimGroupActions implements GroupEngine {
 
   getInviteCode(groupId: string): Promise<string> {
     return this.run(() => {
-      const group = this.admin(groupId, 'get_invite_code');
+      const group = this.rules.admin(groupId, 'get_invite_code');
       group.inviteCode ??= makeInviteCode(this.host.random);
       return group.inviteCode;
     });
@@ -233,7 +223,7 @@ export class SimGroupActions implements GroupEngine {
 
   revokeInvite(groupId: string): Promise<string> {
     return this.run(() => {
-      const group = this.admin(groupId, 'revoke_invite');
+      const group = this.rules.admin(groupId, 'revoke_invite');
       group.inviteCode = makeInviteCode(this.host.random);
       return group.inviteCode;
     });
@@ -270,7 +260,7 @@ export class SimGroupActions implements GroupEngine {
 
   leaveGroup(groupId: string): Promise<void> {
     return this.run(() => {
-      const group = this.member(groupId, 'leave_group');
+      const group = this.rules.member(groupId, 'leave_group');
       announce(this.host, group.members, {
         event: 'group.leave',
         data: {
@@ -303,50 +293,6 @@ export class SimGroupActions implements GroupEngine {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-  }
-
-  private group(groupId: string): SimGroupImpl {
-    const id = toGroupId(groupId);
-    const group = this.host.findGroup(id);
-    if (!group)
-      throw new WakitError('CHAT_NOT_FOUND', `group ${id} does not exist`, {
-        details: { chatId: id },
-      });
-    return group;
-  }
-
-  private denied(
-    group: SimGroupImpl,
-    details: Omit<GroupPermissionDetails, 'groupId'>,
-  ): WakitError {
-    const what =
-      details.missing === 'membership'
-        ? `${this.me.id} is not a member of ${group.id}`
-        : `only admins of ${group.id} may do this (${details.action})`;
-    return new WakitError('PERMISSION_DENIED', what, {
-      details: { groupId: group.id, ...details },
-    });
-  }
-
-  private member(groupId: string, action: string): SimGroupImpl {
-    const group = this.group(groupId);
-    if (!group.members.has(this.me.id)) throw this.denied(group, { action, missing: 'membership' });
-    return group;
-  }
-
-  private admin(groupId: string, action: string): SimGroupImpl {
-    const group = this.member(groupId, action);
-    if (!group.admins.has(this.me.id)) throw this.denied(group, { action, missing: 'admin' });
-    return group;
-  }
-
-  /** Subject and description: members, or only admins when `infoAdminsOnly`. */
-  private infoEditor(groupId: string, action: string): SimGroupImpl {
-    const group = this.member(groupId, action);
-    if (group.infoAdminsOnly && !group.admins.has(this.me.id)) {
-      throw this.denied(group, { action, missing: 'admin', setting: 'infoAdminsOnly' });
-    }
-    return group;
   }
 
   /** The member id (`@c.us`) of a person id, when that person is in `group`. */
@@ -386,7 +332,10 @@ export class SimGroupActions implements GroupEngine {
     promote: boolean,
   ): Promise<ParticipantResult[]> {
     return this.run(() => {
-      const group = this.admin(groupId, promote ? 'promote_participants' : 'demote_participants');
+      const group = this.rules.admin(
+        groupId,
+        promote ? 'promote_participants' : 'demote_participants',
+      );
       const changed: string[] = [];
       const results = participants.map((p): ParticipantResult => {
         const id = personId(p);

@@ -7,7 +7,7 @@ export { derivePhone } from './ids.js';
 export { SIM_CHAT_HISTORY_LIMIT, type SimChatState } from './chats.js';
 export type { SimCall, SimCallState } from './calls.js';
 export type { SimPictureVisibility } from './contacts.js';
-export type { SimActionEvent, SimPhoneActions } from './actions.js';
+export type { SimActionEvent, SimPhoneActions } from './action-types.js';
 export type {
   SimChannel,
   SimChannelSpec,

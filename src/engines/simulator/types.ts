@@ -13,7 +13,7 @@ import type { SimCall } from './calls.js';
 import type { SimChatState } from './chats.js';
 import type { SimPictureVisibility } from './contacts.js';
 import type { LocationData, PollData } from '../ports/messages.js';
-import type { SimPhoneActions } from './actions.js';
+import type { SimPhoneActions } from './action-types.js';
 
 /** The validated `engine` config section when `type` is `simulator`. */
 export type SimulatorEngineConfig = Extract<EngineConfig, { type: 'simulator' }>;
