@@ -11,9 +11,10 @@
  *
  * Environment: BENCH_ROUNDS (3), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds
  * (2), BENCH_TARGETS (e.g. `wakit`), BENCH_WAKIT_CONFIG (JSON merged into the wakit server's
- * config, see bench/servers/wakit.ts), BENCH_WAKIT_FROM=src (the wakit server runs the TypeScript
- * sources through tsx instead of the package built first), BENCH_CPU_PROF=<dir> (run the wakit server under
- * `node --cpu-prof`, profiles written to <dir>). Standalone: `npx tsx bench/rest.ts`.
+ * config, see bench/servers/wakit.ts), BENCH_WAKIT_FROM=src (the wakit server runs the
+ * TypeScript sources through tsx instead of the package built first), BENCH_CPU_PROF=<dir> (run
+ * the wakit server under `node --cpu-prof`, profiles written to <dir>). Standalone:
+ * `npx tsx bench/rest.ts`.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
 import { defaultClientName, type RestContext } from './context.js';
+import { serveRouter } from './route-table.js';
 
 export interface PluginRouteDeps {
   authenticate(ctx: Context): Principal;
@@ -102,12 +103,7 @@ function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: Plug
       (ctx: Context) => serve(rc, deps, route, ctx),
     );
   }
-  const allowed = router.allowedMethods();
-  const handle = router.routes();
-  // The router's middleware types want its own context types; a Koa context is one at run time.
-  return async (ctx: Context, next: Next): Promise<void> => {
-    await handle(ctx as never, () => allowed(ctx as never, next) as Promise<void>);
-  };
+  return serveRouter(router);
 }
 
 /** Serves the plugin routes of `registry`; nothing else under the prefix. */

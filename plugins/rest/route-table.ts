@@ -41,7 +41,8 @@ function requestPrefix(path: string): string {
 
 type Serve = (ctx: Context, next: Next) => Promise<void>;
 
-function serve(router: Router): Serve {
+/** A router's routes, then its answers for known paths with another method (405, OPTIONS). */
+export function serveRouter(router: Router): Serve {
   const routes = router.routes();
   const allowed = router.allowedMethods();
   // The router's middleware types want its own context types; a Koa context is one at run time.
@@ -62,7 +63,7 @@ export function routeTable(routes: readonly AnyRoute[], options: MountOptions): 
   const routerOf = (group: readonly AnyRoute[]): Serve => {
     const router = new Router();
     mountRoutes(router, group, options);
-    return serve(router);
+    return serveRouter(router);
   };
   const servers = new Map([...byPrefix].map(([prefix, group]) => [prefix, routerOf(group)]));
   const rest = elsewhere.length > 0 ? routerOf(elsewhere) : undefined;

@@ -1,5 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { restFixture, CONTACT, type RestFixture } from '../helpers/rest-harness.js';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { createSdk, type Sdk } from '../../src/index.js';
+import { createRestServer } from '../../plugins/rest/index.js';
+import { restHostOf } from '../helpers/rest-host.js';
+import { ADMIN_TOKEN, restFixture, CONTACT, type RestFixture } from '../helpers/rest-harness.js';
 
 /**
  * Requests reach their routes through the route table (one @koa/router per path prefix) the way
@@ -39,5 +47,55 @@ describe('REST: route matching', () => {
     expect(wrong.headers.get('allow')).to.include('POST');
     const options = await fx.request('OPTIONS', '/api/v1/clients/bot/info', { token: null });
     expect(options.headers.get('allow')).to.include('GET');
+  });
+});
+
+describe('REST: routes with a parameter in their first segments', () => {
+  let dir: string;
+  let sdk: Sdk;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'wakit-route-table-'));
+    sdk = createSdk(
+      { engine: { type: 'simulator' }, auth: { type: 'local', dataPath: dir }, clients: ['bot'] },
+      { logger: pino({ level: 'silent' }) },
+    );
+  });
+  after(async () => {
+    await sdk.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('are served after the routes of the prefix, which keep their answers', async () => {
+    const server = await createRestServer({
+      sdk: restHostOf(sdk),
+      logger: pino({ level: 'silent' }),
+      options: { port: 0, tokens: [{ token: ADMIN_TOKEN, clients: ['*'] }] },
+      routes: [
+        {
+          method: 'GET',
+          path: '/{tenant}/items',
+          operationId: 'tenantItems',
+          summary: 'items of a tenant',
+          tag: 'test',
+          auth: false,
+          params: z.object({ tenant: z.string() }),
+          responses: { 200: { description: 'ok' } },
+          handler(ctx, { params }) {
+            ctx.body = { tenant: (params as { tenant: string }).tenant };
+          },
+        },
+      ],
+    });
+    await server.listen();
+    try {
+      const items = await fetch(`${server.url}/acme/items`);
+      expect(items.status).to.equal(200);
+      expect(await items.json()).to.deep.equal({ tenant: 'acme' });
+      expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
+      expect((await fetch(`${server.url}/acme/other`)).status).to.equal(404);
+    } finally {
+      await server.close();
+    }
   });
 });
