@@ -137,6 +137,13 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
   });
 
   it('GET /api/v1/cluster: nodes, their clients, owners and claim expiry, per the OpenAPI document', async () => {
+    const [onB] = readyClients(b);
+    // A node publishes its clients' states to the fleet after they change: the view follows.
+    await eventually('the READY state of the client on rest-b reaches rest-a', async () => {
+      const view = await call(url.get(a)!, 'GET', '/api/v1/cluster');
+      const listed = view.json.clients as { name: string; state: string | null }[] | undefined;
+      return listed?.find((c) => c.name === onB)?.state === 'READY';
+    });
     const res = await call(url.get(a)!, 'GET', '/api/v1/cluster');
     expect(res.status).to.equal(200);
     const doc = (await call(url.get(a)!, 'GET', '/api/v1/openapi.json')).json;
@@ -154,7 +161,6 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
       state: string | null;
       claimExpiresAt: string | null;
     }[];
-    const [onB] = readyClients(b);
     const entry = clients.find((c) => c.name === onB)!;
     expect(entry.node).to.equal('rest-b');
     expect(entry.state).to.equal('READY');
