@@ -13,6 +13,7 @@ import { SimGroupImpl, groupId, memberId } from './group.js';
 import { GROUP_SUFFIX, LID_SUFFIX, serializeId, toNumber } from './ids.js';
 import { SimMessageRegistry } from './message-registry.js';
 import { phonePayload, type SimPayload } from './phone-payload.js';
+import { resolveTarget, type Target } from './targets.js';
 import { SimChannelImpl, channelId } from './channel.js';
 import { SimGroupActions } from './groups.js';
 import type { GroupHost } from './group-rules.js';
@@ -39,16 +40,6 @@ export interface SimulatorNetworkOptions {
   /** Randomness for QR codes, ids and pairing codes (tests pass a seeded one). */
   random?: () => number;
 }
-
-interface Target {
-  id: string;
-  account?: SimAccount;
-  group?: SimGroupImpl;
-  channel?: SimChannelImpl;
-  status?: true;
-}
-
-export const STATUS_CHAT = 'status@broadcast';
 
 export class SimulatorNetwork implements GroupHost {
   readonly config: SimulatorEngineConfig;
@@ -293,46 +284,7 @@ export class SimulatorNetwork implements GroupHost {
 
   /** @internal Where `sender` may post `chatId`: CHAT_NOT_FOUND / PERMISSION_DENIED otherwise. */
   resolveTarget(sender: SimAccount, chatId: string): Target {
-    if (chatId.endsWith(GROUP_SUFFIX)) {
-      const group = this.groups.get(chatId);
-      if (!group)
-        throw new WakitError('CHAT_NOT_FOUND', `group ${chatId} does not exist`, {
-          details: { chatId },
-        });
-      if (!group.members.has(sender.id)) {
-        throw new WakitError('PERMISSION_DENIED', `${sender.id} is not a member of ${chatId}`, {
-          details: { chatId },
-        });
-      }
-      if (group.adminsOnly && !group.admins.has(sender.id)) {
-        throw new WakitError('PERMISSION_DENIED', `only admins can send to ${chatId}`, {
-          details: { chatId },
-        });
-      }
-      return { id: chatId, group };
-    }
-    if (chatId === STATUS_CHAT) return { id: chatId, status: true };
-    if (chatId.endsWith('@newsletter')) {
-      const channel = this.channels.get(chatId);
-      if (!channel)
-        throw new WakitError('CHAT_NOT_FOUND', `channel ${chatId} does not exist`, {
-          details: { chatId },
-        });
-      if (!channel.admins.has(sender.id)) {
-        throw new WakitError('PERMISSION_DENIED', `only admins of ${chatId} can post to it`, {
-          details: { chatId },
-        });
-      }
-      return { id: chatId, channel };
-    }
-    const account = this.person(chatId);
-    if (!account) {
-      throw new WakitError('CHAT_NOT_FOUND', `${chatId} is not on WhatsApp`, {
-        details: { chatId },
-      });
-    }
-    // A chat with a LID user stays the LID chat (as in WhatsApp Web); numbers are by @c.us.
-    return { id: chatId.endsWith(LID_SUFFIX) ? chatId : account.id, account };
+    return resolveTarget(this, sender, chatId);
   }
 
   /**
