@@ -2,7 +2,6 @@ import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
-import { computeBackoff } from '../kernel/backoff.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import { PagedBacklog } from './paged-backlog.js';
 import { Pacing } from './pacing.js';
@@ -14,6 +13,8 @@ import { Handle, PagedHandle } from './send-handle.js';
 import { newTrackingId } from './tracking-id.js';
 import { TrackingStore, applyAck } from './tracking-store.js';
 import { UpdateListeners } from './update-listeners.js';
+import { IdleWaiters } from './idle-waiters.js';
+import { SendOutcomes } from './send-outcomes.js';
 import { WakeTimer } from './wake-timer.js';
 import type {
   BacklogSource,
@@ -41,7 +42,6 @@ export class OutboundQueue {
   readonly client: string;
   readonly #config: QueueConfig;
   readonly #clock: Clock;
-  readonly #random: () => number;
   readonly #log: Logger | undefined;
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #durable: (() => Promise<void>) | undefined;
@@ -49,7 +49,8 @@ export class OutboundQueue {
   readonly #pending = new PendingSends();
   readonly #tracking: TrackingStore;
   readonly #listeners: UpdateListeners;
-  readonly #idleWaiters = new Set<() => void>();
+  readonly #idle: IdleWaiters;
+  readonly #outcomes: SendOutcomes;
   readonly #dispatch = (): Promise<void> => this.#dispatchNext();
   /** The waiting sends beyond the window, once `pageTo` gave the queue somewhere to keep them. */
   #backlog: PagedBacklog | undefined;
@@ -70,8 +71,8 @@ export class OutboundQueue {
     this.client = options.client;
     this.#config = options.config;
     this.#clock = options.clock ?? systemClock;
-    this.#random = options.random ?? Math.random;
-    this.#pacing = new Pacing(options.config, this.#random);
+    const random = options.random ?? Math.random;
+    this.#pacing = new Pacing(options.config, random);
     this.#log = options.logger;
     this.#onChange = options.onChange;
     this.#durable = options.durable;
@@ -80,6 +81,17 @@ export class OutboundQueue {
     this.#listeners = new UpdateListeners((error) =>
       this.#log?.error({ err: error, client: this.client }, 'queue update listener threw'),
     );
+    this.#idle = new IdleWaiters(this.#clock);
+    this.#outcomes = new SendOutcomes({
+      client: this.client,
+      config: this.#config,
+      tracking: this.#tracking,
+      pending: this.#pending,
+      random,
+      log: this.#log,
+      closed: () => this.#intake === 'closed',
+      emit: (entry) => this.#emit(entry),
+    });
   }
 
   get paused(): boolean {
@@ -211,7 +223,7 @@ export class OutboundQueue {
   failWaiting(error: WakitError): number {
     const now = this.#clock.now();
     const entries = this.#pending.takeAll();
-    for (const entry of entries) this.#fail(entry, error, now);
+    for (const entry of entries) this.#outcomes.fail(entry, error, now);
     const paged = this.#backlog?.failAll(error, now, this.#running ? [this.#running.id] : []);
     this.#checkIdle();
     return entries.length + (paged ?? 0);
@@ -227,7 +239,7 @@ export class OutboundQueue {
     this.#handOffs++;
     this.#handOffError = error;
     const entries = this.#pending.takeAll();
-    for (const entry of entries) this.#forget(entry, error);
+    for (const entry of entries) this.#outcomes.forget(entry, error);
     const paged = this.#backlog?.size ?? 0;
     this.#backlog?.handOff(error);
     this.#checkIdle();
@@ -264,18 +276,7 @@ export class OutboundQueue {
   /** Stops intake and waits until every accepted send finished, or the deadline passed. */
   drain(deadlineMs: number): Promise<DrainResult> {
     if (this.#intake === 'open') this.#intake = 'draining';
-    if (this.#size() === 0) return Promise.resolve({ drained: true, remaining: 0 });
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.#clock.clearTimeout(timer);
-        resolve({ drained: true, remaining: 0 });
-      };
-      const timer = this.#clock.setTimeout(() => {
-        this.#idleWaiters.delete(done);
-        resolve({ drained: false, remaining: this.#size() });
-      }, deadlineMs);
-      this.#idleWaiters.add(done);
-    });
+    return this.#idle.wait(deadlineMs, () => this.#size());
   }
 
   /** Fails every waiting send and aborts the one in flight with SHUTTING_DOWN; clears all timers. */
@@ -286,7 +287,11 @@ export class OutboundQueue {
     this.#executor.clear();
     const now = this.#clock.now();
     for (const entry of this.#pending.takeAll()) {
-      this.#fail(entry, this.#shuttingDown('The queue was closed before the send was made'), now);
+      this.#outcomes.fail(
+        entry,
+        this.#shuttingDown('The queue was closed before the send was made'),
+        now,
+      );
     }
     this.#attempt?.abort(this.#shuttingDown('The queue was closed while the send was in flight'));
     this.#backlog?.close(this.#shuttingDown('The queue was closed before the send was made'));
@@ -355,7 +360,7 @@ export class OutboundQueue {
     const entry = new SendEntry(job.id, job.chatId, job.kind, level, job.createdAt, job);
     this.#tracking.add(entry);
     this.#backlog!.adopt(entry);
-    if (job.error) this.#fail(entry, job.error, this.#clock.now());
+    if (job.error) this.#outcomes.fail(entry, job.error, this.#clock.now());
     else this.#pending.push(entry);
   }
 
@@ -378,11 +383,11 @@ export class OutboundQueue {
       this.#running = undefined;
       this.#attempt = undefined;
       const end = this.#clock.now();
-      if (outcome.ok) this.#succeed(entry, outcome.id, end, action !== undefined);
+      if (outcome.ok) this.#outcomes.succeed(entry, outcome.id, end, action !== undefined);
       else if (handOffs !== this.#handOffs) {
         // Handed off while in flight: not retried here; the new owner sends it from the outbox.
-        this.#forget(entry, this.#handOffError!);
-      } else this.#failOrRetry(entry, outcome.error, end);
+        this.#outcomes.forget(entry, this.#handOffError!);
+      } else this.#outcomes.failOrRetry(entry, outcome.error, end);
       if (action !== 'light' && this.#config.perChatGapMs > 0) {
         this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
       }
@@ -394,73 +399,8 @@ export class OutboundQueue {
     }
   }
 
-  #succeed(entry: SendEntry, messageId: string, now: number, action = false): void {
-    entry.status = 'sent';
-    if (messageId !== '') entry.messageId = messageId;
-    entry.sentAt = now;
-    entry.updatedAt = now;
-    // An action's id is the message acted on: its acks belong to that message's own send.
-    const earlyAck = action ? undefined : this.#tracking.sent(entry, messageId);
-    this.#tracking.finished(entry);
-    entry.resolve(messageId);
-    this.#emit(entry);
-    if (earlyAck !== undefined && applyAck(entry, earlyAck, now)) this.#emit(entry);
-  }
-
-  #failOrRetry(entry: SendEntry, error: WakitError, now: number): void {
-    const retry =
-      error.transient &&
-      error.code !== 'SHUTTING_DOWN' &&
-      this.#intake !== 'closed' &&
-      entry.attempts <= this.#config.retries;
-    if (!retry) {
-      this.#fail(entry, error, now);
-      return;
-    }
-    const delay = computeBackoff(
-      { initialMs: this.#config.retryBackoffMs },
-      entry.attempts,
-      this.#random,
-    );
-    entry.notBefore = delay > 0 ? now + delay : 0;
-    entry.status = 'queued';
-    entry.updatedAt = now;
-    this.#pending.pushFront(entry);
-    this.#log?.warn(
-      {
-        client: this.client,
-        chatId: entry.chatId,
-        trackingId: entry.id,
-        code: error.code,
-        attempt: entry.attempts,
-        delay,
-      },
-      'send failed, retrying',
-    );
-    this.#emit(entry);
-  }
-
-  /** Drops a send that is another process's now (still open in the outbox): not failed. */
-  #forget(entry: SendEntry, error: WakitError): void {
-    this.#tracking.forget(entry);
-    entry.error = error;
-    entry.reject(error);
-  }
-
-  #fail(entry: SendEntry, error: WakitError, now: number): void {
-    entry.status = 'failed';
-    entry.error = error;
-    entry.updatedAt = now;
-    this.#tracking.finished(entry);
-    entry.reject(error);
-    this.#emit(entry);
-  }
-
   #checkIdle(): void {
-    if (this.#idleWaiters.size === 0 || this.#size() > 0) return;
-    const waiters = [...this.#idleWaiters];
-    this.#idleWaiters.clear();
-    for (const waiter of waiters) waiter();
+    this.#idle.settle(this.#size());
   }
 
   #emit(entry: SendEntry): void {
