@@ -120,6 +120,24 @@ for (const [name, make] of adapters) {
       expect(await store.open('other')).to.have.length(0);
     });
 
+    it('lists by every kind of status (waiting, failed, finished), newest first per client', async () => {
+      for (let n = 1; n <= 6; n++) await store.append(entry(n, n === 6 ? { client: 'other' } : {}));
+      const failed = { code: 'SEND_FAILED' as never, message: 'x' };
+      store.update('id-001', { status: 'failed', attempts: 1, updatedAt: 2_000, error: failed });
+      store.update('id-002', { status: 'sending', attempts: 1, updatedAt: 2_000 });
+      store.update('id-003', { status: 'failed', attempts: 1, updatedAt: 2_000, error: failed });
+      store.update('id-006', { status: 'failed', attempts: 1, updatedAt: 2_000, error: failed });
+      await tick();
+      await tick();
+      const ids = async (status: 'queued' | 'sending' | 'failed' | 'read', clients?: string[]) =>
+        (await store.list({ status, clients, limit: 10 })).items.map((i) => i.id);
+      expect(await ids('failed', ['bot'])).to.deep.equal(['id-003', 'id-001']);
+      expect(await ids('failed')).to.deep.equal(['id-006', 'id-003', 'id-001']);
+      expect(await ids('queued', ['bot'])).to.deep.equal(['id-005', 'id-004']);
+      expect(await ids('sending')).to.deep.equal(['id-002']);
+      expect(await ids('read')).to.deep.equal([]);
+    });
+
     it('round-trips media bytes', async () => {
       const bytes = Buffer.from([0, 1, 2, 255, 254, 10, 13]);
       await store.append(entry(1, { media: bytes }));

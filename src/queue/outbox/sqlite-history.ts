@@ -23,6 +23,8 @@ export function listSends(db: Database.Database, query: ListQuery): ListPage {
   if (query.status) {
     where.push('status = ?');
     params.push(query.status);
+    // lets SQLite use the partial index of unfinished sends
+    if (!FINISHED.has(query.status)) where.push(`status IN ('queued', 'sending')`);
   }
   if (query.since !== undefined) {
     where.push('created_at >= ?');
