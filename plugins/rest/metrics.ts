@@ -2,9 +2,10 @@
  * Prometheus metrics of one REST server, in its own prom-client registry (never the global one, so
  * two servers in one process do not collide).
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { registerFleetGauges } from './fleet-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
+import { TalliedHistogram } from './tallied-histogram.js';
 import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
 
@@ -15,12 +16,12 @@ export type WebhookOutcome = 'delivered' | 'retried' | 'failed' | 'dropped';
 export class RestMetrics {
   readonly registry = new Registry();
   readonly #sends: TalliedCounter<'client' | 'outcome' | 'code'>;
-  readonly #sendLatency: Histogram<'client'>;
-  readonly #ackLatency: Histogram<'client' | 'status'>;
+  readonly #sendLatency: TalliedHistogram<'client'>;
+  readonly #ackLatency: TalliedHistogram<'client' | 'status'>;
   readonly #events: TalliedCounter<'type'>;
   readonly #webhooks: Counter<'outcome'>;
   readonly #http: TalliedCounter<'method' | 'route' | 'status'>;
-  readonly #httpDuration: Histogram<'method' | 'route'>;
+  readonly #httpDuration: TalliedHistogram<'method' | 'route'>;
 
   constructor(sdk: RestHost) {
     const registers = [this.registry];
@@ -72,19 +73,17 @@ export class RestMetrics {
       labelNames: ['client', 'outcome', 'code'],
       registry,
     });
-    this.#sendLatency = new Histogram({
+    this.#sendLatency = new TalliedHistogram({
       name: 'wakit_send_latency_seconds',
       help: 'Time from acceptance to sent',
-      labelNames: ['client'],
       buckets: LATENCY_BUCKETS,
-      registers,
+      registry,
     });
-    this.#ackLatency = new Histogram({
+    this.#ackLatency = new TalliedHistogram({
       name: 'wakit_ack_latency_seconds',
       help: 'Time from sent to each ack status (delivered, read, played)',
-      labelNames: ['client', 'status'],
       buckets: LATENCY_BUCKETS,
-      registers,
+      registry,
     });
     this.#events = new TalliedCounter({
       name: 'wakit_events_total',
@@ -104,12 +103,11 @@ export class RestMetrics {
       labelNames: ['method', 'route', 'status'],
       registry,
     });
-    this.#httpDuration = new Histogram({
+    this.#httpDuration = new TalliedHistogram({
       name: 'wakit_http_request_duration_seconds',
       help: 'HTTP request duration by method and route',
-      labelNames: ['method', 'route'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-      registers,
+      registry,
     });
   }
 
@@ -134,7 +132,7 @@ export class RestMetrics {
       route,
       status: String(status),
     }));
-    this.#httpDuration.observe({ method, route }, seconds);
+    this.#httpDuration.observe(`${method}\0${route}`, () => ({ method, route }), seconds);
   }
 
   async text(): Promise<string> {
@@ -161,14 +159,20 @@ export class RestMetrics {
       case 'sent':
         if (record.ack !== undefined || !record.sentAt) return;
         this.#sends.inc(`${client}\0sent`, () => ({ client, outcome: 'sent', code: '' }));
-        this.#sendLatency.observe({ client }, seconds(record.createdAt, record.sentAt));
+        this.#sendLatency.observe(
+          client,
+          () => ({ client }),
+          seconds(record.createdAt, record.sentAt),
+        );
         return;
       case 'delivered':
       case 'read':
       case 'played':
         if (record.sentAt) {
+          const status = record.status;
           this.#ackLatency.observe(
-            { client, status: record.status },
+            `${client}\0${status}`,
+            () => ({ client, status }),
             seconds(record.sentAt, record.updatedAt),
           );
         }
