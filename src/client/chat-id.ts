@@ -151,8 +151,9 @@ export function checkContentFor(
     options?: { quotedMessageId?: string; mentions?: string[] };
   },
 ): void {
-  const kind = chatKindOf(chatId);
-  if (kind !== 'channel' && kind !== 'status') return;
+  // only channels and status take less than every kind (no regex walk for the rest)
+  const kind = isChannelId(chatId) ? 'channel' : isStatusId(chatId) ? 'status' : undefined;
+  if (!kind) return;
   const where = kind === 'channel' ? 'channels' : 'status';
   const refuse = (what: string): never => {
     throw new WakitError('VALIDATION_FAILED', `${what} cannot be sent to ${where} (${chatId})`, {
