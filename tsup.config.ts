@@ -9,8 +9,6 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli/main.ts',
-    // the outbox's writer thread, loaded by URL beside the chunks (writer-thread.ts)
-    'sqlite-writer': 'src/queue/outbox/sqlite-writer.ts',
     'plugins/rest/index': 'plugins/rest/index.ts',
     'plugins/auto-reply/index': 'plugins/auto-reply/index.ts',
     'plugins/forwarder/index': 'plugins/forwarder/index.ts',

@@ -17,14 +17,6 @@ import { SqliteWaiting } from './sqlite-waiting.js';
 import { LazyProgress } from './lazy-progress.js';
 import { OutcomeLog } from './outcome-log.js';
 import {
-  insertWrite,
-  updateParams,
-  UPDATE_SQL,
-  type Write,
-  type WriteResult,
-} from './sqlite-writes.js';
-import { WriterThread } from './writer-thread.js';
-import {
   type Appended,
   type BulkFailure,
   type ListPage,
@@ -56,20 +48,26 @@ export interface SqliteOutboxOptions {
  */
 const CHECKPOINT_PAGES = 10_000;
 
+const UPDATE_SQL = `UPDATE sends SET status = ?, attempts = ?, updated_at = ?,
+  message_id = COALESCE(?, message_id), ack = COALESCE(?, ack),
+  sent_at = COALESCE(?, sent_at), error_code = ?, error_message = ?
+  WHERE id = ?`;
+
 type Op =
   | {
       type: 'append';
       entry: OutboxEntry;
       resolve(v: Appended): void;
       reject(e: WakitError): void;
+      /** Set when an idempotency key matched an earlier send. */
+      outcome?: Appended;
     }
   | { type: 'update'; id: string; change: OutboxChange };
 
 /**
  * The embedded outbox: one SQLite file (WAL) per SDK, 0600 in a 0700 directory. Appends and status
- * updates of one tick are written in one transaction (group commit) by the writer thread
- * (sqlite-writer.ts), off the event loop; an append resolves only once its transaction committed,
- * and reads wait for the batches in flight, so they see every write made before them. A file that is not a sound SQLite database stops start-up with
+ * updates of one tick are written in one transaction (group commit); an append resolves only once
+ * its transaction committed. A file that is not a sound SQLite database stops start-up with
  * STORAGE_CORRUPT naming it: it is never replaced.
  */
 export class SqliteOutbox implements OutboxStore {
@@ -82,7 +80,10 @@ export class SqliteOutbox implements OutboxStore {
   #closed = false;
   readonly #progress = new LazyProgress(() => this.#schedule());
   readonly #scheduledFlush = (): void => this.#flush();
-  readonly #writer: WriterThread;
+  readonly #write: (ops: readonly Op[]) => void;
+  readonly #insert: Database.Statement;
+  readonly #update: Database.Statement;
+  readonly #byKey: Database.Statement;
   readonly #get: Database.Statement;
   readonly #waiting: SqliteWaiting;
   /** Outcomes between group commits (default durability); none with fsync: it commits each. */
@@ -96,13 +97,11 @@ export class SqliteOutbox implements OutboxStore {
     const dir = path.dirname(options.file);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!existsSync(options.file)) closeSync(openSync(options.file, 'a', 0o600));
-    const synchronous = options.durability === 'fsync' ? 'FULL' : 'NORMAL';
     try {
       this.#db = new Database(options.file, { fileMustExist: true });
       this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma(`synchronous = ${synchronous}`);
+      this.#db.pragma(`synchronous = ${options.durability === 'fsync' ? 'FULL' : 'NORMAL'}`);
       this.#db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
-      this.#db.pragma('busy_timeout = 5000');
       if (options.maxPages !== undefined) this.#db.pragma(`max_page_count = ${options.maxPages}`);
       const check = this.#db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
@@ -111,8 +110,19 @@ export class SqliteOutbox implements OutboxStore {
       throw openError(error, this.#file);
     }
     chmodSync(options.file, 0o600);
+    // Positional parameters: binding an object by name costs a property look-up per column.
+    this.#insert = this.#db.prepare(
+      `INSERT INTO sends (id, client, account, chat_id, kind, priority, content, media, idem_scope,
+        idem_key, idem_hash, status, attempts, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+    );
+    this.#update = this.#db.prepare(UPDATE_SQL);
+    this.#byKey = this.#db.prepare(
+      'SELECT id, idem_hash FROM sends WHERE idem_scope = ? AND idem_key = ?',
+    );
     this.#get = this.#db.prepare('SELECT * FROM sends WHERE id = ?');
     this.#waiting = new SqliteWaiting(this.#db);
+    this.#write = this.#db.transaction((ops: readonly Op[]) => this.#writeOps(ops));
     if (options.durability !== 'fsync') {
       try {
         this.#outcomes = this.#openOutcomes(`${options.file}-outcomes`);
@@ -121,23 +131,17 @@ export class SqliteOutbox implements OutboxStore {
         throw storageError(error, this.#file);
       }
     }
-    this.#writer = new WriterThread({
-      file: options.file,
-      synchronous,
-      checkpointPages: CHECKPOINT_PAGES,
-      maxPages: options.maxPages,
-    });
   }
 
   /** Opens the outcome log and writes what a crash left in it (only onto sends still open). */
   #openOutcomes(file: string): OutcomeLog {
     const log = new OutcomeLog(file);
-    for (const p of log.paths) chmodSync(p, 0o600);
+    chmodSync(file, 0o600);
     const left = log.read();
     if (left.length > 0) {
       const replay = this.#db.prepare(`${UPDATE_SQL} AND status IN ('queued', 'sending')`);
       this.#db.transaction(() => {
-        for (const [id, change] of left) replay.run(updateParams(id, change));
+        for (const [id, change] of left) this.#runUpdate(id, change, replay);
       })();
     }
     log.clear();
@@ -172,7 +176,7 @@ export class SqliteOutbox implements OutboxStore {
       return;
     }
     try {
-      this.#outcomes.write(id, change, this.#writer.next);
+      this.#outcomes.write(id, change);
     } catch {
       // The log cannot take it (a full disk, say): committed() commits it instead, or reports.
       this.#unlogged = true;
@@ -181,14 +185,13 @@ export class SqliteOutbox implements OutboxStore {
 
   /**
    * Outcomes in the outcome log are as durable as a commit already. One that is not (durability
-   * `fsync`, or the log failed) is committed now, with whatever else is pending, instead of
-   * waiting for the scheduled group commit: a loop iteration per send would make the queue slower
-   * than the intake under load.
+   * `fsync`, or the log failed) is committed now, synchronously, with whatever else is pending,
+   * instead of waiting for the scheduled group commit: a loop iteration per send would make the
+   * queue slower than the intake under load.
    */
   committed(): Promise<void> {
-    if (!this.#unlogged || this.#closed) return Promise.resolve();
-    this.#flush();
-    return this.#writer.idle();
+    if (this.#unlogged && !this.#closed && this.#ops.length > 0) this.#flush();
+    return Promise.resolve();
   }
 
   #schedule(): void {
@@ -198,94 +201,136 @@ export class SqliteOutbox implements OutboxStore {
   }
 
   /**
-   * Posts the pending appends and status changes as one batch; appends settle once it committed.
-   * Only the last change of a send in a batch is written (each carries its whole state). Delivery
-   * progress goes along once it is due (or `all`, for reads and close).
+   * Writes the pending appends and status changes in one transaction; appends settle after it.
+   * Delivery progress goes along once it is due (or `all`, for reads and close).
    */
   #flush(all = false): void {
     this.#scheduled = false;
     this.#unlogged = false;
     const ops = this.#ops.splice(0);
-    const latest = new Map<string, OutboxChange>();
-    for (const op of ops) if (op.type === 'update') latest.set(op.id, op.change);
-    for (const [id, change] of this.#progress.take(all)) latest.set(id, change);
-    const appends = ops.filter((op) => op.type === 'append');
-    if (appends.length === 0 && latest.size === 0) return;
-    const writes: Write[] = appends.map((op) => insertWrite(op.entry));
-    for (const [id, change] of latest) writes.push({ update: updateParams(id, change) });
-    const updates = latest.size;
-    const batch = this.#writer.post(writes, (error, out) =>
-      this.#done(batch, appends, updates, error, out),
-    );
-    this.#outcomes?.posted();
-  }
-
-  #done(
-    batch: number,
-    appends: Array<Extract<Op, { type: 'append' }>>,
-    updates: number,
-    error: { code?: string; message: string } | undefined,
-    out: WriteResult | undefined,
-  ): void {
-    if (error) {
-      const failure = storageError(Object.assign(new Error(error.message), error), this.#file);
-      for (const op of appends) op.reject(failure);
-      if (updates > 0) this.#onError(failure);
+    for (const [id, change] of this.#progress.take(all)) ops.push({ type: 'update', id, change });
+    if (ops.length === 0) return;
+    try {
+      this.#write(ops);
+    } catch (error) {
+      const failure = storageError(error, this.#file);
+      for (const op of ops) if (op.type === 'append') op.reject(failure);
+      if (ops.some((op) => op.type === 'update')) this.#onError(failure);
       return;
     }
-    try {
-      this.#outcomes?.committed(batch);
-    } catch (failure) {
-      // Harmless: written again at the next open, only onto sends still open.
-      this.#onError(storageError(failure, this.#file));
+    this.#clearOutcomes();
+    for (const op of ops) {
+      if (op.type === 'append') op.resolve(op.outcome!);
     }
-    appends.forEach((op, i) => op.resolve(out![i]!));
   }
 
-  /** Reads see every write made before them: pending ones are posted and waited for. */
-  async #settled(): Promise<void> {
+  /** The body of one group commit (a transaction function made once). */
+  #writeOps(ops: readonly Op[]): void {
+    // Only the last change of a send in this batch needs writing (each carries its whole state).
+    let updates: Map<string, OutboxChange> | undefined;
+    for (const op of ops) {
+      if (op.type === 'update') {
+        updates ??= new Map();
+        updates.delete(op.id);
+        updates.set(op.id, op.change);
+        continue;
+      }
+      const { entry } = op;
+      const idem = entry.idempotency;
+      if (idem) {
+        const found = this.#byKey.get(idem.scope, idem.key) as
+          { id: string; idem_hash: string } | undefined;
+        if (found) {
+          op.outcome = { id: found.id, duplicateOf: { id: found.id, hash: found.idem_hash } };
+          continue;
+        }
+      }
+      const { lastInsertRowid } = this.#insert.run(
+        entry.id,
+        entry.client,
+        entry.account,
+        entry.chatId,
+        entry.kind,
+        entry.priority,
+        entry.content,
+        entry.media ?? null,
+        idem?.scope ?? null,
+        idem?.key ?? null,
+        idem?.hash ?? null,
+        entry.createdAt,
+        entry.createdAt,
+      );
+      op.outcome = { id: entry.id, seq: Number(lastInsertRowid) };
+    }
+    if (updates) for (const [id, change] of updates) this.#runUpdate(id, change);
+  }
+
+  /** The log's outcomes are in the database now. */
+  #clearOutcomes(): void {
+    try {
+      this.#outcomes?.clear();
+    } catch (error) {
+      // Harmless: written again at the next open, only onto sends still open.
+      this.#onError(storageError(error, this.#outcomes!.file));
+    }
+  }
+
+  #runUpdate(id: string, change: OutboxChange, statement = this.#update): void {
+    statement.run(
+      change.status,
+      change.attempts,
+      change.updatedAt,
+      change.messageId ?? null,
+      change.ack ?? null,
+      change.sentAt ?? null,
+      change.error?.code ?? null,
+      change.error?.message ?? null,
+      id,
+    );
+  }
+
+  /** Reads see every write made before them. */
+  #sync(): void {
     if (this.#ops.length > 0 || this.#progress.size > 0) this.#flush(true);
-    await this.#writer.idle();
   }
 
-  async get(id: string): Promise<TrackedSend | undefined> {
-    await this.#settled();
+  get(id: string): Promise<TrackedSend | undefined> {
+    this.#sync();
     const row = this.#get.get(id) as Row | undefined;
-    return row ? toTracked(row) : undefined;
+    return Promise.resolve(row ? toTracked(row) : undefined);
   }
 
-  async list(query: ListQuery): Promise<ListPage> {
-    await this.#settled();
-    return listSends(this.#db, query);
+  list(query: ListQuery): Promise<ListPage> {
+    this.#sync();
+    return Promise.resolve(listSends(this.#db, query));
   }
 
-  async open(client: string): Promise<OpenEntry[]> {
-    await this.#settled();
+  open(client: string): Promise<OpenEntry[]> {
+    this.#sync();
     const rows = this.#db
       .prepare(
         `SELECT * FROM sends WHERE client = ? AND status IN ('queued', 'sending') ORDER BY seq`,
       )
       .all(client) as Row[];
-    return rows.map(toOpen);
+    return Promise.resolve(rows.map(toOpen));
   }
 
-  async openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]> {
-    await this.#settled();
-    return this.#waiting.page(query, limit).map(toOpen);
+  openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]> {
+    this.#sync();
+    return Promise.resolve(this.#waiting.page(query, limit).map(toOpen));
   }
 
-  async countOpen(client: string): Promise<Record<SendPriority, number>> {
-    await this.#settled();
-    return this.#waiting.count(client);
+  countOpen(client: string): Promise<Record<SendPriority, number>> {
+    this.#sync();
+    return Promise.resolve(this.#waiting.count(client));
   }
 
-  /** Writes on this connection: no batch is in flight then, and none starts before it ends. */
-  async failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]> {
-    await this.#settled();
+  failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]> {
+    this.#sync();
     try {
-      return this.#waiting.fail(query, failure).map(toTracked);
+      return Promise.resolve(this.#waiting.fail(query, failure).map(toTracked));
     } catch (error) {
-      throw storageError(error, this.#file);
+      return Promise.reject(storageError(error, this.#file));
     }
   }
 
@@ -295,21 +340,21 @@ export class SqliteOutbox implements OutboxStore {
     return Promise.resolve(row?.media ?? undefined);
   }
 
-  async prune(policy: RetentionPolicy, now: number): Promise<number> {
-    await this.#settled();
-    return pruneSends(this.#db, policy, now);
+  prune(policy: RetentionPolicy, now: number): Promise<number> {
+    this.#sync();
+    return Promise.resolve(pruneSends(this.#db, policy, now));
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#progress.stop();
     try {
-      await this.#settled();
+      this.#flush(true);
     } finally {
       this.#closed = true;
-      await this.#writer.close();
       this.#outcomes?.close();
       this.#db.close();
     }
+    return Promise.resolve();
   }
 }
