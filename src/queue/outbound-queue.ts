@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
@@ -15,7 +14,7 @@ import { TrackingStore, applyAck } from './tracking-store.js';
 import { UpdateListeners } from './update-listeners.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
-import { WakeTimer } from './wake-timer.js';
+import { DispatchLoop } from './dispatch-loop.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -35,8 +34,8 @@ const LEVELS: Record<SendPriority, Level> = { reply: 2, normal: 1, bulk: 0 };
 /**
  * The outbound queue of one client: paces sends (one at a time, a global gap with jitter, a per-chat
  * gap), orders them by priority, bounds them, retries transient failures, times them out and tracks
- * every accepted send until its last ack. Waiting sends live in `PendingSends`; the p-queue executor
- * runs one dispatch at a time and carries pause/resume. Semantics and defaults: docs/queue.md.
+ * every accepted send until its last ack. Waiting sends live in `PendingSends`; `DispatchLoop` runs
+ * one dispatch at a time and carries pause/resume. Semantics and defaults: docs/queue.md.
  */
 export class OutboundQueue {
   readonly client: string;
@@ -45,22 +44,16 @@ export class OutboundQueue {
   readonly #log: Logger | undefined;
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #durable: (() => Promise<void>) | undefined;
-  readonly #executor = new PQueue({ concurrency: 1 });
   readonly #pending = new PendingSends();
   readonly #tracking: TrackingStore;
   readonly #listeners: UpdateListeners;
   readonly #idle: IdleWaiters;
   readonly #outcomes: SendOutcomes;
-  readonly #dispatch = (): Promise<void> => this.#dispatchNext();
   /** The waiting sends beyond the window, once `pageTo` gave the queue somewhere to keep them. */
   #backlog: PagedBacklog | undefined;
   #running: SendEntry | undefined;
   #attempt: SendAttempt | undefined;
-  /** A dispatch is waiting in, or running on, the executor. */
-  #slotTaken = false;
-  /** Something asked for a dispatch while one was under way: look again once it ends. */
-  #pumpAgain = false;
-  readonly #wake: WakeTimer;
+  readonly #loop: DispatchLoop;
   readonly #pacing: Pacing;
   /** Bumped by `handOff`, with its error: a send in flight then must not come back here. */
   #handOffs = 0;
@@ -77,7 +70,14 @@ export class OutboundQueue {
     this.#onChange = options.onChange;
     this.#durable = options.durable;
     this.#tracking = new TrackingStore(options.config.trackLimit);
-    this.#wake = new WakeTimer(this.#clock, () => this.#pump());
+    this.#loop = new DispatchLoop({
+      clock: this.#clock,
+      hasWork: () => this.#intake !== 'closed' && this.#waiting() > 0,
+      nextAnyAt: () => this.#pacing.nextAnyAt,
+      sendNext: (sending) => this.#sendNext(sending),
+      onError: (error) =>
+        this.#log?.error({ err: error, client: this.client }, 'outbound queue dispatch failed'),
+    });
     this.#listeners = new UpdateListeners((error) =>
       this.#log?.error({ err: error, client: this.client }, 'queue update listener threw'),
     );
@@ -95,7 +95,7 @@ export class OutboundQueue {
   }
 
   get paused(): boolean {
-    return this.#executor.isPaused;
+    return this.#loop.paused;
   }
 
   /** Throws SHUTTING_DOWN or QUEUE_FULL (with `details.retryAfterMs`) when a send would be refused. */
@@ -136,7 +136,7 @@ export class OutboundQueue {
     if (!this.#backlog || this.#intake === 'closed') return 0;
     const running = this.#running?.level;
     const found = this.#backlog.restore(open, (level) => (running === level ? 1 : 0));
-    this.#pump();
+    this.#loop.pump();
     return found;
   }
 
@@ -161,23 +161,23 @@ export class OutboundQueue {
     if (seq !== undefined && this.#backlog?.pageOut(level, seq, this.#pending.sizeOf(level))) {
       // Beyond the window: it waits only in the outbox (the entry is dropped) until its page.
       if (this.#listeners.any) this.#listeners.notify(entry.snapshot(this.client));
-      this.#pump();
+      this.#loop.pump();
       return new PagedHandle(entry.id, this);
     }
     this.#tracking.add(entry);
     this.#pending.push(entry);
     this.#emit(entry);
-    this.#pump();
+    this.#loop.pump();
     return new Handle(entry);
   }
 
   /** Holds sends (the client calls it when it leaves READY); a send in flight finishes. */
   pause(): void {
-    if (this.#intake !== 'closed') this.#executor.pause();
+    if (this.#intake !== 'closed') this.#loop.pause();
   }
 
   resume(): void {
-    if (this.#intake !== 'closed') this.#executor.start();
+    if (this.#intake !== 'closed') this.#loop.resume();
   }
 
   stats(): QueueStats {
@@ -283,8 +283,7 @@ export class OutboundQueue {
   close(): void {
     if (this.#intake === 'closed') return;
     this.#intake = 'closed';
-    this.#wake.cancel();
-    this.#executor.clear();
+    this.#loop.close();
     const now = this.#clock.now();
     for (const entry of this.#pending.takeAll()) {
       this.#outcomes.fail(
@@ -306,53 +305,22 @@ export class OutboundQueue {
     return this.#pending.size + (this.#backlog?.size ?? 0);
   }
 
-  #pump(): void {
-    if (this.#slotTaken) {
-      // e.g. restore() reset the backlog while the dispatch awaited a page it will now drop
-      this.#pumpAgain = true;
-      return;
+  /** One step of the dispatch loop: the best eligible send, if one may go now. */
+  async #sendNext(sending: () => void): Promise<boolean> {
+    if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#loop.wakeIn(1_000);
+    const next =
+      this.#intake === 'closed'
+        ? Infinity
+        : this.#pending.take(this.#clock.now(), this.#pacing.nextSendAt);
+    if (typeof next === 'number') {
+      // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
+      if (next !== Infinity) this.#loop.wakeIn(next);
+      return false;
     }
-    if (this.#intake === 'closed' || this.#waiting() === 0) return;
-    const now = this.#clock.now();
-    if (now < this.#pacing.nextAnyAt) {
-      this.#wake.in(this.#pacing.nextAnyAt - now);
-      return;
-    }
-    this.#slotTaken = true;
-    this.#executor.add(this.#dispatch).catch((error: unknown) => {
-      this.#log?.error({ err: error, client: this.client }, 'outbound queue dispatch failed');
-    });
-  }
-
-  /**
-   * Runs on the executor: sends the best eligible entry, and keeps going while the next one may go
-   * at once (no gap, not paused), which saves one executor round trip per send when pacing is off.
-   */
-  async #dispatchNext(): Promise<void> {
-    let sent = false;
-    try {
-      for (;;) {
-        if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#wake.in(1_000);
-        const next =
-          this.#intake === 'closed'
-            ? Infinity
-            : this.#pending.take(this.#clock.now(), this.#pacing.nextSendAt);
-        if (typeof next === 'number') {
-          // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
-          if (next !== Infinity) this.#wake.in(next);
-          return;
-        }
-        sent = true;
-        await this.#send(next);
-        await this.#durable?.();
-        if (this.#executor.isPaused || this.#clock.now() < this.#pacing.nextAnyAt) return;
-      }
-    } finally {
-      this.#slotTaken = false;
-      const again = sent || this.#pumpAgain;
-      this.#pumpAgain = false;
-      if (again) this.#pump();
-    }
+    sending();
+    await this.#send(next);
+    await this.#durable?.();
+    return true;
   }
 
   /** A send loaded from the backlog joins the window (or fails at once when it carries an error). */
