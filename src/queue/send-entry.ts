@@ -39,6 +39,8 @@ export class SendEntry {
   updatedAt: number;
   /** The job (its `run` performs the send); dropped once the send finished. */
   job: QueueJob | undefined;
+  /** Its sequence number in the outbox, when journaled (`QueueJob.seq`). */
+  readonly seq: number | undefined;
   #outcome: 0 | 1 | 2 = 0; // pending | resolved | rejected
   #createdIso: string | undefined = undefined;
   #sentIso: string | undefined = undefined;
@@ -57,6 +59,7 @@ export class SendEntry {
   ) {
     this.updatedAt = createdAt;
     this.job = job;
+    this.seq = job.seq;
   }
 
   /** True once the send succeeded or failed for good (acks may still follow). */

@@ -100,6 +100,18 @@ for (const [name, make] of adapters) {
       expect(sent.items[0]?.messageId).to.equal('wa-3');
     });
 
+    it('takes status changes by the seq its append gave', async () => {
+      const { seq } = await store.append(entry(1));
+      await store.append(entry(2));
+      const sent = { attempts: 1, messageId: 'wa-1', sentAt: 2_000 };
+      store.update('id-001', { ...sent, status: 'sent', updatedAt: 2_000 }, seq);
+      store.update('id-001', { ...sent, status: 'read', updatedAt: 2_100, ack: 3 }, seq);
+      await store.committed();
+      const read = await store.get('id-001');
+      expect([read?.status, read?.ack, read?.messageId]).to.deep.equal(['read', 3, 'wa-1']);
+      expect((await store.get('id-002'))?.status).to.equal('queued');
+    });
+
     it('open() lists only queued and sending entries in acceptance order', async () => {
       for (let n = 1; n <= 4; n++) await store.append(entry(n));
       store.update('id-001', { status: 'sending', attempts: 1, updatedAt: 2_000 });
@@ -298,6 +310,16 @@ describe('SqliteOutbox writes', () => {
       clock.tick(150); // 250 ms after the first progress: one write, the latest state
       await tick();
       expect(onDisk('id-001')).to.deep.equal({ status: 'read', ack: 3 });
+      // A change carrying another send's seq changes neither send.
+      const { seq } = await store.append(entry(4));
+      store.update('id-001', change('sent'), seq);
+      store.update('id-004', change('sent'), seq! - 1);
+      await store.append(entry(5));
+      expect([onDisk('id-001'), onDisk('id-003'), onDisk('id-004')]).to.deep.equal([
+        { status: 'read', ack: 3 },
+        { status: 'queued', ack: null },
+        { status: 'queued', ack: null },
+      ]);
       // Reads through the store see every change at once.
       store.update('id-002', change('sent'));
       store.update('id-002', change('delivered', 2));

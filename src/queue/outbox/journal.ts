@@ -22,5 +22,5 @@ export function journalChange(store: OutboxStore, entry: SendEntry): void {
   if (entry.ack !== undefined) change.ack = entry.ack;
   if (entry.sentAt) change.sentAt = entry.sentAt;
   if (entry.error) change.error = { code: entry.error.code, message: entry.error.message };
-  store.update(entry.id, change);
+  store.update(entry.id, change, entry.seq);
 }

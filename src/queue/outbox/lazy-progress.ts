@@ -9,7 +9,10 @@ import { PROGRESS_DELAY_MS } from './sqlite-rows.js';
  * no other comes.
  */
 export class LazyProgress {
-  readonly #pending = new Map<string, { change: OutboxChange; since: number }>();
+  readonly #pending = new Map<
+    string,
+    { change: OutboxChange; seq: number | undefined; since: number }
+  >();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly due: () => void) {}
@@ -19,10 +22,10 @@ export class LazyProgress {
   }
 
   /** Keeps the latest progress of a send until it is due. */
-  record(id: string, change: OutboxChange): void {
+  record(id: string, change: OutboxChange, seq: number | undefined): void {
     const pending = this.#pending.get(id);
     if (pending) pending.change = change;
-    else this.#pending.set(id, { change, since: Date.now() });
+    else this.#pending.set(id, { change, seq, since: Date.now() });
     this.#arm();
   }
 
@@ -32,14 +35,14 @@ export class LazyProgress {
   }
 
   /** The changes due now (or all of them), oldest first, removed from the wait. */
-  take(all: boolean): Array<[id: string, change: OutboxChange]> {
-    const taken: Array<[string, OutboxChange]> = [];
+  take(all: boolean): Array<[id: string, change: OutboxChange, seq: number | undefined]> {
+    const taken: Array<[string, OutboxChange, number | undefined]> = [];
     if (this.#pending.size === 0) return taken;
     const cutoff = all ? Infinity : Date.now() - PROGRESS_DELAY_MS;
     // Insertion order is the order of `since`.
     for (const [id, pending] of this.#pending) {
       if (pending.since > cutoff) break;
-      taken.push([id, pending.change]);
+      taken.push([id, pending.change, pending.seq]);
       this.#pending.delete(id);
     }
     this.#arm();

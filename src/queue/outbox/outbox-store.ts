@@ -106,8 +106,12 @@ export interface OutboxStore {
    * With an idempotency key already used in its scope, resolves to the id of that first send.
    */
   append(entry: OutboxEntry): Promise<Appended>;
-  /** Records a status change; written with the next group commit (failures are reported). */
-  update(id: string, change: OutboxChange): void;
+  /**
+   * Records a status change; written with the next group commit (failures are reported). `seq` is
+   * the send's sequence number when the caller has it (what `append` gave): a store may find the
+   * send by it rather than by its id.
+   */
+  update(id: string, change: OutboxChange, seq?: number): void;
   /**
    * Resolves once every change recorded so far is committed (or its failure reported). The queue
    * waits for it after each send before the next one starts, so a crash can only repeat the one
