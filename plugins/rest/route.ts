@@ -117,8 +117,10 @@ export function mountRoutes(
       const principal = route.auth === false ? options.anonymous : options.authenticate(ctx);
       ctx.state.principal = principal;
       const params = parse(route.params, ctx.params as unknown, 'path');
-      const query = parse(route.query, singleQuery(ctx), 'query');
-      if (!route.query && Object.keys(ctx.query).length > 0) {
+      // No query string (most requests): nothing to parse or refuse.
+      const hasQuery = ctx.querystring !== '';
+      const query = parse(route.query, hasQuery ? singleQuery(ctx) : {}, 'query');
+      if (!route.query && hasQuery && Object.keys(ctx.query).length > 0) {
         throw new WakitError('VALIDATION_FAILED', 'This route takes no query parameters', {
           issues: Object.keys(ctx.query).map((key) => ({
             path: `query.${key}`,

@@ -36,6 +36,23 @@ describe('REST: route matching', () => {
     expect((await fx.request('GET', '/healthz/', { token: null })).status).to.equal(200);
   });
 
+  it('refuses a query parameter where a route takes none, and a repeated one', async () => {
+    const body = { json: { chatId: CONTACT, content: 'hi' } };
+    const extra = await fx.request('POST', '/api/v1/messages?x=1', body);
+    expect(extra.status).to.equal(400);
+    expect(extra.json).to.deep.include({ code: 'VALIDATION_FAILED' });
+    expect((extra.json as { errors: unknown[] }).errors).to.deep.equal([
+      { path: 'query.x', message: 'unknown parameter' },
+    ]);
+    expect((await fx.request('POST', '/api/v1/messages?', body)).status).to.equal(202);
+    const repeated = await fx.request('GET', '/api/v1/messages?status=sent&status=read');
+    expect(repeated.status).to.equal(400);
+    expect((repeated.json as { errors: unknown[] }).errors).to.deep.equal([
+      { path: 'query.status', message: 'must be given once' },
+    ]);
+    expect((await fx.request('GET', '/api/v1/messages?status=sent')).status).to.equal(200);
+  });
+
   it('answers 404 outside every route and 405 with Allow for a known path', async () => {
     for (const path of ['/api/v1/nope', '/api/v1/messages/a/b/c', '/api', '/api/v1', '/x/y/z/w']) {
       const res = await fx.request('GET', path);
