@@ -3,7 +3,6 @@
  * OpenAPI document describes them (see openapi.ts).
  */
 import type { Context } from 'koa';
-import type { Router } from '@koa/router';
 import type { z } from 'zod';
 import { WakitError, issueError, zodIssues } from '../../src/index.js';
 import type { Principal } from './auth.js';
@@ -105,39 +104,33 @@ export interface MountOptions {
   readBody(ctx: Context): Promise<unknown>;
 }
 
-/** Registers `routes` on `router` with validation of params, query and body. */
-export function mountRoutes(
-  router: Router,
-  routes: readonly AnyRoute[],
-  options: MountOptions,
-): void {
-  for (const route of routes) {
-    router.register(koaPath(route.path), [route.method], async (ctx: Context) => {
-      ctx.state.route = route.path;
-      const principal = route.auth === false ? options.anonymous : options.authenticate(ctx);
-      ctx.state.principal = principal;
-      const params = parse(route.params, ctx.params as unknown, 'path');
-      // No query string (most requests): nothing to parse or refuse.
-      const hasQuery = ctx.querystring !== '';
-      const query = parse(route.query, hasQuery ? singleQuery(ctx) : {}, 'query');
-      if (!route.query && hasQuery && Object.keys(ctx.query).length > 0) {
-        throw new WakitError('VALIDATION_FAILED', 'This route takes no query parameters', {
-          issues: Object.keys(ctx.query).map((key) => ({
-            path: `query.${key}`,
-            message: 'unknown parameter',
-          })),
-        });
-      }
-      const raw = await options.readBody(ctx);
-      if (route.body && raw === undefined) {
-        throw new WakitError('VALIDATION_FAILED', 'A JSON request body is required', {
-          issues: [{ path: '', message: 'body required' }],
-        });
-      }
-      const body = route.body ? parse(route.body, raw, 'body') : emptyBody(raw);
-      await route.handler(ctx, { params, query, body, principal });
-    });
-  }
+/** What serves a matched request of `route`: it validates params, query and body, then handles it. */
+export function routeHandler(route: AnyRoute, options: MountOptions) {
+  return async (ctx: Context): Promise<void> => {
+    ctx.state.route = route.path;
+    const principal = route.auth === false ? options.anonymous : options.authenticate(ctx);
+    ctx.state.principal = principal;
+    const params = parse(route.params, ctx.params as unknown, 'path');
+    // No query string (most requests): nothing to parse or refuse.
+    const hasQuery = ctx.querystring !== '';
+    const query = parse(route.query, hasQuery ? singleQuery(ctx) : {}, 'query');
+    if (!route.query && hasQuery && Object.keys(ctx.query).length > 0) {
+      throw new WakitError('VALIDATION_FAILED', 'This route takes no query parameters', {
+        issues: Object.keys(ctx.query).map((key) => ({
+          path: `query.${key}`,
+          message: 'unknown parameter',
+        })),
+      });
+    }
+    const raw = await options.readBody(ctx);
+    if (route.body && raw === undefined) {
+      throw new WakitError('VALIDATION_FAILED', 'A JSON request body is required', {
+        issues: [{ path: '', message: 'body required' }],
+      });
+    }
+    const body = route.body ? parse(route.body, raw, 'body') : emptyBody(raw);
+    await route.handler(ctx, { params, query, body, principal });
+  };
 }
 
 /** Routes without a body accept none, or an empty JSON object. */

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import type { Context } from 'koa';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createSdk, type Sdk } from '../../src/index.js';
@@ -111,6 +112,63 @@ describe('REST: routes with a parameter in their first segments', () => {
       expect(await items.json()).to.deep.equal({ tenant: 'acme' });
       expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
       expect((await fetch(`${server.url}/acme/other`)).status).to.equal(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serve a path both a parameter and a fixed route take with the one declared first, as @koa/router does', async () => {
+    const route = (path: string, name: string) => ({
+      method: 'GET' as const,
+      path,
+      operationId: name,
+      summary: name,
+      tag: 'test',
+      auth: false,
+      ...(path.includes('{') ? { params: z.object({ id: z.string() }) } : {}),
+      responses: { 200: { description: 'ok' } },
+      handler(ctx: Context) {
+        ctx.body = { route: name, params: (ctx as Context & { params?: unknown }).params };
+      },
+    });
+    const server = await createRestServer({
+      sdk: restHostOf(sdk),
+      logger: pino({ level: 'silent' }),
+      options: { port: 0, tokens: [{ token: ADMIN_TOKEN, clients: ['*'] }] },
+      routes: [
+        route('/api/v1/things/{id}', 'thing'),
+        route('/api/v1/things/special', 'special'),
+        route('/api/v1/widgets/latest', 'latest'),
+        route('/api/v1/widgets/{id}', 'widget'),
+      ],
+    });
+    await server.listen();
+    const get = async (path: string, init?: RequestInit) => {
+      const res = await fetch(`${server.url}${path}`, init);
+      return [
+        res.status,
+        res.status === 200 && init?.method !== 'HEAD' ? await res.json() : undefined,
+      ];
+    };
+    try {
+      expect(await get('/api/v1/things/special')).to.deep.equal([
+        200,
+        { route: 'thing', params: { id: 'special' } },
+      ]);
+      expect(await get('/api/v1/widgets/latest')).to.deep.equal([
+        200,
+        { route: 'latest', params: {} },
+      ]);
+      expect(await get('/API/v1/widgets/latest/')).to.deep.equal([
+        200,
+        { route: 'latest', params: {} },
+      ]);
+      expect(await get('/api/v1/widgets/7')).to.deep.equal([
+        200,
+        { route: 'widget', params: { id: '7' } },
+      ]);
+      expect((await get('/api/v1/widgets/latest', { method: 'HEAD' }))[0]).to.equal(200);
+      expect((await get('/api/v1/widgets/latest', { method: 'POST' }))[0]).to.equal(405);
     } finally {
       await server.close();
     }
