@@ -53,6 +53,8 @@ const PATTERNS: ReadonlyArray<[ChatKind, RegExp]> = [
   ['status', /^status@broadcast$/],
 ];
 const PHONE = /^\+?[\d\s-]{5,30}$/;
+/** A phone number in digits only: what most callers send, told apart with one test. */
+const DIGITS = /^\d{5,20}$/;
 
 const WHY: Record<ChatKind, string> = {
   user: 'a phone user',
@@ -106,11 +108,15 @@ export function parseChatId(
   }
   const trimmed = value.trim();
   let parsed: ParsedChatId | null = null;
-  const kind = chatKindOf(trimmed);
-  if (kind) parsed = { id: trimmed, kind };
-  else if (PHONE.test(trimmed) && !trimmed.slice(1).includes('+')) {
-    const digits = trimmed.replace(/\D/g, '');
-    if (digits.length >= 5 && digits.length <= 20) parsed = { id: `${digits}@c.us`, kind: 'user' };
+  if (DIGITS.test(trimmed)) parsed = { id: `${trimmed}@c.us`, kind: 'user' };
+  else {
+    const kind = chatKindOf(trimmed);
+    if (kind) parsed = { id: trimmed, kind };
+    else if (PHONE.test(trimmed) && !trimmed.slice(1).includes('+')) {
+      const digits = trimmed.replace(/\D/g, '');
+      if (digits.length >= 5 && digits.length <= 20)
+        parsed = { id: `${digits}@c.us`, kind: 'user' };
+    }
   }
   if (!parsed) {
     throw invalid(
