@@ -136,16 +136,34 @@ const httpContent = contentSchema(httpSources);
 export type SendContent = z.input<typeof pluginContent>;
 export type MediaContent = Exclude<SendContent, string>;
 
-const prepared = new WeakSet<object>();
-
 /** A validated, normalised send: only this module makes them (`BotClient.enqueue` takes one). */
 export interface PreparedSend {
   readonly chatId: string;
   readonly content: OutgoingContent;
 }
 
+/**
+ * The one kind of object that is a PreparedSend, frozen. Its private field is the proof that this
+ * module made it (`#sealed in value`); a WeakSet of every send made cost ~0.2 µs per send and
+ * work for every garbage collection.
+ */
+class SealedSend implements PreparedSend {
+  readonly #sealed = true;
+
+  constructor(
+    readonly chatId: string,
+    readonly content: OutgoingContent,
+  ) {
+    Object.freeze(this);
+  }
+
+  static is(value: object): boolean {
+    return #sealed in value;
+  }
+}
+
 export function isPreparedSend(value: unknown): value is PreparedSend {
-  return typeof value === 'object' && value !== null && prepared.has(value);
+  return typeof value === 'object' && value !== null && SealedSend.is(value);
 }
 
 type ParsedMedia = {
@@ -169,9 +187,7 @@ const isKind = (kind: string): kind is MessageKind =>
 
 function make(chatId: string, content: OutgoingContent): PreparedSend {
   checkContentFor(chatId, content);
-  const send = Object.freeze({ chatId, content });
-  prepared.add(send);
-  return send;
+  return new SealedSend(chatId, content);
 }
 
 /** @internal A PreparedSend of an action, validated by action-contract.ts. */
