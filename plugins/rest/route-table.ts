@@ -72,19 +72,19 @@ export function routeTable(routes: readonly AnyRoute[], options: MountOptions): 
   const exact = new Map<string, Map<string, Handler>>();
   const routerOf = (group: readonly AnyRoute[]): Serve => {
     const router = new Router();
-    const handlers = group.map((route) => {
+    const served = group.map((route) => {
       const handler = routeHandler(route, options);
       router.register(koaPath(route.path), [route.method], handler);
-      return handler;
+      return { route, handler };
     });
-    group.forEach((route, i) => {
-      if (route.path.includes('{')) return;
+    for (const { route, handler } of served) {
+      if (route.path.includes('{')) continue;
       const first = router.match(route.path, route.method).pathAndMethod[0];
-      if (!first?.stack.includes(handlers[i]!)) return;
+      if (!first?.stack.includes(handler)) continue;
       const paths = exact.get(route.method) ?? new Map<string, Handler>();
       exact.set(route.method, paths);
-      if (!paths.has(route.path)) paths.set(route.path, handlers[i]!);
-    });
+      if (!paths.has(route.path)) paths.set(route.path, handler);
+    }
     return serveRouter(router);
   };
   const servers = new Map([...byPrefix].map(([prefix, group]) => [prefix, routerOf(group)]));
