@@ -9,8 +9,11 @@ export interface SimDevice {
   readonly engine: SimulatorEngine;
   /** The linked account; throws CLIENT_NOT_READY while not linked and ready. */
   ready(): SimAccount;
-  /** A timer the engine clears when it stops. */
-  after(ms: number, fn: () => void): void;
+  /**
+   * A timer the engine clears when it stops. `fn` returning true runs it again `ms` later, on the
+   * same timer (the acks of a send: one timer instead of three).
+   */
+  after(ms: number, fn: () => boolean | void): void;
   /** Waits; rejects with CLIENT_NOT_READY when the engine stops meanwhile. */
   sleep(ms: number): Promise<void>;
 }

@@ -311,10 +311,10 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────
 
-  private after(ms: number, fn: () => void, cancel?: () => void): void {
+  private after(ms: number, fn: () => boolean | void, cancel?: () => void): void {
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
+      if (fn() === true) timer.refresh();
+      else this.timers.delete(timer);
     }, ms);
     this.timers.set(timer, cancel);
   }

@@ -29,14 +29,12 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       return;
     }
     let next: 1 | 2 | 3 = 1;
-    const tick = () => {
+    device.after(config.ackDelayMs, () => {
       update(next);
-      if (next < (blocked ? 1 : 3)) {
-        next = (next + 1) as 2 | 3;
-        device.after(config.ackDelayMs, tick);
-      }
-    };
-    device.after(config.ackDelayMs, tick);
+      if (next === (blocked ? 1 : 3)) return false;
+      next = (next + 1) as 2 | 3;
+      return true;
+    });
   };
 
   const post = async (chatId: string, payload: SimPayload): Promise<{ id: string }> => {
