@@ -145,7 +145,7 @@ export class SqliteOutbox implements OutboxStore {
     if (left.length > 0) {
       const replay = this.#db.prepare(`${UPDATE_SQL} AND status IN ('queued', 'sending')`);
       this.#db.transaction(() => {
-        for (const [id, change] of left) this.#runUpdate(id, change, replay);
+        for (const [id, change] of left) this.#runUpdate(id, change, undefined, replay);
       })();
     }
     log.clear();
@@ -269,10 +269,7 @@ export class SqliteOutbox implements OutboxStore {
       op.outcome = { id: entry.id, seq: Number(lastInsertRowid) };
     }
     if (!updates) return;
-    for (const { id, change, seq } of updates.values()) {
-      if (seq === undefined) this.#runUpdate(id, change);
-      else this.#runUpdate(id, change, this.#updateBySeq, seq);
-    }
+    for (const { id, change, seq } of updates.values()) this.#runUpdate(id, change, seq);
   }
 
   /** The log's outcomes are in the database now. */
@@ -285,8 +282,8 @@ export class SqliteOutbox implements OutboxStore {
     }
   }
 
-  /** Runs `statement` (by id, or by `seq` and id when a seq is given) for one change. */
-  #runUpdate(id: string, change: OutboxChange, statement = this.#update, seq?: number): void {
+  /** Writes one change: by `seq` and id when the seq is known, else with `byId`. */
+  #runUpdate(id: string, change: OutboxChange, seq?: number, byId = this.#update): void {
     const { status, attempts, updatedAt, error } = change;
     const messageId = change.messageId ?? null;
     const ack = change.ack ?? null;
@@ -294,9 +291,20 @@ export class SqliteOutbox implements OutboxStore {
     const code = error?.code ?? null;
     const message = error?.message ?? null;
     if (seq === undefined) {
-      statement.run(status, attempts, updatedAt, messageId, ack, sentAt, code, message, id);
+      byId.run(status, attempts, updatedAt, messageId, ack, sentAt, code, message, id);
     } else {
-      statement.run(status, attempts, updatedAt, messageId, ack, sentAt, code, message, seq, id);
+      this.#updateBySeq.run(
+        status,
+        attempts,
+        updatedAt,
+        messageId,
+        ack,
+        sentAt,
+        code,
+        message,
+        seq,
+        id,
+      );
     }
   }
 
