@@ -98,6 +98,37 @@ describe('simulator engine: linking', () => {
     expect(network.linkedPhone('bot')?.id).to.equal(`${BOT_NUMBER}@c.us`);
   });
 
+  it('stop() and logout() during a link wait for its session write: nothing is saved after them', async () => {
+    /** A store whose writes finish only when the test lets them. */
+    class SlowStore extends MemorySessionStore {
+      readonly pending: Array<() => void> = [];
+      override write(client: string, data: Buffer): Promise<void> {
+        return new Promise((resolve) =>
+          this.pending.push(() => {
+            this.data.set(client, Buffer.from(data));
+            resolve();
+          }),
+        );
+      }
+    }
+    const store = new SlowStore();
+    const { network, engine: make } = setup({}, store);
+    for (const end of ['stop', 'logout'] as const) {
+      const engine = track(make(end));
+      const qr = nextEvent(engine, 'qr');
+      await engine.start();
+      network.scan((await qr)[0], { phone: '+1 555 000 0001' });
+      let ended = false;
+      const ending = (end === 'stop' ? engine.stop() : engine.logout()).then(() => (ended = true));
+      await flush();
+      expect(ended, end).to.equal(false);
+      store.pending.shift()!();
+      await ending;
+      expect(store.data.has(end), end).to.equal(end === 'stop');
+      expect(engine.me(), end).to.equal(null);
+    }
+  });
+
   it('autoScanMs links by itself with autoScanPhone, or a phone derived stably from the name', async () => {
     clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { engine: make } = setup({ autoScanMs: 500, autoScanPhone: '4915112345678' });

@@ -43,6 +43,8 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   readonly type = 'simulator';
   private phase: Phase = 'idle';
   private generation = 0;
+  /** The link under way (its session write): stop() and logout() wait for it, so none lands later. */
+  private linking: Promise<void> = Promise.resolve();
   private readonly timers = new Map<NodeJS.Timeout, (() => void) | undefined>();
   private qr: string | null = null;
   private qrShown = 0;
@@ -95,13 +97,14 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
 
   stop(): Promise<void> {
     this.halt('stopped');
-    return Promise.resolve();
+    return this.linking;
   }
 
   async logout(): Promise<void> {
     if (this.session) this.network.revoked.add(this.session.token);
     this.session = null;
     this.halt('stopped');
+    await this.linking;
     await this.context.store.delete(this.name);
   }
 
@@ -189,7 +192,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   private beginLink(session: SimSession): void {
     this.halt('linking');
     const gen = this.generation;
-    this.link(session, false, gen).catch((error: unknown) => {
+    this.linking = this.link(session, false, gen).catch((error: unknown) => {
       this.context.logger.error({ err: error, client: this.name }, 'simulator link failed');
     });
   }
