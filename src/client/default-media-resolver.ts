@@ -41,6 +41,23 @@ async function readCapped(file: string, maxBytes: number): Promise<Buffer> {
   }
 }
 
+/**
+ * The declared type of a `url` or `path` source (`mimetype`), checked against what the download's
+ * `Content-Type` or the file name says: the declared type wins within one family (`image/png`
+ * declared, `image/jpeg` found), another family is MEDIA_TYPE_MISMATCH; nothing found, it stands.
+ */
+function declaredType(declared: string, found: string | undefined, what: string): string {
+  const family = (type: string) => type.split('/')[0]?.toLowerCase();
+  if (found !== undefined && family(found) !== family(declared)) {
+    throw new WakitError(
+      'MEDIA_TYPE_MISMATCH',
+      `${what} is ${found}, not ${declared} as declared by mimetype`,
+      { details: { declared, found } },
+    );
+  }
+  return declared;
+}
+
 /** Media from a URL (guarded download), a local path (SDK only) or a buffer, capped by `media.maxBytes`. */
 export class DefaultMediaResolver implements MediaResolver {
   constructor(private readonly config: MediaConfig) {}
@@ -54,13 +71,20 @@ export class DefaultMediaResolver implements MediaResolver {
     if ('path' in source) {
       const data = await readCapped(source.path, this.config.maxBytes);
       const name = filename ?? path.basename(source.path);
-      return this.named({ data, mimetype: mimeFromFilename(name) ?? DEFAULT_MIMETYPE }, name);
+      const found = mimeFromFilename(path.basename(source.path));
+      const mimetype = source.mimetype
+        ? declaredType(source.mimetype, found, `File ${path.basename(source.path)}`)
+        : (mimeFromFilename(name) ?? DEFAULT_MIMETYPE);
+      return this.named({ data, mimetype }, name);
     }
     const body = await safeFetch(source.url, this.config);
     const urlName =
       decodeURIComponent(path.posix.basename(new URL(body.url).pathname)) || undefined;
     const name = filename ?? urlName;
-    const mimetype = mimeFromHeader(body.contentType) ?? mimeFromFilename(name) ?? DEFAULT_MIMETYPE;
+    const found = mimeFromHeader(body.contentType) ?? mimeFromFilename(urlName);
+    const mimetype = source.mimetype
+      ? declaredType(source.mimetype, found, 'The download')
+      : (mimeFromHeader(body.contentType) ?? mimeFromFilename(name) ?? DEFAULT_MIMETYPE);
     return this.named({ data: body.data, mimetype }, name);
   }
 

@@ -43,10 +43,13 @@ export function mimeFromFilename(name: string | undefined): string | undefined {
   return BY_EXTENSION[path.extname(name).slice(1).toLowerCase()];
 }
 
+/** Types that say nothing about the bytes (`binary/octet-stream` is S3's default). */
+const GENERIC = new Set([DEFAULT_MIMETYPE, 'binary/octet-stream']);
+
 /** `image/png; charset=x` → `image/png`; generic types are treated as unknown. */
 export function mimeFromHeader(header: string | undefined): string | undefined {
   const type = header?.split(';')[0]?.trim().toLowerCase();
-  if (!type || type === DEFAULT_MIMETYPE || !type.includes('/')) return undefined;
+  if (!type || GENERIC.has(type) || !type.includes('/')) return undefined;
   return type;
 }
 

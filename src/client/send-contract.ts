@@ -211,10 +211,11 @@ function mediaSend(
   media: ParsedMedia,
   quotedMessageId?: string,
 ): PreparedSend {
+  const declared = media.mimetype !== undefined ? { mimetype: media.mimetype } : {};
   const source = media.url
-    ? { url: media.url }
+    ? { url: media.url, ...declared }
     : media.path
-      ? { path: media.path }
+      ? { path: media.path, ...declared }
       : {
           buffer: media.buffer ? Buffer.from(media.buffer) : Buffer.from(media.data!, 'base64'),
           mimetype: media.mimetype!,

@@ -13,7 +13,11 @@ const httpUrl = z
 const mimetype = z
   .string()
   .max(255)
-  .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type like image/png');
+  .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type like image/png')
+  .describe(
+    'Required with data (or buffer). With url (or path) the declared type: sent as given; a ' +
+      'download whose Content-Type is of another family is 422 MEDIA_TYPE_MISMATCH',
+  );
 const caption = z.string().max(4096).optional();
 export const text = z
   .string()
@@ -108,7 +112,11 @@ export const sdkSources = {
 };
 export const httpSources = { url: httpUrl.optional(), data: z.base64().min(1).optional() };
 
-/** Exactly one source; `mimetype` with bytes (`buffer`, `data`) and only with them. */
+/**
+ * Exactly one source. `mimetype` is required with bytes (`buffer`, `data`); with `url` or `path` it
+ * is optional and declares the type: it is sent as given, checked against what the download or the
+ * file name says (a different family is MEDIA_TYPE_MISMATCH, default-media-resolver.ts).
+ */
 function oneSource<T extends z.ZodObject>(schema: T, names: string): T {
   return schema.superRefine((value, ctx) => {
     const media = value as Record<string, unknown>;
@@ -116,13 +124,11 @@ function oneSource<T extends z.ZodObject>(schema: T, names: string): T {
       ctx.addIssue({ code: 'custom', message: `exactly one of ${names} is required` });
     }
     const bytes = media.buffer !== undefined || media.data !== undefined;
-    if (bytes !== (media.mimetype !== undefined)) {
+    if (bytes && media.mimetype === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['mimetype'],
-        message: bytes
-          ? 'mimetype is required with buffer or data'
-          : 'mimetype goes only with buffer or data',
+        message: 'mimetype is required with buffer or data',
       });
     }
   });

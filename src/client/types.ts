@@ -49,55 +49,6 @@ export interface MediaData {
   filename: string;
 }
 
-/** Where media comes from. Exactly one source. */
-export type MediaSource =
-  | { url: string; path?: never; buffer?: never }
-  | { path: string; url?: never; buffer?: never }
-  | { buffer: Uint8Array; mimetype: string; url?: never; path?: never };
-
-export type ImageInput = MediaSource & { caption?: string };
-export interface VideoInput {
-  url: string;
-  caption?: string;
-}
-export interface AudioInput {
-  url: string;
-}
-export interface DocumentInput {
-  url: string;
-  filename: string;
-  caption?: string;
-}
-export interface StickerInput {
-  url: string;
-}
-
-export interface SendTextInput {
-  to: string;
-  text: string;
-  options?: TextOptions;
-}
-export interface SendImageInput {
-  to: string;
-  image: ImageInput;
-}
-export interface SendVideoInput {
-  to: string;
-  video: VideoInput;
-}
-export interface SendAudioInput {
-  to: string;
-  audio: AudioInput;
-}
-export interface SendDocumentInput {
-  to: string;
-  document: DocumentInput;
-}
-export interface SendStickerInput {
-  to: string;
-  sticker: StickerInput;
-}
-
 /** The result every send resolves to. */
 export interface SendResult {
   /** WhatsApp id of the sent message. */
@@ -111,7 +62,11 @@ export type OutgoingContent =
   | { kind: 'text'; text: string; options: TextOptions }
   | {
       kind: MediaKind;
-      source: { url: string } | { path: string } | { buffer: Buffer; mimetype: string };
+      /** `mimetype` with `url` or `path`: the declared type (checked when the media is fetched). */
+      source:
+        | { url: string; mimetype?: string }
+        | { path: string; mimetype?: string }
+        | { buffer: Buffer; mimetype: string };
       caption?: string;
       filename?: string;
       quotedMessageId?: string;

@@ -103,6 +103,11 @@ export const ERROR_CODES = {
     transient: false,
   },
   CALL_NOT_FOUND: { status: 404, title: 'Call not found', transient: false },
+  MEDIA_TYPE_MISMATCH: {
+    status: 422,
+    title: 'Media is not of the declared type',
+    transient: false,
+  },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -40,6 +40,12 @@ describe('the send contract', () => {
     expect(
       prepareSend('image', { to: '15550001111@c.us', image: { path: '/tmp/a.png' } }).content,
     ).to.deep.include({ source: { path: '/tmp/a.png' } });
+    expect(
+      prepareSend('image', {
+        to: '15550001111@c.us',
+        image: { path: '/tmp/a.bin', mimetype: 'image/png' },
+      }).content,
+    ).to.deep.include({ source: { path: '/tmp/a.bin', mimetype: 'image/png' } });
     const buffer = prepareSend('image', {
       to: '15550001111@c.us',
       image: { buffer: Buffer.from('x'), mimetype: 'image/png' },
@@ -200,6 +206,28 @@ describe('the send contract', () => {
         filename: 'a.txt',
         source: { buffer: Buffer.from('hi'), mimetype: 'text/plain' },
       });
+    });
+
+    it("takes the specification's media content: mimetype with url declares the type", () => {
+      const body = schema.parse({
+        chatId: '15550001111@c.us',
+        content: {
+          type: 'image',
+          url: 'https://example.com/cat.png',
+          mimetype: 'image/png',
+          caption: 'hi',
+        },
+      });
+      expect(body.send.content).to.deep.include({
+        kind: 'image',
+        caption: 'hi',
+        source: { url: 'https://example.com/cat.png', mimetype: 'image/png' },
+      });
+      const bad = schema.safeParse({
+        chatId: '15550001111@c.us',
+        content: { type: 'image', url: 'https://example.com/cat.png', mimetype: 'png' },
+      });
+      expect(bad.success).to.equal(false);
     });
 
     it('takes no path or buffer, options only with text, and names chatId in chat id errors', () => {

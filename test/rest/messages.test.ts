@@ -18,6 +18,10 @@ const PNG = Buffer.from(
 async function mediaServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     if (req.url === '/cat.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (req.url === '/download?id=7')
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(PNG);
+    else if (req.url === '/login')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>sign in</html>');
     else if (req.url === '/doc.pdf')
       res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 test');
     else res.writeHead(404).end();
@@ -370,6 +374,36 @@ describe('REST: messages', () => {
       });
       expect(missing.status).to.equal(502);
       expect(missing.json).to.include({ code: 'MEDIA_DOWNLOAD_FAILED' });
+    });
+
+    it("takes the specification's media request verbatim: mimetype with url is the declared type", async () => {
+      const send = (url: string) =>
+        fx.request('POST', '/api/v1/messages', {
+          json: {
+            chatId: '15550001111@c.us',
+            content: { type: 'image', url, mimetype: 'image/png', caption: 'hi' },
+          },
+          headers: { prefer: 'wait=10' },
+        });
+      const sent = await send(`${media.url}/cat.png`);
+      expect(sent.status, sent.text).to.equal(201);
+      // a server that says nothing specific: the declared type is what WhatsApp gets
+      expect((await send(`${media.url}/download?id=7`)).status).to.equal(201);
+      const phone = fx.sdk.simulator.phone(CONTACT);
+      const got = await until(
+        () => Promise.resolve(phone.inbox.filter((m) => m.type === 'image')),
+        (images) => images.length === 2,
+      );
+      expect(got.map((m) => [m.body, m.media?.mimetype])).to.deep.equal([
+        ['hi', 'image/png'],
+        ['hi', 'image/png'],
+      ]);
+      expect(got[1]?.media?.data.equals(PNG)).to.equal(true);
+
+      const page = await send(`${media.url}/login`);
+      expect(page.status).to.equal(422);
+      expect(page.json).to.deep.include({ code: 'MEDIA_TYPE_MISMATCH' });
+      expect((page.json as { detail: string }).detail).to.contain('text/html');
     });
   });
 });
