@@ -82,6 +82,16 @@ describe('chats (SDK on the simulator)', () => {
     expect(bobChat?.lastMessage).to.include({ body: 'bob again', type: 'chat', fromMe: false });
     expect(aliceChat).to.include({ name: 'Alice', unreadCount: 1 });
     expect(aliceChat?.timestamp).to.be.below(bobChat.timestamp);
+    // markChatSeen clears the unread count of that chat only (a group, a person)
+    await client.markChatSeen(GROUP);
+    await client.markChatSeen(`${BOB}@c.us`);
+    const seen = await client.getChats({ limit: 10 });
+    expect(seen.items.map((c) => [c.id, c.unreadCount])).to.deep.equal([
+      [GROUP, 0],
+      [`${BOB}@c.us`, 0],
+      [ALICE_ID, 1],
+      [QUIET_GROUP, 0],
+    ]);
     // A group the bot is in but nobody wrote to yet: last, with no activity.
     expect(quiet).to.deep.equal({
       id: QUIET_GROUP,

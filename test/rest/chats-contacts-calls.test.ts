@@ -104,6 +104,14 @@ describe('REST: chats, contacts and calls', () => {
     const chat = await fx.request('GET', `/api/v1/chats/${CONTACT}`);
     conforms('get', '/api/v1/chats/{chatId}', chat, 200);
     expect(chat.json).to.deep.include({ id: CONTACT_ID, name: 'Alice', unreadCount: 2 });
+    // marking the chat seen clears its unread count, as on WhatsApp
+    const seen = await fx.request('POST', `/api/v1/chats/${CONTACT}/seen`, {
+      headers: { prefer: 'wait=5' },
+    });
+    expect(seen.status, seen.text).to.equal(201);
+    const read = await fx.request('GET', `/api/v1/chats/${CONTACT}`);
+    conforms('get', '/api/v1/chats/{chatId}', read, 200);
+    expect(read.json).to.deep.include({ id: CONTACT_ID, unreadCount: 0 });
     const latest = await fx.request('GET', `/api/v1/chats/${CONTACT_ID}/messages?limit=1`);
     conforms('get', '/api/v1/chats/{chatId}/messages', latest, 200);
     const page = latest.json as { items: Array<{ body: string; id: string }>; nextBefore: string };

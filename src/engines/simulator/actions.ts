@@ -168,9 +168,13 @@ export class SimActions {
     }
   }
 
-  /** Marks the chat read: others' messages in it get ack 3 (read), their senders are told. */
+  /**
+   * Marks the chat read: its unread count drops to 0, others' messages in it get ack 3 (read),
+   * their senders are told.
+   */
   seen(actor: SimAccount, chatId: string): void {
     const { others, group } = this.#chat(actor, chatId);
+    actor.chats.markSeen(group ? group.id : (others[0] ?? actor).id);
     const told = new Set<SimAccount>();
     for (const record of actor.inbox as ReadonlyArray<SimRecord>) {
       if (record.author === actor.id || record.ack >= 3) continue;
