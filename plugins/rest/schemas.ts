@@ -290,6 +290,8 @@ export const SimSendRequest = named(
       contacts: z.array(contactCardSchema).min(1).max(50).optional(),
       /** Id of the message this one replies to. */
       quotedMessageId: z.string().min(1).max(256).optional(),
+      /** People the text or caption mentions: numbers, `@c.us` or `@lid` ids. */
+      mentions: z.array(z.string().min(1).max(128)).max(256).optional(),
       /** Chat to write to; the client's own number when absent. */
       to: z.string().min(1).max(128).optional(),
       client: clientNameParam.optional(),
@@ -339,6 +341,8 @@ export const SimInboxMessage = named(
         .strict()
         .optional(),
       quotedMessageId: z.string().optional(),
+      /** The people it mentions, as chat ids. */
+      mentionedIds: z.array(z.string()),
       location: z
         .object({
           latitude: z.number(),

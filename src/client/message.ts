@@ -44,6 +44,8 @@ export class Message implements MessageData {
   readonly author?: string;
   readonly quotedMessageId?: string;
   readonly isForwarded?: boolean;
+  /** The people it mentions, as chat ids; `[]` when none. */
+  readonly mentionedIds: string[];
   readonly notifyName?: string;
   readonly media?: MessageData['media'];
   /** Who wrote it: `{ id, lid?, phone?, pushname? }` (in groups the author, else the chat). */
@@ -79,6 +81,7 @@ export class Message implements MessageData {
     if (data.author !== undefined) this.author = data.author;
     if (data.quotedMessageId !== undefined) this.quotedMessageId = data.quotedMessageId;
     if (data.isForwarded !== undefined) this.isForwarded = data.isForwarded;
+    this.mentionedIds = data.mentionedIds ?? [];
     if (data.notifyName !== undefined) this.notifyName = data.notifyName;
     if (data.media !== undefined) this.media = data.media;
     this.sender = Object.freeze(sender === data.sender ? { ...sender } : sender);

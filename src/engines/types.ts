@@ -58,6 +58,11 @@ export interface MessageData extends MessageKindData {
   quotedMessageId?: string;
   /** True when this message was forwarded. */
   isForwarded?: boolean;
+  /**
+   * The people the message mentions (`@…` in its text), as chat ids (`<digits>@c.us`, or
+   * `<digits>@lid` where WhatsApp addresses by LID); `[]` when none.
+   */
+  mentionedIds: string[];
   /** Display name the sender set, when known. */
   notifyName?: string;
   /** Media caption / file name / mime type as announced by the sender, when `hasMedia`. */

@@ -21,6 +21,7 @@ function message(id: string, sender: MessageData['sender']): MessageData {
     type: 'chat',
     ack: 1,
     sender,
+    mentionedIds: [],
     isChannel: false,
     isStatus: false,
   };

@@ -112,7 +112,7 @@ describe('simulator engine: messaging', () => {
     );
     const answer = await alice.waitForMessage((m) => m.body === 'answer');
     expect(answer.quotedMessageId).to.equal(question.id);
-    expect(answer.mentions).to.deep.equal([alice.id]);
+    expect(answer.mentionedIds).to.deep.equal([alice.id]);
     expect(sent.id.startsWith(`true_${BOT_ID}_`)).to.equal(true);
 
     const data = Buffer.from('%PDF fake');

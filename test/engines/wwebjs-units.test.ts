@@ -178,6 +178,8 @@ describe('wwebjs mapping', () => {
       hasQuotedMsg: true,
       broadcast: false,
       isForwarded: true,
+      // whatsapp-web.js passes mentionedJidList through: ids as strings, or wids from the page
+      mentionedIds: ['15550000001@c.us', { server: 'lid', user: '1234', _serialized: '1234@lid' }],
       client: { secret: 'the client object' },
       forward: () => Promise.resolve(),
       downloadMedia: () => Promise.resolve(undefined),
@@ -209,6 +211,7 @@ describe('wwebjs mapping', () => {
       isForwarded: true,
       notifyName: 'Alice',
       quotedMessageId: 'true_g1@g.us_QQQ_15550000001@c.us',
+      mentionedIds: ['15550000001@c.us', '1234@lid'],
       media: { mimetype: 'image/jpeg', filename: 'a.jpg', size: 123 },
       sender: { id: '15550001111@c.us', pushname: 'Alice' },
       isChannel: false,

@@ -230,6 +230,26 @@ describe('messages on whatsapp-web.js (fake Client)', function () {
     });
   });
 
+  it('mentions: a received message carries mentionedIds (wids or strings), so does an own text', async () => {
+    const received: MessageData[] = [];
+    engine.on('message', (m) => void received.push(m));
+    receiveKind(
+      network,
+      BOT,
+      CONTACT,
+      { type: 'chat', body: '@15550000001 look', mentionedJidList: [BOT] },
+      FakeMessage,
+    );
+    receiveKind(network, BOT, CONTACT, { type: 'chat', body: 'nobody' }, FakeMessage);
+    expect(received.map((m) => m.mentionedIds)).to.deep.equal([[BOT], []]);
+    const { id } = await engine.send(CONTACT, {
+      kind: 'text',
+      text: '@15550002222 hi',
+      options: { mentions: [OTHER] },
+    });
+    expect(own(id).mentionedIds).to.deep.equal([OTHER]);
+  });
+
   it('vote_update becomes poll.vote (voter, poll id, chat, option names)', async () => {
     const { id } = await engine.send(CONTACT, {
       kind: 'poll',

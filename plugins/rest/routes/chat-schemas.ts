@@ -105,6 +105,8 @@ export const ChatMessage = named(
     isGroup: z.boolean(),
     ack: z.number().int(),
     author: z.string().optional(),
+    /** The people it mentions, as chat ids (`[]` when none). */
+    mentionedIds: z.array(z.string()),
     sender: z.looseObject({ id: z.string() }),
   }),
 );

@@ -60,7 +60,10 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
           to = me.id;
         }
         const phone = simulator.phone(p.number);
-        const quoted = body.quotedMessageId ? { quotedMessageId: body.quotedMessageId } : {};
+        const quoted = {
+          ...(body.quotedMessageId ? { quotedMessageId: body.quotedMessageId } : {}),
+          ...(body.mentions ? { mentions: body.mentions } : {}),
+        };
         const sent = body.location
           ? await phone.send(to, { location: body.location }, quoted)
           : body.poll
@@ -115,6 +118,7 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
               }
             : {}),
           ...(m.quotedMessageId !== undefined ? { quotedMessageId: m.quotedMessageId } : {}),
+          mentionedIds: [...m.mentionedIds],
           ...(m.location ? { location: m.location } : {}),
           ...(m.poll ? { poll: m.poll } : {}),
           ...(m.vcards ? { vcards: [...m.vcards] } : {}),

@@ -9,6 +9,7 @@ import type {
   SimKindContent,
   SimMediaContent,
   SimPhone,
+  SimSendOptions,
 } from './types.js';
 import type { CallData } from '../ports/calls.js';
 import { GROUP_SUFFIX, LID_SUFFIX, deriveLid, toNumber, userId } from './ids.js';
@@ -55,7 +56,7 @@ export type PhoneSend = (
   sender: SimAccount,
   chatId: string,
   content: string | SimMediaContent | SimKindContent,
-  opts: { quotedMessageId?: string },
+  opts: SimSendOptions,
 ) => { id: string };
 
 export type PhoneCall = (caller: SimAccount, to: string, opts: { video?: boolean }) => SimCall;
@@ -150,7 +151,7 @@ export class SimAccount implements SimPhone {
   send(
     chatId: string,
     content: string | SimMediaContent | SimKindContent,
-    opts: { quotedMessageId?: string } = {},
+    opts: SimSendOptions = {},
   ): Promise<{ id: string }> {
     try {
       return Promise.resolve(this.sendVia(this, chatId, content, opts));

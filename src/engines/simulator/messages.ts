@@ -14,7 +14,7 @@ export function payloadOf(content: Exclude<EngineContent, MessageKindContent>): 
       body: content.text,
       isForwarded: false,
       quotedMessageId: content.options.quotedMessageId,
-      mentions: content.options.mentions,
+      mentionedIds: content.options.mentions,
     };
   }
   return {
@@ -54,6 +54,7 @@ export function ownMessage(record: SimRecord, account: SimAccount): MessageData 
     author: record.isGroup ? me : undefined,
     quotedMessageId: record.quotedMessageId,
     isForwarded: record.isForwarded,
+    mentionedIds: [...record.mentionedIds],
     media: record.media && mediaInfo(record.media),
     sender: { id: me, lid: account.lid, phone: me, pushname: account.pushname },
     isChannel: isChannel(record.target),
@@ -92,6 +93,7 @@ export function incomingMessage(
     author,
     quotedMessageId: record.quotedMessageId,
     isForwarded: record.isForwarded,
+    mentionedIds: [...record.mentionedIds],
     notifyName: sender.pushname,
     media: record.media && mediaInfo(record.media),
     // What the network knows, as WhatsApp's own look-up would tell this receiver: the LID always,

@@ -30,8 +30,12 @@ import type {
   SimKindContent,
   SimMediaContent,
   SimPhone,
+  SimSendOptions,
   SimulatorEngineConfig,
 } from './types.js';
+
+/** One shared empty list for the many messages that mention nobody. */
+const NO_MENTIONS: readonly string[] = Object.freeze([]);
 
 export interface SimulatorNetworkOptions {
   /** The `engine` config section; missing keys take the schema defaults. */
@@ -315,7 +319,7 @@ export class SimulatorNetwork implements GroupHost {
       media: payload.media,
       isForwarded: payload.isForwarded,
       quotedMessageId: payload.quotedMessageId,
-      mentions: payload.mentions,
+      mentionedIds: payload.mentionedIds ?? NO_MENTIONS,
       location: payload.location,
       poll: payload.poll,
       votes: payload.poll ? new Map<string, string[]>() : undefined,
@@ -370,12 +374,12 @@ export class SimulatorNetwork implements GroupHost {
     sender: SimAccount,
     chatId: string,
     content: string | SimMediaContent | SimKindContent,
-    opts: { quotedMessageId?: string },
+    opts: SimSendOptions,
   ): { id: string } => {
     const target = this.resolveTarget(sender, chatId);
     const payload = isKindContent(content)
       ? phoneKindPayload(this, sender, content, opts.quotedMessageId)
-      : phonePayload(content, opts.quotedMessageId);
+      : phonePayload(content, opts);
     return { id: this.post(sender, target, payload).id };
   };
 

@@ -1,7 +1,9 @@
 import { WakitError } from '../../errors/index.js';
 import type { MediaFile } from '../types.js';
 import type { LocationData, PollData } from '../ports/messages.js';
-import type { SimMediaContent } from './types.js';
+import type { SimMediaContent, SimSendOptions } from './types.js';
+import { memberId } from './group.js';
+import { LID_SUFFIX } from './ids.js';
 
 /** What a message carries, whoever sends it. */
 export interface SimPayload {
@@ -11,7 +13,7 @@ export interface SimPayload {
   media?: MediaFile;
   isForwarded: boolean;
   quotedMessageId?: string;
-  mentions?: readonly string[];
+  mentionedIds?: readonly string[];
   location?: LocationData;
   poll?: PollData;
   vcards?: readonly string[];
@@ -36,13 +38,22 @@ function mediaType(content: SimMediaContent): string {
   return major === 'image' || major === 'video' || major === 'audio' ? major : 'document';
 }
 
+/** Mentions as chat ids: `@lid` ids as given, numbers and `@c.us` ids as `<digits>@c.us`. */
+function mentionIds(mentions: readonly string[] | undefined): string[] | undefined {
+  if (mentions !== undefined && !Array.isArray(mentions)) {
+    throw new WakitError('VALIDATION_FAILED', 'phone.send({ mentions }) takes an array of ids');
+  }
+  return mentions?.map((id) =>
+    String(id).endsWith(LID_SUFFIX) ? String(id) : memberId(String(id)),
+  );
+}
+
 /** What a phone's `send` of a text or of media carries. */
-export function phonePayload(
-  content: string | SimMediaContent,
-  quotedMessageId: string | undefined,
-): SimPayload {
+export function phonePayload(content: string | SimMediaContent, opts: SimSendOptions): SimPayload {
+  const { quotedMessageId } = opts;
+  const mentionedIds = mentionIds(opts.mentions);
   if (typeof content === 'string') {
-    return { type: 'chat', body: content, isForwarded: false, quotedMessageId };
+    return { type: 'chat', body: content, isForwarded: false, quotedMessageId, mentionedIds };
   }
   return {
     type: mediaType(content),
@@ -55,5 +66,6 @@ export function phonePayload(
     },
     isForwarded: false,
     quotedMessageId,
+    mentionedIds,
   };
 }

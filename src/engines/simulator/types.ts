@@ -56,7 +56,8 @@ export interface SimInboxMessage {
   readonly media?: { readonly data: Buffer; readonly mimetype: string; readonly filename?: string };
   readonly isForwarded: boolean;
   readonly quotedMessageId?: string;
-  readonly mentions?: readonly string[];
+  /** The people it mentions (chat ids); `[]` when none. */
+  readonly mentionedIds: readonly string[];
   /** `type: 'location'`. */
   readonly location?: LocationData;
   /** `type: 'poll_creation'`. */
@@ -67,6 +68,17 @@ export interface SimInboxMessage {
   readonly timestamp: number;
   /** Current delivery state as seen by the sender (-1, 1, 2, 3); updated as acks progress. */
   readonly ack: number;
+}
+
+/** Options of a phone's `send`. */
+export interface SimSendOptions {
+  /** The message it replies to (quotes). */
+  quotedMessageId?: string;
+  /**
+   * People it mentions in a text or caption (numbers, `@c.us` or `@lid` ids): receivers get them
+   * as `mentionedIds`.
+   */
+  mentions?: readonly string[];
 }
 
 export interface SimPhone extends SimPhoneActions {
@@ -104,7 +116,7 @@ export interface SimPhone extends SimPhoneActions {
   send(
     chatId: string,
     content: string | SimMediaContent | SimKindContent,
-    opts?: { quotedMessageId?: string },
+    opts?: SimSendOptions,
   ): Promise<{ id: string }>;
   /**
    * Votes on a poll this phone can see (by the id its sender got, or any view of it): `options`

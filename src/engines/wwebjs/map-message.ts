@@ -47,6 +47,9 @@ export function toMessageData(message: MessageLike, meId?: string): MessageData 
     type: typeof message.type === 'string' ? message.type : 'unknown',
     ack: toAck(message.ack),
     sender: { id: '' },
+    mentionedIds: (Array.isArray(message.mentionedIds) ? message.mentionedIds : [])
+      .map(serialized)
+      .filter((id): id is string => id !== undefined),
     isChannel: chatId.endsWith('@newsletter'),
     // structures/Message.js:130: `isStatusV3 || id.remote === 'status@broadcast'`.
     isStatus: Boolean(message.isStatus) || chatId === 'status@broadcast',

@@ -42,6 +42,8 @@ export interface MessageLike {
   broadcast?: boolean;
   isForwarded?: boolean;
   isStatus?: boolean;
+  /** structures/Message.js:228 `data.mentionedJidList || []`: ids, strings or wids (`{ _serialized }`). */
+  mentionedIds?: unknown[];
   /** Raw model from WhatsApp Web: `notifyName`, `quotedStanzaID`, `mimetype`, `filename`, `size`... */
   _data?: Record<string, unknown>;
   forward(chat: string): Promise<void>;
