@@ -98,6 +98,7 @@ export type { MessagesApi } from './client/messages-api.js';
 export {
   SEND_KINDS,
   prepareContent,
+  prepareForward,
   prepareSend,
   sendRequestSchema,
   sendSchemas,

@@ -30,6 +30,19 @@ export const EditRequest = named(
   'The new text (or caption) of an own message, within 15 minutes of sending it',
 );
 
+export const ForwardRequest = named(
+  'ForwardRequest',
+  z
+    .object({
+      chatId: ChatIdParam.describe(
+        'The chat to forward to: a person (number, @c.us, @lid) or a group',
+      ),
+      client,
+    })
+    .strict(),
+  'Where to forward the message; `client` names the client of a WhatsApp message id (default client otherwise)',
+);
+
 export const DeleteQuery = z
   .object({
     forEveryone: z.enum(['true', 'false']).default('false').describe('Delete for everyone'),

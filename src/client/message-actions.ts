@@ -1,9 +1,9 @@
 import { WakitError } from '../errors/index.js';
 import type { ActionsApi } from './actions-api.js';
-import { FORWARD_TARGET_KINDS, REPLY_KINDS, normalizeChatId, parseChatId } from './chat-id.js';
+import { REPLY_KINDS, parseChatId } from './chat-id.js';
 import type { ClientCore } from './client-core.js';
 import { Message, type MessageActions } from './message.js';
-import { prepareContent } from './send-contract.js';
+import { prepareContent, prepareForward } from './send-contract.js';
 import type { SendsApi } from './sends-api.js';
 import type { MediaData } from './types.js';
 
@@ -23,13 +23,7 @@ export function messageActions(
       return (await api.enqueue(send, { priority: 'reply' })).result;
     },
     forward: async (message, chatId) =>
-      (
-        await core.accept(
-          normalizeChatId(chatId, 'chatId', { allow: FORWARD_TARGET_KINDS }),
-          { kind: 'forward', messageId: message.id },
-          { priority: 'normal' },
-        )
-      ).result,
+      (await api.enqueue(prepareForward(message.id, chatId), { priority: 'normal' })).result,
     download: async (message): Promise<MediaData> => {
       if (!message.hasMedia) {
         throw new WakitError('MEDIA_NOT_FOUND', `Message ${message.id} has no media`);

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { WakitError, issueError, zodIssues } from '../errors/index.js';
 import { MEDIA_KINDS, type MediaKind } from '../engines/types.js';
 import { MESSAGE_KINDS, type MessageKind } from '../engines/ports/messages.js';
-import { PERSON_KINDS, checkContentFor, normalizeChatId } from './chat-id.js';
+import { chatOfMessageId } from '../engines/ports/actions.js';
+import { FORWARD_TARGET_KINDS, PERSON_KINDS, checkContentFor, normalizeChatId } from './chat-id.js';
 import { kindContent, typedKindFields, type KindFields } from './message-kinds.js';
 import type { ActionContent, OutgoingContent } from './types.js';
 import {
@@ -188,6 +189,27 @@ const isKind = (kind: string): kind is MessageKind =>
 function make(chatId: string, content: OutgoingContent): PreparedSend {
   checkContentFor(chatId, content);
   return new SealedSend(chatId, content);
+}
+
+/**
+ * A forward of an existing message (a WhatsApp message id) to a person or a group: what
+ * `message.forward(chatId)` and `POST /api/v1/messages/{id}/forward` queue. It is a new message
+ * of the target chat (tracked, acknowledged); an unknown message fails it with MESSAGE_NOT_FOUND.
+ */
+export function prepareForward(messageId: string, chatId: unknown): PreparedSend {
+  if (typeof messageId !== 'string' || messageId.length > 256 || !chatOfMessageId(messageId)) {
+    throw new WakitError('VALIDATION_FAILED', 'Invalid message id to forward', {
+      issues: [
+        {
+          path: 'messageId',
+          message:
+            'must be a WhatsApp message id (true_<chat>_<id> or false_<chat>_<id>[_<author>])',
+        },
+      ],
+    });
+  }
+  const to = normalizeChatId(chatId, 'chatId', { allow: FORWARD_TARGET_KINDS });
+  return make(to, { kind: 'forward', messageId });
 }
 
 /** @internal A PreparedSend of an action, validated by action-contract.ts. */

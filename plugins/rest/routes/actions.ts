@@ -1,14 +1,15 @@
 /**
- * Message actions over REST (docs/actions.md): react, edit, delete. `{id}` is a WhatsApp message
- * id (`message.id`, `messageId` of a sent message) or the tracking id of a send of this server
- * (it then acts on the message that send made, with its client). Each is queued like a send:
- * 202 with the tracking id, or 201 with `Prefer: wait=N` once made.
+ * Message actions over REST (docs/actions.md): react, edit, delete, forward. `{id}` is a WhatsApp
+ * message id (`message.id`, `messageId` of a sent message) or the tracking id of a send of this
+ * server (it then acts on the message that send made, with its client). Each is queued like a
+ * send: 202 with the tracking id, or 201 with `Prefer: wait=N` once made.
  */
 import type { Context } from 'koa';
 import {
   WakitError,
   chatOfMessageId,
   prepareAction,
+  prepareForward,
   type BotClient,
   type PreparedSend,
 } from '../../../src/index.js';
@@ -20,6 +21,7 @@ import {
   ActionMessageIdParam,
   DeleteQuery,
   EditRequest,
+  ForwardRequest,
   ReactionRequest,
 } from '../action-schemas.js';
 import { enqueueAndRespond, findSend } from './messages.js';
@@ -102,6 +104,28 @@ export function actionRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params: p, body, principal }) {
         await run(ctx, principal, p.id, body.client, (messageId) =>
           prepareAction('reaction', { messageId, emoji: body.emoji }),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/messages/{id}/forward',
+      operationId: 'forwardMessage',
+      summary:
+        'Forward a message (WhatsApp message id or tracking id) to a person or a group; queued like a send',
+      description:
+        'The forward is a new message of the target chat: journaled, paced, tracked ' +
+        '(`GET /api/v1/messages/{trackingId}`, `message.status`), idempotent with `Idempotency-Key`. ' +
+        'An unknown tracking id is 404 `MESSAGE_NOT_FOUND` at once; a WhatsApp message id the ' +
+        'account does not have fails the send with `MESSAGE_NOT_FOUND` (404 with `Prefer: wait`).',
+      tag: 'messages',
+      params,
+      body: ForwardRequest,
+      responses: queuedResponses,
+      errors,
+      async handler(ctx, { params: p, body, principal }) {
+        await run(ctx, principal, p.id, body.client, (messageId) =>
+          prepareForward(messageId, body.chatId),
         );
       },
     }),
