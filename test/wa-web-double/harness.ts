@@ -140,6 +140,11 @@ export class DoubleHarness {
     ) as Promise<T>;
   }
 
+  /** The process id of the latest client's Chromium. */
+  browserPid(): number | undefined {
+    return this.clients.at(-1)?.pupBrowser?.process()?.pid;
+  }
+
   /** The phone scans `qr` and links as the world's `me`. */
   link(qr: string): Promise<void> {
     return this.phone('scan', qr);

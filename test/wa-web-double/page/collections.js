@@ -199,6 +199,8 @@
       return { chat, created: false };
     },
   });
+  // Every message of the page's life is in memory: there is no older history to load.
+  D.define('WAWebChatLoadMessages', { loadEarlierMsgs: async () => [] });
   D.define('WAWebChatGetters', {
     getIsNewsletter: (chat) => chat.id.isNewsletter(),
     getIsBroadcast: (chat) => chat.id.isBroadcast(),
