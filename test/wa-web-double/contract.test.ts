@@ -15,9 +15,10 @@ const DROPS: Record<string, (h: DoubleHarness) => Promise<unknown>> = {
   banned: (h) => h.phone('setState', 'TOS_BLOCK'),
   session_expired: (h) => h.phone('expire'),
   logout: (h) => h.phone('unpair'),
-  browser_crashed: async (h) => {
+  browser_crashed: (h) => {
     const pid = h.browserPid();
     if (pid) process.kill(pid, 'SIGKILL');
+    return Promise.resolve();
   },
 };
 
