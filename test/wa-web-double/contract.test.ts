@@ -2,10 +2,8 @@
  * The Engine contract (test/engines/engine-contract.ts) on the real whatsapp-web.js 1.34.7 in the
  * real Chromium, on the WhatsApp Web double, beside the simulator and the hand-written fake.
  */
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { describeEngineContract, type EngineHarness } from '../engines/engine-contract.js';
-import { DoubleHarness } from './harness.js';
+import { DoubleHarness, savedProfile } from './harness.js';
 import { ALICE, ANNOUNCE_GROUP, NOBODY } from './world.js';
 
 /** `disconnected` reasons as the phone side / the network produce them. */
@@ -22,22 +20,11 @@ const DROPS: Record<string, (h: DoubleHarness) => Promise<unknown>> = {
   },
 };
 
-/**
- * LocalAuth's saved session is the Chromium profile (`<work dir>/session-<client>`); its bytes
- * here are the listing of the profile's IndexedDB, where the double keeps the linked state.
- */
-export async function savedProfile(h: DoubleHarness): Promise<Buffer | null> {
-  const profile = path.join(await h.store.workDir(h.clientName), `session-${h.clientName}`);
-  const files = await readdir(path.join(profile, 'Default', 'IndexedDB'), {
-    recursive: true,
-  }).catch(() => null);
-  return files && files.length > 0 ? Buffer.from(files.sort().join('\n')) : null;
-}
-
 async function doubleContractHarness(): Promise<EngineHarness> {
   const h = await DoubleHarness.create();
   return {
     engine: h.engine(),
+    deadlineMs: 15_000,
     link: (qr) => h.link(qr),
     contact: ALICE.pn,
     unknownChat: NOBODY,

@@ -5,7 +5,7 @@
  * (`defaultBindings`), merely observed: each Client made is recorded so that the test can reach
  * its page (the phone side, `window.__waDouble`) and count the page's requests.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
@@ -159,4 +159,16 @@ export class DoubleHarness {
     for (const engine of this.engines) await engine.stop().catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * LocalAuth's saved session is the Chromium profile (`<work dir>/session-<client>`); its bytes
+ * here are the listing of the profile's IndexedDB, where the double keeps the linked state.
+ */
+export async function savedProfile(h: DoubleHarness): Promise<Buffer | null> {
+  const profile = path.join(await h.store.workDir(h.clientName), `session-${h.clientName}`);
+  const files = await readdir(path.join(profile, 'Default', 'IndexedDB'), {
+    recursive: true,
+  }).catch(() => null);
+  return files && files.length > 0 ? Buffer.from(files.sort().join('\n')) : null;
 }

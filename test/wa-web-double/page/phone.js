@@ -142,14 +142,19 @@
     /** The server ends the session (expired or revoked): the socket drops to UNPAIRED. */
     async expire() {
       await D.unlink();
-      D.Socket.set('state', 'UNPAIRED');
+      later(() => D.Socket.set('state', 'UNPAIRED'));
     },
 
     /** Any other socket state (`CONFLICT`, `TIMEOUT`, `TOS_BLOCK`, …). */
     setState(state) {
-      D.Socket.set('state', state);
+      later(() => D.Socket.set('state', state));
     },
   };
+
+  /** After the control call has returned: what it sets off may close the page. */
+  function later(change) {
+    setTimeout(change, 10);
+  }
 
   function mediaType(mimetype) {
     if (mimetype === 'image/webp') return 'sticker';
