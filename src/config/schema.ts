@@ -62,11 +62,17 @@ const wwebjsEngineSchema = z.strictObject(
       .regex(/^\d+\.\d+\.\d+(-alpha|-beta)?$/, 'a WhatsApp Web version like 2.3000.1027526765')
       .optional(),
     /**
-     * Where a pinned `webVersion` comes from: `remote` (the wppconnect wa-version archive) or
+     * Where a pinned `webVersion` comes from: `remote` (the wppconnect wa-version archive),
      * `local` (the client's own `web-cache` directory, where every build that loaded is kept;
-     * a missing file fails the start instead of loading another build).
+     * a missing file fails the start instead of loading another build), or
+     * `{ type: 'local', path }`: `<path>/<webVersion>.html` from a directory of your own.
      */
-    webVersionCache: z.enum(['remote', 'local']).default('remote'),
+    webVersionCache: z
+      .union([
+        z.enum(['remote', 'local']),
+        z.strictObject({ type: z.literal('local'), path: z.string().min(1) }),
+      ])
+      .default('remote'),
     userAgent: z.string().optional(),
   },
   { error: movedEngineKey },

@@ -40,6 +40,8 @@ export interface EngineHarness {
   readSavedSession(): Promise<Buffer | null>;
   /** Stop every engine made by this harness and release everything. */
   cleanup(): Promise<void>;
+  /** How long to wait for an event (default 4 s; a real browser under load needs more). */
+  deadlineMs?: number;
 }
 
 const DEADLINE_MS = 4_000;
@@ -101,8 +103,8 @@ export function sleep(ms: number): Promise<void> {
 
 /** start → first qr → link → authenticated → ready. */
 export async function startAndLink(harness: EngineHarness, engine = harness.engine): Promise<void> {
-  const qr = nextEvent(engine, 'qr');
-  const ready = nextEvent(engine, 'ready');
+  const qr = nextEvent(engine, 'qr', undefined, harness.deadlineMs);
+  const ready = nextEvent(engine, 'ready', undefined, harness.deadlineMs);
   await engine.start();
   await harness.link((await qr)[0]);
   await ready;
@@ -144,7 +146,7 @@ export function describeEngineContract(
   makeHarness: () => Promise<EngineHarness>,
 ): void {
   describe(`Engine contract: ${title}`, function () {
-    this.timeout(15_000);
+    this.timeout(30_000);
     let h: EngineHarness;
 
     beforeEach(async () => {
@@ -158,8 +160,8 @@ export function describeEngineContract(
       it('start → qr → link → authenticated({ restored: false }) → ready, and me() is set', async () => {
         const events = recordEvents(h.engine);
         expect(h.engine.me()).to.equal(null);
-        const qr = nextEvent(h.engine, 'qr');
-        const ready = nextEvent(h.engine, 'ready');
+        const qr = nextEvent(h.engine, 'qr', undefined, h.deadlineMs);
+        const ready = nextEvent(h.engine, 'ready', undefined, h.deadlineMs);
         await h.engine.start();
         const [code] = await qr;
         expect(code).to.be.a('string').with.length.greaterThan(20);
@@ -189,7 +191,7 @@ export function describeEngineContract(
         expect(await h.readSavedSession()).to.be.instanceOf(Buffer);
         const again = await h.reopen();
         const events = recordEvents(again);
-        const ready = nextEvent(again, 'ready');
+        const ready = nextEvent(again, 'ready', undefined, h.deadlineMs);
         await again.start();
         await ready;
         expect(events.map((e) => e.event)).to.deep.equal(['authenticated', 'ready']);
@@ -205,7 +207,7 @@ export function describeEngineContract(
         expect(events).to.deep.equal([]);
         expect(await h.readSavedSession()).to.equal(null);
         const again = await h.reopen();
-        const qr = nextEvent(again, 'qr');
+        const qr = nextEvent(again, 'qr', undefined, h.deadlineMs);
         await again.start();
         await qr;
       });

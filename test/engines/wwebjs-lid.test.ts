@@ -160,6 +160,14 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
     ).to.deep.equal({ type: 'local', path: '/w/bot/web-cache', strict: true });
     expect(build({}).webVersion).to.equal(undefined);
     expect(() => build({ webVersion: 'latest' })).to.throw();
+    // a directory of the user's own builds (what the WhatsApp Web double is loaded through)
+    const own = { type: 'local', path: '/srv/wa-builds' };
+    expect(
+      build({ webVersion: '2.3000.1027526765', webVersionCache: own }).webVersionCache,
+    ).to.deep.equal({ ...own, strict: true });
+    expect(build({ webVersionCache: own }).webVersionCache).to.deep.equal(own);
+    expect(() => build({ webVersionCache: { type: 'local' } })).to.throw();
+    expect(() => build({ webVersionCache: { type: 'remote', path: '/x' } })).to.throw();
   });
 });
 

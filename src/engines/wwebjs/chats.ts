@@ -83,12 +83,23 @@ export async function getChat(client: ClientLike, chatId: string, meId?: string)
   return toChatData(await findChat(client, chatId), meId);
 }
 
+/**
+ * The latest `limit` messages of a chat, oldest first. `fetchMessages({ limit })` loads earlier
+ * messages until `limit` are in memory, but when more are, it sorts them by `t` with
+ * `a.t > b.t ? 1 : -1` and keeps the last `limit` (structures/Chat.js:222-225): messages of the
+ * same second come out reversed and the newest can be cut off (seen on the WhatsApp Web double:
+ * a reply sent in the second of the message it answers went missing). So when the window is full
+ * the chat's messages are read again without `limit` (no sort: WhatsApp Web's own order).
+ */
 async function load(chat: ChatLike, limit: number): Promise<MessageLike[]> {
-  if (!chat.fetchMessages) {
+  const fetch = chat.fetchMessages?.bind(chat);
+  if (!fetch) {
     throw new WakitError('ENGINE_ERROR', 'this whatsapp-web.js Chat has no fetchMessages()');
   }
   try {
-    return await chat.fetchMessages({ limit });
+    const loaded = await fetch({ limit });
+    if (loaded.length < limit) return loaded;
+    return (await fetch({})).slice(-limit);
   } catch (error) {
     throw mapSendError(error, chat.id._serialized);
   }

@@ -27,18 +27,32 @@ export function buildClientOptions(
     qrMaxRetries: config.qrMaxRetries,
     takeoverOnConflict: false,
     userAgent: config.userAgent,
-    // whatsapp-web.js 1.34 (Client.js:1240-1270) asks webVersionCache for `webVersion` (default
-    // 2.3000.1017054665, util/Constants.js:10); a local cache answers from `<path>/<version>.html`
-    // (webCache/LocalWebCache.js:20) and, once linked, saves the build that loaded (Client.js:312).
-    ...(config.webVersion
-      ? {
-          webVersion: config.webVersion,
-          webVersionCache:
-            config.webVersionCache === 'local'
-              ? { type: 'local', path: `${launch.workDir}/web-cache`, strict: true }
-              : { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
-        }
-      : // in the client's work directory, not whatsapp-web.js's default ./.wwebjs_cache
-        { webVersionCache: { type: 'local', path: `${launch.workDir}/web-cache` } }),
+    ...webCacheOptions(config, launch.workDir),
+  };
+}
+
+/**
+ * whatsapp-web.js 1.34 (Client.js:1240-1270) asks webVersionCache for `webVersion` (default
+ * 2.3000.1017054665, util/Constants.js:10); a local cache answers from `<path>/<version>.html`
+ * (webCache/LocalWebCache.js:20), intercepting the request for https://web.whatsapp.com/, and
+ * once linked saves the build that loaded (Client.js:312). `{ type: 'local', path }` reads (and
+ * saves) in a directory of the user's instead of the client's `web-cache`.
+ */
+function webCacheOptions(
+  config: WwebjsEngineConfig,
+  workDir: string,
+): Pick<WwebjsClientOptions, 'webVersion' | 'webVersionCache'> {
+  const cache = config.webVersionCache;
+  const localPath = typeof cache === 'object' ? cache.path : `${workDir}/web-cache`;
+  if (!config.webVersion) {
+    // in the client's work directory, not whatsapp-web.js's default ./.wwebjs_cache
+    return { webVersionCache: { type: 'local', path: localPath } };
+  }
+  return {
+    webVersion: config.webVersion,
+    webVersionCache:
+      cache === 'remote'
+        ? { type: 'remote', remotePath: WEB_VERSION_ARCHIVE }
+        : { type: 'local', path: localPath, strict: true },
   };
 }

@@ -1,0 +1,65 @@
+/**
+ * The WhatsApp Web builds the double can be started as: a version string (what
+ * `window.Debug.VERSION` reports and what whatsapp-web.js's `webVersion` names) plus behaviour
+ * switches, each reproducing one public report. The next issue's compat layer is tested on them.
+ */
+export interface DoubleBuild {
+  /** WhatsApp Web version, e.g. `2.3000.1042386815`: the page is served as `<version>.html`. */
+  version: string;
+  /**
+   * Where a message key (`WAWebMsgKey`) keeps its serialized form. `$1` from 2.3000.1042401057
+   * on (wids keep `_serialized`): whatsapp-web.js issues #201830, #201833, PRs #201832, #201848;
+   * wppconnect wa-js #3484 (4.4.0); wwebjs-api PR #150; OpenWA #757.
+   */
+  keySerializedField: '_serialized' | '$1';
+  /**
+   * The media prep result carries an internal `__x_id`; spread into the outgoing message by
+   * whatsapp-web.js 1.34.7 (Injected/Utils.js `...mediaOptions`) it clobbers the message id, and
+   * building the Msg fails with "Data passed to getter must include an id property (it's how we
+   * memoize) but got undefined". WhatsApp Web 2.3000.1047775310 (2026-09-17): whatsapp-web.js
+   * issues #201921, #201922, PR #201923.
+   */
+  mediaPrepClobbersId: boolean;
+  /** Time between OPENING and the first settled state after load. */
+  bootDelayMs: number;
+  /** Time between OPENING and CONNECTED once linked. */
+  connectDelayMs: number;
+  /** Time between CONNECTED (with a listener) and `hasSynced`. */
+  syncDelayMs: number;
+  /** Life of one QR ref before the next one replaces it. */
+  qrRefreshMs: number;
+  /** Time to each ack step of a sent message (1 server, 2 delivered). */
+  ackDelayMs: number;
+}
+
+const TIMING = {
+  bootDelayMs: 50,
+  connectDelayMs: 50,
+  syncDelayMs: 50,
+  qrRefreshMs: 20_000,
+  ackDelayMs: 20,
+} as const;
+
+/** The last build before the message-key rename (wa-js #3484: ≤ 2.3000.1042386815). */
+export const BASELINE_BUILD: DoubleBuild = {
+  version: '2.3000.1042386815',
+  keySerializedField: '_serialized',
+  mediaPrepClobbersId: false,
+  ...TIMING,
+};
+
+/** 2026-07: the message key's `_serialized` renamed to `$1` (seen on 2.3000.1043159177, #201830). */
+export const KEY_RENAME_BUILD: DoubleBuild = {
+  ...BASELINE_BUILD,
+  version: '2.3000.1043159177',
+  keySerializedField: '$1',
+};
+
+/** 2026-09-17: the key rename still there, and every media send broken (#201923's comment). */
+export const MEDIA_ID_CLOBBER_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1047775310',
+  mediaPrepClobbersId: true,
+};
+
+export const BUILDS = [BASELINE_BUILD, KEY_RENAME_BUILD, MEDIA_ID_CLOBBER_BUILD] as const;

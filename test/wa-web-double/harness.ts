@@ -1,0 +1,174 @@
+/**
+ * The real whatsapp-web.js 1.34.7 in the real Chromium, driven by wakit's WwebjsEngine, on the
+ * WhatsApp Web double. The engine is configured only as a user could configure it
+ * (`webVersion` + `webVersionCache: { type: 'local', path }`); the bindings are the library's own
+ * (`defaultBindings`), merely observed: each Client made is recorded so that the test can reach
+ * its page (the phone side, `window.__waDouble`) and count the page's requests.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
+import type { Page, HTTPRequest } from 'puppeteer';
+import { LocalSessionStore } from '../../src/auth/local-store.js';
+import type { SessionStore } from '../../src/auth/session-store.js';
+import { engineSchema } from '../../src/config/schema.js';
+import { defaultBindings } from '../../src/engines/wwebjs/default-bindings.js';
+import { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import type {
+  ClientLike,
+  WwebjsBindings,
+  WwebjsEngineConfig,
+} from '../../src/engines/wwebjs/types.js';
+import { BASELINE_BUILD, type DoubleBuild } from './builds.js';
+import { writeBuild } from './page-builder.js';
+import { DEFAULT_WORLD, type DoubleWorld } from './world.js';
+
+/** The URL whatsapp-web.js loads and serves from its web cache (util/Constants.js:3). */
+export const WHATSAPP_WEB = 'https://web.whatsapp.com/';
+
+export interface DoubleHarnessOptions {
+  build?: DoubleBuild;
+  world?: DoubleWorld;
+  clientName?: string;
+  /** The session store; a LocalSessionStore in the harness's temp dir by default. */
+  store?: (dir: string) => SessionStore;
+  /** Extra engine config (merged before parsing). */
+  engine?: Record<string, unknown>;
+  logger?: Logger;
+}
+
+type PhoneApi = Record<string, (...args: never[]) => unknown>;
+
+export class DoubleHarness {
+  readonly clients: ClientLike[] = [];
+  /** Every request any page of ours made, by URL, in order. */
+  readonly requests: string[] = [];
+  readonly engines: WwebjsEngine[] = [];
+  readonly config: WwebjsEngineConfig;
+  readonly store: SessionStore;
+  readonly clientName: string;
+  private readonly logger: Logger;
+
+  private constructor(
+    readonly dir: string,
+    readonly build: DoubleBuild,
+    readonly world: DoubleWorld,
+    options: DoubleHarnessOptions,
+    buildsDir: string,
+  ) {
+    this.clientName = options.clientName ?? 'bot';
+    this.logger =
+      options.logger ?? pino({ level: process.env.WAKIT_DOUBLE_DEBUG ? 'debug' : 'silent' });
+    this.store = options.store?.(dir) ?? new LocalSessionStore(path.join(dir, 'sessions'));
+    this.config = engineSchema.parse({
+      type: 'whatsapp-web.js',
+      webVersion: build.version,
+      webVersionCache: { type: 'local', path: buildsDir },
+      authTimeoutMs: 30_000,
+      ...options.engine,
+    }) as WwebjsEngineConfig;
+  }
+
+  static async create(options: DoubleHarnessOptions = {}): Promise<DoubleHarness> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'wakit-double-'));
+    const build = options.build ?? BASELINE_BUILD;
+    const world = options.world ?? DEFAULT_WORLD;
+    const buildsDir = await writeBuild(path.join(dir, 'builds'), build, world);
+    return new DoubleHarness(dir, build, world, options, buildsDir);
+  }
+
+  /** whatsapp-web.js's own bindings; each Client is recorded and its requests counted. */
+  private bindings(): WwebjsBindings {
+    return {
+      ...defaultBindings,
+      createClient: (options) => {
+        const client = defaultBindings.createClient(options);
+        this.observe(client);
+        this.clients.push(client);
+        return client;
+      },
+    };
+  }
+
+  /** Records the page's requests from the moment whatsapp-web.js sets up its web cache. */
+  private observe(client: ClientLike): void {
+    const real = client as unknown as { initWebVersionCache(): Promise<void>; pupPage: Page };
+    const original = real.initWebVersionCache.bind(real);
+    real.initWebVersionCache = async () => {
+      real.pupPage.on('request', (request: HTTPRequest) => this.requests.push(request.url()));
+      if (process.env.WAKIT_DOUBLE_DEBUG) {
+        real.pupPage.on('console', (m) => console.log(`[page ${m.type()}] ${m.text()}`));
+        real.pupPage.on('pageerror', (e) => console.log('[page error]', e));
+      }
+      await original();
+    };
+  }
+
+  /** A new engine for the client (a process start): same store, same double build. */
+  engine(): WwebjsEngine {
+    const engine = new WwebjsEngine(
+      this.config,
+      { clientName: this.clientName, store: this.store, logger: this.logger },
+      { bindings: this.bindings(), destroyTimeoutMs: 5_000 },
+    );
+    this.engines.push(engine);
+    return engine;
+  }
+
+  /** The page of the latest client, once it exists. */
+  async page(timeoutMs = 10_000): Promise<Page> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const page = (this.clients.at(-1) as unknown as { pupPage?: Page } | undefined)?.pupPage;
+      if (page && !page.isClosed()) return page;
+      if (Date.now() > deadline) throw new Error('no whatsapp-web.js page');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Calls the phone side (`window.__waDouble[name](...args)`) in the latest page. */
+  async phone<T = unknown>(name: string, ...args: unknown[]): Promise<T> {
+    const page = await this.page();
+    return page.evaluate(
+      (method, params) => {
+        const api = (globalThis as unknown as { __waDouble: PhoneApi }).__waDouble;
+        return (api[method] as (...a: unknown[]) => unknown)(...params);
+      },
+      name,
+      args,
+    ) as Promise<T>;
+  }
+
+  /** The process id of the latest client's Chromium. */
+  browserPid(): number | undefined {
+    return this.clients.at(-1)?.pupBrowser?.process()?.pid;
+  }
+
+  /** The phone scans `qr` and links as the world's `me`. */
+  link(qr: string): Promise<void> {
+    return this.phone('scan', qr);
+  }
+
+  /** Requests that were not for the double itself (https://web.whatsapp.com/, served locally). */
+  foreignRequests(): string[] {
+    return this.requests.filter((url) => url !== WHATSAPP_WEB);
+  }
+
+  async cleanup(): Promise<void> {
+    for (const engine of this.engines) await engine.stop().catch(() => {});
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * LocalAuth's saved session is the Chromium profile (`<work dir>/session-<client>`); its bytes
+ * here are the listing of the profile's IndexedDB, where the double keeps the linked state.
+ */
+export async function savedProfile(h: DoubleHarness): Promise<Buffer | null> {
+  const profile = path.join(await h.store.workDir(h.clientName), `session-${h.clientName}`);
+  const files = await readdir(path.join(profile, 'Default', 'IndexedDB'), {
+    recursive: true,
+  }).catch(() => null);
+  return files && files.length > 0 ? Buffer.from(files.sort().join('\n')) : null;
+}

@@ -1,0 +1,166 @@
+/* global window, Blob, setTimeout */
+/**
+ * WhatsApp Web double, part 7: the phone side. `window.__waDouble` is the control object tests
+ * drive through puppeteer (`page.evaluate((args) => window.__waDouble.receive(args), ...)`): it
+ * plays the linked phone and the people writing to the bot. Nothing in whatsapp-web.js reads it.
+ */
+(function () {
+  const D = window.__double;
+  const { Msg: Msgs } = D.modules.WAWebCollections;
+
+  const chatOrThrow = (id) => {
+    const chat = D.chatFor(id);
+    if (!chat) throw new Error(`WA double phone: no such chat ${id}`);
+    return chat;
+  };
+  const keyText = (key) => String(key);
+
+  const phone = {
+    build: D.build,
+    ready: () => D.ready,
+    state: () => ({
+      socket: D.Socket.state,
+      hasSynced: D.Socket.hasSynced,
+      linked: D.me ? { ...D.me } : null,
+      ref: D.Conn.ref,
+    }),
+
+    /** The phone scans a QR string (`ref,keys…`): only the current ref links. */
+    async scan(qr, account = D.world.me) {
+      const ref = String(qr).split(',')[0];
+      if (!ref || ref !== D.Conn.ref)
+        throw new Error(`WA double phone: QR ref ${ref} is not current`);
+      await D.connect(account, { persist: true });
+    },
+
+    /** The phone enters the pairing code shown for `account.pn`'s number. */
+    async enterCode(code, account = D.world.me) {
+      const pairing = D.pairing();
+      if (!pairing?.code || pairing.code !== code) throw new Error('WA double phone: wrong code');
+      if (`${pairing.phone}@c.us` !== account.pn) throw new Error('WA double phone: other number');
+      await D.connect(account, { persist: true });
+    },
+
+    /**
+     * Someone writes to the bot. `from`: a phone or LID id, or a group with `author`. Text `body`,
+     * or `media` (base64) with `mimetype`, `filename`, `caption`, `type`; `quoted` (a message id),
+     * `mentions` (ids); `ciphertextMs`: arrives undecrypted first and decrypts after that long.
+     */
+    async receive(input) {
+      const remote = D.wid(input.from);
+      const chat = chatOrThrow(remote);
+      const author = input.author ? D.wid(input.author) : undefined;
+      const sender = author || remote;
+      const me = D.wid(sender.isLid() && D.me.lid ? D.me.lid : D.me.pn);
+      const key = new D.MsgKey({
+        fromMe: false,
+        remote,
+        id: input.id || D.newMessageId(),
+        participant: author,
+      });
+      const content = { type: 'chat', body: input.body ?? '' };
+      if (input.media) {
+        const bytes = Uint8Array.from(window.atob(input.media), (c) => c.charCodeAt(0));
+        const blob = new Blob([bytes], { type: input.mimetype });
+        const directPath = `/v/t62.double/in-${key.id}.enc`;
+        D.media.set(directPath, blob);
+        Object.assign(content, {
+          type: input.type || mediaType(input.mimetype),
+          body: '',
+          caption: input.caption,
+          mimetype: input.mimetype,
+          filename: input.filename,
+          size: bytes.length,
+          directPath,
+          mediaKey: window.btoa(`in-${key.id}`),
+          mediaKeyTimestamp: D.now(),
+          filehash: key.id,
+          encFilehash: key.id,
+          mediaData: new D.Model({ mediaStage: 'INIT' }),
+        });
+      }
+      if (input.quoted) {
+        const quoted = Msgs.get(input.quoted);
+        if (!quoted) throw new Error(`WA double phone: no message ${input.quoted} to quote`);
+        Object.assign(content, quoted.msgContextInfo(chat));
+      }
+      const person = D.person(sender);
+      const attributes = {
+        ...(input.ciphertextMs ? { type: 'ciphertext', body: undefined } : content),
+        id: key,
+        from: remote,
+        to: me,
+        author,
+        t: D.now(),
+        notifyName: input.notifyName ?? person?.pushname,
+        isNewMsg: true,
+        mentionedJidList: (input.mentions || []).map((id) => D.wid(id)),
+      };
+      const msg = D.addMessage(chat, new D.Msg(attributes));
+      chat.set('unreadCount', chat.unreadCount + 1);
+      if (input.ciphertextMs) setTimeout(() => msg.set(content), input.ciphertextMs);
+      return keyText(key);
+    },
+
+    /** Messages the bot sent, oldest first, as plain data. */
+    sent: () =>
+      D.sent.map((m) => ({
+        id: keyText(m.id),
+        to: m.to._serialized ?? String(m.to),
+        type: m.type,
+        body: m.body,
+        caption: m.caption,
+        mimetype: m.mimetype,
+        filename: m.filename,
+        ack: m.ack,
+        quotedStanzaID: m.quotedStanzaID,
+        mentions: (m.mentionedJidList || []).map(String),
+        isForwarded: Boolean(m.isForwarded),
+      })),
+
+    /** The bytes (base64) of a medium the bot uploaded with message `id`. */
+    async sentMedia(id) {
+      const msg = Msgs.get(id);
+      const blob = msg && D.media.get(msg.directPath);
+      if (!blob) return null;
+      const buffer = new Uint8Array(await blob.arrayBuffer());
+      return window.btoa(String.fromCharCode(...buffer));
+    },
+
+    /** The recipient reads the chat: the bot's messages there reach ack 3. */
+    read(chatId) {
+      for (const m of D.sent) if (String(m.to) === String(D.wid(chatId))) D.setAck(m, 3);
+    },
+
+    /** The phone removes this linked device: WhatsApp Web forgets it and reloads to a QR. */
+    async unpair() {
+      await D.unlink();
+      D.Cmd.trigger('logout_from_bridge');
+      setTimeout(() => window.location.reload(), 300);
+    },
+
+    /** The server ends the session (expired or revoked): the socket drops to UNPAIRED. */
+    async expire() {
+      await D.unlink();
+      later(() => D.Socket.set('state', 'UNPAIRED'));
+    },
+
+    /** Any other socket state (`CONFLICT`, `TIMEOUT`, `TOS_BLOCK`, …). */
+    setState(state) {
+      later(() => D.Socket.set('state', state));
+    },
+  };
+
+  /** After the control call has returned: what it sets off may close the page. */
+  function later(change) {
+    setTimeout(change, 10);
+  }
+
+  function mediaType(mimetype) {
+    if (mimetype === 'image/webp') return 'sticker';
+    const top = String(mimetype).split('/')[0];
+    return ['image', 'video', 'audio'].includes(top) ? top : 'document';
+  }
+
+  window.__waDouble = phone;
+})();
