@@ -85,7 +85,7 @@ export async function createTestSdk(file: string, options: TestSdkOptions = {}):
   const temporary = options.dataPath
     ? undefined
     : await mkdtemp(path.join(os.tmpdir(), 'wakit-test-'));
-  const dataPath = options.dataPath ?? (temporary as string);
+  const dataPath = options.dataPath ?? temporary ?? '';
   try {
     const parsed = parseConfig(
       testConfig(config, { ...options, dataPath }),
