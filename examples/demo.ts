@@ -90,8 +90,25 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+/** The EADDRINUSE of the REST plugin's listen, anywhere in the cause chain. */
+function portTaken(error: unknown): boolean {
+  for (let e = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') return true;
+  }
+  return false;
+}
+
 log.info({ dataPath }, 'step: starting the demo bot on the simulator engine');
-await sdk.start();
+try {
+  await sdk.start();
+} catch (error) {
+  if (!portTaken(error)) throw error;
+  console.error(
+    `\nwakit demo: [ADDRESS_IN_USE] Port ${port} is already in use by another program: stop it, ` +
+      `or pick another port: PORT=${port + 1} npm run demo\n`,
+  );
+  process.exit(1);
+}
 const url = `http://localhost:${port}`;
 console.log(`
   Dashboard:  ${url}/   (token below)

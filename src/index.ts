@@ -7,6 +7,8 @@ import 'reflect-metadata';
 // ---------------------------------------------------------------------------------------------
 // SDK: create an SDK from a configuration, create clients, send and receive.
 export { createSdk, Sdk, type PluginsView, type SdkOptions, type StopOptions } from './sdk.js';
+// Tests: the bot's own config on the simulator, with no calls out.
+export { createTestSdk, testConfig, type TestSdkOptions } from './test-sdk.js';
 export type {
   AddClientOptions,
   ClientAdmin,

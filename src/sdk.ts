@@ -51,6 +51,11 @@ export interface SdkOptions {
    * in a fleet (`cluster`) the placement decides.
    */
   ownership?: Ownership;
+  /**
+   * Tests: plugins see `ctx.testing` and turn their outbound side effects off (the REST plugin
+   * delivers no webhooks). `createTestSdk` sets it.
+   */
+  testing?: boolean;
 }
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
@@ -83,6 +88,8 @@ export class Sdk {
   readonly config: Readonly<WakitConfig>;
   readonly logger: Logger;
   readonly baseDir: string;
+  /** `SdkOptions.testing`: outbound side effects of plugins are off. */
+  readonly testing: boolean;
   readonly #clients: ClientManager;
   readonly #admin: ClientAdmin;
   readonly #errors: ErrorSink;
@@ -108,6 +115,7 @@ export class Sdk {
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
     this.baseDir = options.baseDir ?? process.cwd();
+    this.testing = options.testing ?? false;
     this.logger = options.logger ?? createLogger(config.log);
     const engine = options.engineFactory
       ? { factory: options.engineFactory }
@@ -172,6 +180,7 @@ export class Sdk {
     this.#plugins = new PluginHost({
       config,
       baseDir: this.baseDir,
+      testing: this.testing,
       logger: this.logger,
       errors: this.#errors,
       get clients() {

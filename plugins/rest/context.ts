@@ -22,7 +22,8 @@ export type RestHost = Pick<
   | 'stopping'
   | 'eventLoop'
   | 'cluster'
->;
+> &
+  Partial<Pick<PluginContext, 'testing'>>;
 
 /** What route modules share: the host, the options and the server's services. */
 export interface RestContext {

@@ -146,7 +146,8 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const cluster = sdk.cluster;
   const subscribeHooks = (): void => {
     if (cluster) return;
-    const hooks = [...options.webhooks, ...clientWebhooks.all()];
+    // tests (`createTestSdk`) never reach a real receiver: no webhook is delivered
+    const hooks = sdk.testing ? [] : [...options.webhooks, ...clientWebhooks.all()];
     const types = hooks.some((hook) => !hook.events)
       ? undefined
       : new Set<string>(hooks.flatMap((hook) => hook.events ?? []));
@@ -165,6 +166,12 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     previous();
   };
   subscribeHooks();
+  if (sdk.testing && options.webhooks.length > 0) {
+    log.info(
+      '%d webhooks not delivered: tests (createTestSdk) make no calls out',
+      options.webhooks.length,
+    );
+  }
   const detachClientHooks = clientWebhooks.onChange(subscribeHooks);
   if (cluster) {
     const stopMetrics = metrics ? hub.subscribe((event) => metrics.event(event.event)) : undefined;

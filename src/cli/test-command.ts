@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { WakitError } from '../errors/index.js';
+import { readDotEnv } from '../config/load.js';
 import type { CliIo } from './io.js';
 
 const TEST_FILE = /\.test\.(?:ts|mts|cts|js|mjs|cjs)$/;
@@ -19,7 +20,8 @@ export async function findTestFiles(dir: string): Promise<string[]> {
 
 /**
  * `wakit test [dir]`: runs every test file of a bot project (default `test/`) with Node's test
- * runner and tsx, so a new test file is never silently left out. Resolves with the exit code.
+ * runner and tsx, so a new test file is never silently left out; `.env` is loaded first and stack
+ * traces are source-mapped. Resolves with the exit code.
  */
 export async function runTests(dir: string, io: CliIo, cwd = process.cwd()): Promise<number> {
   const folder = path.resolve(cwd, dir);
@@ -34,11 +36,20 @@ export async function runTests(dir: string, io: CliIo, cwd = process.cwd()): Pro
     io.err(`No *.test.ts files in ${folder}.`);
     return 1;
   }
+  // the tests see the `${VAR}`s of .env like `wakit dev` does (createTestSdk reads it too)
+  const env = { ...readDotEnv(path.join(cwd, 'bot.config.json')), ...process.env };
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', ...files.map((f) => path.relative(cwd, f))],
-      { cwd, stdio: 'inherit' },
+      [
+        // failures point at the .ts line, not at tsx's compiled output
+        '--enable-source-maps',
+        '--import',
+        'tsx',
+        '--test',
+        ...files.map((f) => path.relative(cwd, f)),
+      ],
+      { cwd, env, stdio: 'inherit' },
     );
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

@@ -5,7 +5,7 @@ import type { MediaConfig } from '../config/schema.js';
 import type { MediaFile } from './types.js';
 import type { MediaResolver, MediaSourceSpec } from './media-resolver.js';
 import { DEFAULT_MIMETYPE, extensionFor, mimeFromFilename, mimeFromHeader } from './mime.js';
-import { safeFetch } from './safe-fetch.js';
+import { checkUrlAddress, safeFetch } from './safe-fetch.js';
 
 function tooLarge(what: string, maxBytes: number): WakitError {
   return new WakitError(
@@ -61,6 +61,10 @@ function declaredType(declared: string, found: string | undefined, what: string)
 /** Media from a URL (guarded download), a local path (SDK only) or a buffer, capped by `media.maxBytes`. */
 export class DefaultMediaResolver implements MediaResolver {
   constructor(private readonly config: MediaConfig) {}
+
+  check(source: MediaSourceSpec): void {
+    if ('url' in source) checkUrlAddress(source.url, this.config);
+  }
 
   async resolve(source: MediaSourceSpec, filename?: string): Promise<MediaFile> {
     if ('buffer' in source) {

@@ -37,6 +37,25 @@ function refused(url: string, cause?: unknown): WakitError {
   );
 }
 
+/**
+ * Refuses at once (MEDIA_URL_REFUSED) a URL whose host is an IP literal the address policy blocks
+ * (`http://127.0.0.1/`, `http://[::1]/`, `http://10.0.0.5/`), so such a send is never accepted.
+ * Host names are judged when they are resolved, at download time (`guardedLookup`).
+ */
+export function checkUrlAddress(
+  rawUrl: string,
+  options: Pick<SafeFetchOptions, 'allowPrivateNetworks' | 'isBlocked'>,
+): void {
+  if (options.allowPrivateNetworks) return;
+  let host: string;
+  try {
+    host = new URL(rawUrl).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return; // not a URL: the download says so
+  }
+  if (isIP(host) !== 0 && (options.isBlocked ?? isPrivateAddress)(host)) throw refused(rawUrl);
+}
+
 /** URLs are logged and reported without credentials or query strings (they often carry tokens). */
 export function redact(url: string): string {
   try {

@@ -116,6 +116,8 @@ export class SendIntake {
     options: AcceptOptions,
   ): Promise<QueuedSend> {
     const { queue, outbox, clock } = this.#d;
+    // a media URL the address policy refuses is the caller's error now, never a failed record later
+    if ('source' in content) this.#d.media.check?.(content.source);
     const local = this.#d.ownership.isLocal(this.#d.client);
     if (local) queue.assertCapacity();
     else queue.assertRoomFor(sum(await outbox.countOpen(this.#d.client)));

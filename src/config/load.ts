@@ -1,5 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { WakitError, issueError, type ErrorIssue } from '../errors/index.js';
 import type { WakitConfig } from './schema.js';
 import { jsonErrorLocation } from './friendly.js';
@@ -19,7 +21,10 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv = process.e
         if (match.startsWith('$$')) return match.slice(1);
         const found = env[name];
         if (found === undefined) {
-          issues.push({ path: at.join('.'), message: `environment variable ${name} is not set` });
+          issues.push({
+            path: at.join('.'),
+            message: `environment variable ${name} is not set (export it, or put ${name}=… in .env beside the config file)`,
+          });
         }
         return found ?? '';
       });
@@ -35,6 +40,12 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv = process.e
     throw issueError('CONFIG_INVALID', 'Environment variables are missing', issues);
   }
   return out;
+}
+
+/** The variables of `.env` beside a config file (none when there is no such file). */
+export function readDotEnv(configFile: string): NodeJS.Dict<string> {
+  const file = path.join(path.dirname(path.resolve(configFile)), '.env');
+  return existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
 }
 
 export interface LoadedConfig {

@@ -44,6 +44,7 @@ export interface PluginHostDeps extends Pick<
   PluginContext,
   | 'config'
   | 'baseDir'
+  | 'testing'
   | 'clients'
   | 'client'
   | 'onClient'
@@ -287,6 +288,7 @@ export class PluginHost {
         return sdk.stopping();
       },
       baseDir: sdk.baseDir,
+      testing: sdk.testing,
       get clients(): readonly BotClient[] {
         return sdk.clients;
       },

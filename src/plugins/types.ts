@@ -224,6 +224,11 @@ export interface PluginContext<Options = unknown> {
   readonly stopping: boolean;
   /** Directory relative paths resolve from (the config file's directory). */
   readonly baseDir: string;
+  /**
+   * True in tests (`createTestSdk`): turn outbound side effects off (calls to other services,
+   * webhooks, e-mails); the built-in REST plugin delivers no webhooks then.
+   */
+  readonly testing: boolean;
   /** Every client, now (clients named in `config.clients` exist once `start()` created them). */
   readonly clients: readonly BotClient[];
   /** A client by name (CLIENT_NOT_FOUND otherwise). */

@@ -1,10 +1,12 @@
 // The README's quick start, tried the way a new user would: both packages packed with `npm pack`,
 // a project made by the create-wakit tarball (what `npm create wakit` runs) in a temp directory,
-// installed from the wakitjs tarball, its own tests run, `wakit dev` started and the README's REST
-// and SDK examples run as written (only the port is changed).
+// installed from the wakitjs tarball, its own tests run (also with a webhook configured: none is
+// delivered), `wakit dev` started, the README's REST and SDK examples run as written (only the
+// port is changed), the docs' import specifiers checked, and `npm run demo` on a taken port.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +27,18 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A webhook receiver on loopback that counts the requests it gets. */
+async function webhookReceiver(): Promise<{ server: Server; url: string; received: number }> {
+  const hook = { server: createHttpServer(), url: '', received: 0 };
+  hook.server.on('request', (_req, res) => {
+    hook.received += 1;
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => hook.server.listen(0, '127.0.0.1', resolve));
+  hook.url = `http://127.0.0.1:${(hook.server.address() as { port: number }).port}/hook`;
+  return hook;
 }
 
 async function pack(dir: string, into: string): Promise<string> {
@@ -142,6 +156,24 @@ describe('quick start walkthrough (npm pack → npm create → npm test → waki
     expect(failing.output).to.match(/# fail 1\b/);
   });
 
+  it('`npm run demo` with its port taken: a plain ADDRESS_IN_USE with what to do, no stack trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const demo = await run('npm', ['run', 'demo'], REPO, userEnv({ PORT: String(port) }));
+      expect(demo.code).to.equal(1);
+      expect(demo.output)
+        .to.include(`[ADDRESS_IN_USE] Port ${port} is already in use`)
+        .and.include(`PORT=${port + 1} npm run demo`);
+      expect(demo.output).to.not.match(/\n\s+at |EADDRINUSE|Symbol\(wakit\.error\)/);
+    } finally {
+      holder.close();
+    }
+    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+    expect(readme).to.include('PORT=3001 npm run demo');
+  });
+
   it('refuses to scaffold inside another npm package', async () => {
     const outer = path.join(tmp, 'some-package');
     await mkdir(outer);
@@ -181,6 +213,32 @@ describe('quick start walkthrough (npm pack → npm create → npm test → waki
     );
     const tested = await run('npm', ['test'], project, userEnv());
     expect(tested.code, tested.output).to.equal(0);
+
+    // docs/rest-api.md's webhook, its secret in .env: `npm test` passes and delivers nothing
+    const configFile = path.join(project, 'bot.config.json');
+    const original = await readFile(configFile, 'utf8');
+    const config = JSON.parse(original) as { plugins: { rest: Record<string, unknown> } };
+    const hook = await webhookReceiver();
+    try {
+      config.plugins.rest.webhooks = [{ url: hook.url, secret: '${WAKIT_WEBHOOK_SECRET}' }];
+      await writeFile(configFile, JSON.stringify(config, null, 2));
+      const unset = await run('npm', ['test'], project, userEnv());
+      expect(unset.code).to.not.equal(0);
+      expect(unset.output)
+        .to.include('WAKIT_WEBHOOK_SECRET')
+        .and.include('.env')
+        .and.not.include("reading 'stop'");
+      await writeFile(
+        path.join(project, '.env'),
+        'WAKIT_WEBHOOK_SECRET=whsec-0123456789abcdef0123\n',
+      );
+      const withHook = await run('npm', ['test'], project, userEnv());
+      expect(withHook.code, withHook.output).to.equal(0);
+      expect(hook.received).to.equal(0);
+    } finally {
+      hook.server.close();
+      await writeFile(configFile, original);
+    }
 
     const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
     const port = await freePort();

@@ -211,7 +211,7 @@ describe('REST: messages', () => {
         const accepted = await fx.request('POST', '/api/v1/messages', {
           json: {
             chatId: CONTACT,
-            content: { type: 'image', url: `http://127.0.0.1:${port}/y.png` },
+            content: { type: 'image', url: `http://localhost:${port}/y.png` },
           },
         });
         expect(accepted.status).to.equal(202);

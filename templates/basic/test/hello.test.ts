@@ -1,38 +1,25 @@
 // Runs the bot's own config and plugins on the simulator engine: no phone, no network.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createSdk, loadConfigFile, type Sdk } from 'wakitjs';
+import { createTestSdk, type Sdk } from 'wakitjs';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BOT = '15550000001';
 const ALICE = '15550001111';
 let sdk: Sdk;
-let sessions: string;
 
 before(async () => {
-  const { config, baseDir } = await loadConfigFile(path.join(projectDir, 'bot.config.json'));
-  sessions = await mkdtemp(path.join(os.tmpdir(), 'bot-test-'));
-  sdk = createSdk(
-    {
-      ...config,
-      engine: { type: 'simulator', autoScanMs: 0, autoScanPhone: BOT },
-      auth: { type: 'local', dataPath: sessions },
-      queue: { ...config.queue, minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
-      log: { level: 'silent' },
-    },
-    { baseDir },
-  );
+  // bot.config.json made safe for tests: simulator engine, temporary sessions, no pacing, no
+  // webhooks or other calls out; ${VARS} also come from .env
+  sdk = await createTestSdk(path.join(projectDir, 'bot.config.json'), { phone: BOT });
   await sdk.start();
   await sdk.client('bot').waitUntilReady({ timeoutMs: 5_000 });
 });
 
 after(async () => {
-  await sdk.stop();
-  await rm(sessions, { recursive: true, force: true });
+  await sdk?.stop(); // (undefined if before() failed) also removes the temporary sessions
 });
 
 test('!hello answers with the configured greeting', async () => {

@@ -1,20 +1,17 @@
 // Runs the bot's own config and plugins on the simulator engine: no phone, no network.
 // The REST API listens on a free loopback port with a test token.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createSdk, loadConfigFile, type Sdk } from 'wakitjs';
+import { createTestSdk, type Sdk } from 'wakitjs';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BOT = '15550000001';
 const ALICE = '15550001111';
 const TOKEN = 'test-token-0123456789abcdef0123456789';
 let sdk: Sdk;
-let sessions: string;
 let baseUrl: string;
 
 function freePort(): Promise<number> {
@@ -29,32 +26,21 @@ function freePort(): Promise<number> {
 }
 
 before(async () => {
-  const { config, baseDir } = await loadConfigFile(path.join(projectDir, 'bot.config.json'), {
-    ...process.env,
-    WAKIT_REST_TOKEN: TOKEN,
-  });
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  sessions = await mkdtemp(path.join(os.tmpdir(), 'bot-test-'));
-  const rest = config.plugins.rest as Record<string, unknown>;
-  sdk = createSdk(
-    {
-      ...config,
-      engine: { type: 'simulator', autoScanMs: 0, autoScanPhone: BOT },
-      auth: { type: 'local', dataPath: sessions },
-      queue: { ...config.queue, minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
-      log: { level: 'silent' },
-      plugins: { ...config.plugins, rest: { ...rest, port, host: '127.0.0.1' } },
-    },
-    { baseDir },
-  );
+  // bot.config.json made safe for tests: simulator engine, temporary sessions, no pacing, no
+  // webhooks or other calls out; ${VARS} also come from .env
+  sdk = await createTestSdk(path.join(projectDir, 'bot.config.json'), {
+    phone: BOT,
+    env: { WAKIT_REST_TOKEN: TOKEN },
+    plugins: { rest: { port, host: '127.0.0.1' } },
+  });
   await sdk.start();
   await sdk.client('bot').waitUntilReady({ timeoutMs: 5_000 });
 });
 
 after(async () => {
-  await sdk.stop();
-  await rm(sessions, { recursive: true, force: true });
+  await sdk?.stop(); // (undefined if before() failed) also removes the temporary sessions
 });
 
 test('!hello answers with the configured greeting', async () => {

@@ -1,0 +1,99 @@
+// Every code a newcomer copies imports what exists: the package is `wakitjs` (the npm package
+// `wakit` belongs to someone else), and every name imported from it is exported (issue 29, item 2).
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const REPO = path.resolve('.');
+
+/** Files under `dir` (recursively) whose name matches `pattern`, repository-relative. */
+function filesUnder(dir: string, pattern: RegExp): string[] {
+  return readdirSync(path.join(REPO, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && pattern.test(e.name))
+    .map((e) => path.relative(REPO, path.join(e.parentPath, e.name)))
+    .filter((file) => !file.split(path.sep).includes('node_modules'));
+}
+
+/** The JavaScript/TypeScript code blocks of a Markdown file; a source file is one block. */
+function codeOf(file: string): string[] {
+  const text = readFileSync(path.join(REPO, file), 'utf8');
+  if (!file.endsWith('.md')) return [text];
+  return [...text.matchAll(/```(?:ts|tsx|js|mjs|cjs|typescript|javascript)\n([\s\S]*?)```/g)].map(
+    (m) => m[1] ?? '',
+  );
+}
+
+interface ImportLine {
+  specifier: string;
+  names: string[];
+}
+
+/** Every module specifier of a piece of code, with the names an `import { … } from` takes. */
+function importsOf(code: string): ImportLine[] {
+  const found: ImportLine[] = [];
+  for (const m of code.matchAll(
+    /\b(?:import|export)\s+(type\s+)?(?:([\w*\s{},$]+?)\s+from\s+)?['"]([^'"]+)['"]/g,
+  )) {
+    const braces = /\{([^}]*)\}/.exec(m[2] ?? '')?.[1] ?? '';
+    const names = braces
+      .split(',')
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0] ?? '',
+      )
+      .filter(Boolean);
+    found.push({ specifier: m[3] ?? '', names });
+  }
+  for (const m of code.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    found.push({ specifier: m[1] ?? '', names: [] });
+  }
+  return found;
+}
+
+const SOURCES = [
+  'README.md',
+  ...filesUnder('docs', /\.md$/),
+  ...filesUnder('templates', /\.(md|ts)$/),
+  ...filesUnder('packages/create-wakit', /\.md$/),
+];
+
+describe('imports in the docs and templates', () => {
+  it('finds code to check (README, docs, templates)', () => {
+    const all = SOURCES.flatMap((file) => codeOf(file).flatMap(importsOf));
+    expect(all.filter((i) => i.specifier === 'wakitjs').length).to.be.greaterThan(5);
+  });
+
+  it('import only wakitjs, node: built-ins and relative files (never the stranger package `wakit`)', () => {
+    const wrong = SOURCES.flatMap((file) =>
+      codeOf(file)
+        .flatMap(importsOf)
+        .filter(
+          ({ specifier }) =>
+            specifier !== 'wakitjs' &&
+            !specifier.startsWith('node:') &&
+            !/^\.\.?\//.test(specifier),
+        )
+        .map(({ specifier }) => `${file}: '${specifier}'`),
+    );
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('import from wakitjs only names the package exports', async () => {
+    const api = await import('../../src/index.js');
+    const index = readFileSync(path.join(REPO, 'src/index.ts'), 'utf8');
+    // type-only exports are not runtime values: they are named in src/index.ts's export lists
+    const exported = (name: string) =>
+      name in api || new RegExp(`\\b(?:type\\s+)?${name}\\b`).test(index);
+    const missing = SOURCES.flatMap((file) =>
+      codeOf(file)
+        .flatMap(importsOf)
+        .filter(({ specifier }) => specifier === 'wakitjs')
+        .flatMap(({ names }) => names.filter((name) => !exported(name)))
+        .map((name) => `${file}: ${name}`),
+    );
+    expect(missing).to.deep.equal([]);
+  });
+});
