@@ -24,6 +24,7 @@ export {
 export { FileClientRegistry } from './kernel/file-client-registry.js';
 export type { EventLoopMonitor, EventLoopStats } from './kernel/event-loop-monitor.js';
 export { BotClient, type EnqueueOptions, type QueuedSend } from './client/bot-client.js';
+export { allClientsFailed, type AllFailed, type ClientsView } from './client/all-failed.js';
 export { Message } from './client/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';
 export { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from './client/client-events.js';

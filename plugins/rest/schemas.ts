@@ -213,7 +213,15 @@ export const Problem = named(
   'RFC 9457 problem details (application/problem+json).',
 );
 
-export const Health = named('Health', z.object({ status: z.literal('ok') }).strict());
+export const Health = named(
+  'Health',
+  z
+    .object({
+      status: z.enum(['ok', 'unhealthy']),
+      reasons: z.array(z.string()),
+    })
+    .strict(),
+);
 export const Readiness = named(
   'Readiness',
   z

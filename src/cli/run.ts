@@ -6,6 +6,7 @@ import { loadConfigFile } from '../config/load.js';
 import { parseConfig } from '../config/validate.js';
 import { isWakitError } from '../errors/index.js';
 import { createSdk, type Sdk } from '../sdk.js';
+import { watchAllFailed } from './all-failed-watch.js';
 import { loadDotEnv } from './env.js';
 import type { CliIo } from './io.js';
 import { chatHelp, startTerminalChat, type TerminalChat } from './terminal-chat.js';
@@ -107,7 +108,8 @@ function narrate(sdk: Sdk, io: CliIo, dev: boolean, onReady: (client: string) =>
 
 /**
  * `wakit start` / `wakit dev`: loads the config (and `.env` beside it), plugins and clients; prints
- * QR codes and READY lines; SIGINT/SIGTERM stop it gracefully (queues drain, sessions kept).
+ * QR codes and READY lines; SIGINT/SIGTERM stop it gracefully (queues drain, sessions kept); once
+ * every client is FAILED it stops with code 1 when `watchdog.exitOnAllFailed` says so.
  */
 export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot> {
   loadDotEnv(options.config);
@@ -140,16 +142,17 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     resolveDone = resolve;
   });
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
+  const stop = (code = 0): Promise<void> => {
     stopping ??= (async () => {
       io.out('Stopping: sending what is queued, keeping sessions...');
+      watch.stop();
       chat?.stop();
       try {
         await sdk.stop(
           options.drainTimeoutMs !== undefined ? { drainTimeoutMs: options.drainTimeoutMs } : {},
         );
         io.out('Stopped.');
-        resolveDone(0);
+        resolveDone(code);
       } catch (error) {
         io.err(`Stop failed: ${isWakitError(error) ? error.message : String(error)}`);
         resolveDone(1);
@@ -157,6 +160,11 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     })();
     return stopping;
   };
+  const watch = watchAllFailed(sdk, io, {
+    command: options.dev ? 'wakit dev' : 'wakit start',
+    exitOnAllFailed: config.watchdog.exitOnAllFailed ?? !options.dev,
+    exit: () => void stop(1),
+  });
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
       io.err(`${signal} again: exiting now.`);
@@ -174,5 +182,5 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   });
-  return { sdk, done, stop };
+  return { sdk, done, stop: () => stop() };
 }

@@ -48,6 +48,8 @@ export class ConnectionSupervisor {
   readonly #clock: Clock;
   readonly #backoff: Backoff;
   #lastError: WakitError | null = null;
+  /** The last failed (re)start since the client was last READY: named when reconnects give up. */
+  #lastStartFailure: WakitError | null = null;
   #reconnectTimer: NodeJS.Timeout | null = null;
   #epoch = 0;
 
@@ -66,6 +68,7 @@ export class ConnectionSupervisor {
     this.#cancelReconnect();
     this.#backoff.reset();
     this.#lastError = null;
+    this.#lastStartFailure = null;
     this.o.machine.transition('STARTING');
     const epoch = ++this.#epoch;
     await this.#acquireLease(epoch);
@@ -259,6 +262,7 @@ export class ConnectionSupervisor {
         this.#fail(wrapped);
         throw wrapped;
       }
+      this.#lastStartFailure = wrapped;
       if (engine) this.#onDisconnected(engine, 'connection_lost');
     }
   }
@@ -283,6 +287,7 @@ export class ConnectionSupervisor {
     engine.on('ready', () => {
       if (!current()) return;
       this.#backoff.reset();
+      this.#lastStartFailure = null;
       this.o.machine.transition('READY');
       this.o.emit('ready');
     });
@@ -338,10 +343,14 @@ export class ConnectionSupervisor {
   #scheduleReconnect(after: Promise<void>): void {
     const { maxAttempts } = this.o.config.reconnect;
     if (this.#backoff.attempts >= maxAttempts) {
+      const last = this.#lastStartFailure;
       this.#fail(
-        new WakitError('ENGINE_ERROR', `Gave up after ${maxAttempts} reconnect attempts`, {
-          details: { attempts: this.#backoff.attempts },
-        }),
+        new WakitError(
+          'ENGINE_ERROR',
+          `Gave up after ${maxAttempts} reconnect attempts` +
+            (last ? `; the last start failed: ${last.message}` : ''),
+          { details: { attempts: this.#backoff.attempts }, ...(last ? { cause: last } : {}) },
+        ),
       );
       void after.then(() => this.#releaseLease());
       return;

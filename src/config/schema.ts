@@ -248,6 +248,18 @@ export const watchdogSchema = z
     eventLoopDelayWarnMs: z.number().int().min(1).default(1_000),
     /** Window of the longest-block figure exported in `/metrics`. */
     eventLoopCheckMs: z.number().int().min(10).default(5_000),
+    /**
+     * `/healthz` answers 503 (not live) when the event loop was blocked longer than this within
+     * the last `eventLoopCheckMs` window.
+     */
+    eventLoopUnhealthyMs: z.number().int().min(1).default(5_000),
+    /** `/healthz` answers 503 once every client of this server has been FAILED this long. */
+    failedGraceMs: z.number().int().min(0).default(60_000),
+    /**
+     * `wakit start` / `wakit dev` exit with code 1, one line per client saying why, once every
+     * client of this server is FAILED. Default: on for `wakit start`, off for `wakit dev`.
+     */
+    exitOnAllFailed: z.boolean().optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { issueError } from '../errors/index.js';
+import { withDataDirDefault } from './data-dir.js';
 import { friendlyIssues } from './friendly.js';
 import { configSchema, type WakitConfig } from './schema.js';
 
@@ -14,9 +15,10 @@ export function deepFreeze<T>(value: T): T {
 /**
  * Validates a configuration object, fills defaults and returns it frozen; CONFIG_INVALID otherwise,
  * listing every problem in plain words with its path and "did you mean" for misspelt keys/values.
+ * `auth.dataPath` left out defaults to a directory under `WAKIT_DATA` when that is set.
  */
 export function parseConfig(input: unknown, source = 'configuration'): Readonly<WakitConfig> {
-  const result = configSchema.safeParse(input);
+  const result = configSchema.safeParse(withDataDirDefault(input));
   if (!result.success) {
     throw issueError(
       'CONFIG_INVALID',

@@ -117,7 +117,7 @@ describe('whatsapp-web.js library contract (installed sources)', () => {
     const constants = await source('util/Constants.js');
     const options = buildClientOptions(
       engineSchema.parse({ type: 'whatsapp-web.js', webVersion: '2.3000.1' }) as WwebjsEngineConfig,
-      { authStrategy: null, workDir: '/w', executablePath: '/c', isRoot: false },
+      { authStrategy: null, workDir: '/w', executablePath: '/c', sandbox: true },
       pino({ level: 'silent' }),
     );
     for (const key of Object.keys(options).filter((k) => k !== 'authStrategy')) {

@@ -144,7 +144,7 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
   });
 
   it('pins WhatsApp Web from the archive or, strictly, from the local cache of builds that loaded', () => {
-    const launch = { authStrategy: null, workDir: '/w/bot', executablePath: '/c', isRoot: false };
+    const launch = { authStrategy: null, workDir: '/w/bot', executablePath: '/c', sandbox: true };
     const build = (extra: Record<string, unknown>) =>
       buildClientOptions(
         engineSchema.parse({ type: 'whatsapp-web.js', ...extra }) as WwebjsEngineConfig,

@@ -6,10 +6,11 @@ import { pino } from 'pino';
 import { LocalSessionStore } from '../../src/auth/local-store.js';
 import { isWakitError } from '../../src/errors/index.js';
 import {
+  browserSandbox,
   buildLaunchOptions,
   mergeArgs,
+  NO_SANDBOX_FLAGS,
   resolveExecutablePath,
-  ROOT_FLAGS,
   SERVER_FLAGS,
   type BrowserEnvironment,
 } from '../../src/engines/wwebjs/browser.js';
@@ -66,20 +67,29 @@ describe('wwebjs browser resolution and flags', () => {
     }
   });
 
-  it('uses server-safe flags, the sandbox flags only as root, and merges engine.puppeteer over them', () => {
-    const asUser = buildLaunchOptions(
-      { headless: true, puppeteer: {} },
-      '/usr/bin/chromium',
-      false,
-    );
+  it('keeps the sandbox for a user outside containers; drops it as root, in a container, or when told', () => {
+    const at = (isRoot: boolean, inContainer: boolean, vars: NodeJS.ProcessEnv = {}) =>
+      browserSandbox({ ...env([], vars, isRoot), inContainer });
+    expect(at(false, false)).to.equal(true);
+    expect(at(true, false)).to.equal(false);
+    expect(at(false, true)).to.equal(false);
+    expect(at(false, true, { WAKIT_BROWSER_SANDBOX: 'on' })).to.equal(true);
+    expect(at(false, false, { WAKIT_BROWSER_SANDBOX: 'off' })).to.equal(false);
+    expect(() => at(false, false, { WAKIT_BROWSER_SANDBOX: 'yes' }))
+      .to.throw(/WAKIT_BROWSER_SANDBOX=yes: use on or off/)
+      .with.property('code', 'VALIDATION_FAILED');
+  });
+
+  it('uses server-safe flags, the no-sandbox flags only without the sandbox, and merges engine.puppeteer over them', () => {
+    const asUser = buildLaunchOptions({ headless: true, puppeteer: {} }, '/usr/bin/chromium', true);
     expect(asUser.options.args).to.deep.equal([...SERVER_FLAGS]);
     expect(asUser.options).to.include({
       headless: true,
       executablePath: '/usr/bin/chromium',
       handleSIGINT: false,
     });
-    const asRoot = buildLaunchOptions({ headless: true, puppeteer: {} }, '/c', true);
-    expect(asRoot.options.args).to.include.members([...ROOT_FLAGS, ...SERVER_FLAGS]);
+    const asRoot = buildLaunchOptions({ headless: true, puppeteer: {} }, '/c', false);
+    expect(asRoot.options.args).to.include.members([...NO_SANDBOX_FLAGS, ...SERVER_FLAGS]);
 
     const merged = buildLaunchOptions(
       {
@@ -91,7 +101,7 @@ describe('wwebjs browser resolution and flags', () => {
         },
       },
       '/c',
-      false,
+      true,
     );
     const args = merged.options.args as string[];
     expect(args.filter((a) => a === '--disable-gpu')).to.have.length(1);

@@ -1,5 +1,5 @@
 /** Health, readiness, metrics and the OpenAPI document. */
-import { WakitError } from '../../../src/index.js';
+import { allClientsFailed, WakitError } from '../../../src/index.js';
 import { defaultClientName, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { Health, Readiness } from '../schemas.js';
@@ -15,19 +15,50 @@ function requiredClients(rc: RestContext): string[] {
   return [...names];
 }
 
+/**
+ * Why the process should be restarted, if it should: the event loop blocked past
+ * `watchdog.eventLoopUnhealthyMs` in the last window, or every client of this server FAILED for
+ * longer than `watchdog.failedGraceMs` (nothing but a restart recovers them).
+ */
+function livenessProblems(rc: RestContext): string[] {
+  const { eventLoopUnhealthyMs, failedGraceMs } = rc.sdk.config.watchdog;
+  const problems: string[] = [];
+  const blockedMs = Math.round(rc.sdk.eventLoop.stats().maxMs);
+  if (blockedMs > eventLoopUnhealthyMs) {
+    problems.push(
+      `the event loop was blocked for ${blockedMs} ms (over ${eventLoopUnhealthyMs} ms)`,
+    );
+  }
+  const failed = allClientsFailed(rc.sdk);
+  const failedMs = failed ? Date.now() - failed.since.getTime() : 0;
+  if (failed && failedMs >= failedGraceMs) {
+    // client names are not shown: this route needs no token
+    problems.push(
+      `every client (${failed.clients.length}) has been FAILED for ${Math.round(failedMs / 1000)} s`,
+    );
+  }
+  return problems;
+}
+
 export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[] {
   const routes: AnyRoute[] = [
     defineRoute({
       method: 'GET',
       path: '/healthz',
       operationId: 'health',
-      summary: 'Liveness: the process answers',
+      summary:
+        'Liveness: 200 while the process serves and is not wedged; 503 when it should be restarted',
       tag: 'system',
       auth: false,
-      responses: { 200: { description: 'Alive', schema: Health } },
+      responses: {
+        200: { description: 'Alive', schema: Health },
+        503: { description: 'Should be restarted, with the reasons', schema: Health },
+      },
       handler(ctx) {
+        const reasons = livenessProblems(rc);
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { status: 'ok' };
+        ctx.status = reasons.length === 0 ? 200 : 503;
+        ctx.body = { status: reasons.length === 0 ? 'ok' : 'unhealthy', reasons };
       },
     }),
     defineRoute({

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { WakitError } from '../../errors/index.js';
 import type { WwebjsEngineConfig } from './types.js';
@@ -72,14 +72,23 @@ export const SERVER_FLAGS = [
   '--disable-quic',
 ] as const;
 
-/** Only as root: Chromium refuses to start as root with its sandbox on. */
-export const ROOT_FLAGS = ['--no-sandbox', '--disable-setuid-sandbox'] as const;
+/**
+ * Chromium without its own sandbox: as root (it refuses to start otherwise) and inside a container
+ * (Docker's default seccomp profile forbids the namespaces the sandbox needs: "No usable sandbox!").
+ * Why, and how to keep the sandbox in a container: docs/deploy.md.
+ */
+export const NO_SANDBOX_FLAGS = ['--no-sandbox', '--disable-setuid-sandbox'] as const;
+
+/** `on` keeps Chromium's sandbox everywhere, `off` drops it everywhere; unset: automatic. */
+export const SANDBOX_ENV = 'WAKIT_BROWSER_SANDBOX';
 
 export interface BrowserEnvironment {
   env: NodeJS.ProcessEnv;
   /** Operating system whose install locations are searched; default: this one. */
   platform?: NodeJS.Platform;
   isRoot: boolean;
+  /** Running inside a container (Docker, podman, Kubernetes). */
+  inContainer?: boolean;
   /** True when `file` exists, is a file and is executable. */
   isExecutable(file: string): boolean;
 }
@@ -94,12 +103,38 @@ export function isExecutableFile(file: string): boolean {
   }
 }
 
+/** Docker writes /.dockerenv, podman /run/.containerenv; Kubernetes sets KUBERNETES_SERVICE_HOST. */
+export function detectContainer(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (
+    existsSync('/.dockerenv') ||
+    existsSync('/run/.containerenv') ||
+    env.KUBERNETES_SERVICE_HOST !== undefined
+  );
+}
+
 export const systemBrowserEnvironment = (): BrowserEnvironment => ({
   env: process.env,
   platform: process.platform,
   isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
+  inContainer: detectContainer(),
   isExecutable: isExecutableFile,
 });
+
+/**
+ * Whether Chromium runs with its sandbox: `WAKIT_BROWSER_SANDBOX=on|off` decides; otherwise on,
+ * except as root or inside a container. Any other value is refused with VALIDATION_FAILED.
+ */
+export function browserSandbox(environment: BrowserEnvironment): boolean {
+  const setting = environment.env[SANDBOX_ENV];
+  if (setting === 'on') return true;
+  if (setting === 'off') return false;
+  if (setting !== undefined && setting !== '') {
+    throw new WakitError('VALIDATION_FAILED', `${SANDBOX_ENV}=${setting}: use on or off`, {
+      details: { [SANDBOX_ENV]: setting },
+    });
+  }
+  return !environment.isRoot && environment.inContainer !== true;
+}
 
 /**
  * The Chromium to launch: `engine.executablePath`, else `PUPPETEER_EXECUTABLE_PATH`, else the first
@@ -151,7 +186,7 @@ export function mergeArgs(...lists: readonly (readonly string[])[]): string[] {
 export function buildLaunchOptions(
   config: Pick<WwebjsEngineConfig, 'headless' | 'puppeteer'>,
   executablePath: string,
-  isRoot: boolean,
+  sandbox: boolean,
 ): { options: Record<string, unknown>; ignored: string[] } {
   const {
     args: userArgs,
@@ -170,7 +205,7 @@ export function buildLaunchOptions(
     handleSIGHUP: false,
     ...userRest,
     executablePath,
-    args: mergeArgs(isRoot ? ROOT_FLAGS : [], SERVER_FLAGS, extraArgs),
+    args: mergeArgs(sandbox ? [] : NO_SANDBOX_FLAGS, SERVER_FLAGS, extraArgs),
   };
   return { options, ignored: userDataDir === undefined ? [] : ['userDataDir'] };
 }

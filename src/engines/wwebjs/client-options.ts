@@ -9,13 +9,13 @@ export const WEB_VERSION_ARCHIVE =
 /** `new Client(options)` for our config: launch flags, auth strategy, QR and timeout limits. */
 export function buildClientOptions(
   config: WwebjsEngineConfig,
-  launch: { authStrategy: unknown; workDir: string; executablePath: string; isRoot: boolean },
+  launch: { authStrategy: unknown; workDir: string; executablePath: string; sandbox: boolean },
   log: Logger,
 ): WwebjsClientOptions {
   const { options: puppeteer, ignored } = buildLaunchOptions(
     config,
     launch.executablePath,
-    launch.isRoot,
+    launch.sandbox,
   );
   if (ignored.length > 0) {
     log.warn({ ignored }, 'engine.puppeteer options owned by the auth strategy were ignored');

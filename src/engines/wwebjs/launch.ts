@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EngineContext } from '../engine.js';
 import { createAuthStrategy, type AuthStrategyOptions } from './auth-strategy.js';
-import { resolveExecutablePath, type BrowserEnvironment } from './browser.js';
+import { browserSandbox, resolveExecutablePath, type BrowserEnvironment } from './browser.js';
 import { buildClientOptions } from './client-options.js';
 import type { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { ClientLike, WwebjsBindings, WwebjsEngineConfig } from './types.js';
@@ -37,7 +37,7 @@ export async function prepareClient(input: LaunchInput): Promise<PreparedClient>
         authStrategy: auth.strategy,
         workDir: auth.workDir,
         executablePath,
-        isRoot: environment.isRoot,
+        sandbox: browserSandbox(environment),
       },
       log,
     ),
