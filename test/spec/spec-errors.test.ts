@@ -1,10 +1,11 @@
 /**
- * SPEC.md, "Errors" and "Limits", on the simulator: every named failure scenario as the caller of
- * a send (or a handler of an event) sees it, and bulk sends queued so that they are spaced out.
+ * SPEC.md, "Errors" and "Limits", on the simulator: the named failure scenarios of sends as their
+ * caller sees them, and bulk sends queued so that they are spaced out. Authentication failure and
+ * session expired are events: spec-events.test.ts.
  */
 import { expect } from 'chai';
 import path from 'node:path';
-import type { Sdk, WakitError } from '../../src/index.js';
+import type { Sdk } from '../../src/index.js';
 import { rejection } from '../helpers/rejection.js';
 import {
   BOT_PHONE,
@@ -125,33 +126,6 @@ describe('SPEC: errors and limits (simulator)', () => {
     expect(acks.get(lost.id)).to.deep.equal([-1]);
     expect((await sdk.sends.get(lost.trackingId))?.status).to.equal('failed');
     expect(await sdk.sends.get(read.trackingId)).to.include({ status: 'read', ack: 3 });
-  });
-
-  it('authentication failure is reported through auth_failure; the client does not become ready', async () => {
-    await linkedClient(sdk, 'sales');
-    await sdk.stop();
-    const again = simulatorSdk(dir);
-    try {
-      again.simulator.failAuth('sales');
-      const client = again.createClient({ name: 'sales' });
-      const failure = new Promise<WakitError>((resolve) => client.once('auth_failure', resolve));
-      await client.initialize();
-      expect((await failure).code).to.equal('AUTH_FAILED');
-      const waiting = await rejection(client.waitUntilReady({ timeoutMs: 100 }));
-      expect(waiting.code).to.equal('AUTH_FAILED');
-    } finally {
-      await again.stop();
-    }
-  });
-
-  it('session expired is reported through disconnected with reason session_expired', async () => {
-    const client = await linkedClient(sdk, 'sales');
-    const reason = new Promise<string>((resolve) => client.once('disconnected', resolve));
-    sdk.simulator.expireSession('sales');
-    expect(await reason).to.equal('session_expired');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const error = await rejection(client.sendTextMessage({ to: '15550001111@c.us', text: 'x' }));
-    expect(error.code).to.equal('CLIENT_NOT_READY');
   });
 
   it('limits: bulk sends are queued so that messages are spaced out', async () => {

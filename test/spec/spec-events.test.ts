@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import path from 'node:path';
 import type { ClientState, Message, Sdk, SendResult, WakitError } from '../../src/index.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
+import { rejection } from '../helpers/rejection.js';
 import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 
 /** The fields of "Message object (received)". */
@@ -205,7 +206,7 @@ describe('SPEC: authentication, sessions and events (simulator)', () => {
     }
   });
 
-  it('auth_failure: authentication failed, the handler gets the error', async () => {
+  it('auth_failure: authentication failed, the handler gets the error (Errors: authentication failure)', async () => {
     await linkedClient(sdk, 'sales');
     await sdk.stop();
     const again = simulatorSdk(dir);
@@ -218,12 +219,14 @@ describe('SPEC: authentication, sessions and events (simulator)', () => {
       expect(error).to.be.instanceOf(Error);
       expect(error.code).to.equal('AUTH_FAILED');
       expect(client.state).to.equal('FAILED');
+      const waiting = await rejection(client.waitUntilReady({ timeoutMs: 100 }));
+      expect(waiting.code).to.equal('AUTH_FAILED');
     } finally {
       await again.stop();
     }
   });
 
-  it('disconnected with reason session_expired; initialize() again re-authenticates by QR', async () => {
+  it('disconnected with reason session_expired (Errors: session expired); initialize() again re-authenticates by QR', async () => {
     const client = await linkedClient(sdk, 'sales');
     const reason = new Promise<string>((resolve) => client.once('disconnected', resolve));
     sdk.simulator.expireSession('sales');
@@ -231,6 +234,8 @@ describe('SPEC: authentication, sessions and events (simulator)', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(client.state).to.equal('STOPPED');
     expect(client.info().lastDisconnect?.reason).to.equal('session_expired');
+    const send = await rejection(client.sendTextMessage({ to: '15550001111@c.us', text: 'x' }));
+    expect(send.code).to.equal('CLIENT_NOT_READY');
     const qr = new Promise<string>((resolve) => client.once('qr', resolve));
     await client.initialize();
     expect(await qr).to.be.a('string'); // linkedClient's qr handler scans it again
