@@ -4,6 +4,7 @@
  * `message.create`, `auth_failure`, `disconnected` with `session_expired`, `logout()`.
  */
 import { expect } from 'chai';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientState, Message, Sdk, SendResult, WakitError } from '../../src/index.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
@@ -77,9 +78,16 @@ describe('SPEC: authentication, sessions and events (simulator)', () => {
     expect(alice.inbox.map((m) => m.body)).to.deep.equal(['Ready!']);
   });
 
-  it('auth.type local: the session is saved at auth.dataPath, a later start needs no QR, logout() invalidates it', async () => {
+  it('auth.type local: the session is saved at auth.dataPath (privately), a later start needs no QR, logout() invalidates it', async () => {
     await linkedClient(sdk, 'sales');
     await sdk.stop();
+    // session data is sensitive: stored for this user only (directories 0700, files 0600)
+    const saved = await readdir(dir, { recursive: true, withFileTypes: true });
+    expect(saved.filter((entry) => entry.isFile())).to.have.length.above(0);
+    for (const entry of saved) {
+      const mode = (await stat(path.join(entry.parentPath, entry.name))).mode & 0o777;
+      expect(mode.toString(8), entry.name).to.equal(entry.isDirectory() ? '700' : '600');
+    }
 
     const second = simulatorSdk(dir); // { auth: { type: 'local', dataPath } }
     const client = second.createClient({ name: 'sales' });
