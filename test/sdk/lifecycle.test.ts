@@ -73,6 +73,22 @@ describe('SDK lifecycle and client states', () => {
       .with.property('code', 'CONFIG_INVALID');
   });
 
+  it('rejects bad client names and duplicates', () => {
+    sdk = simulatorSdk(dir);
+    sdk.createClient({ name: 'one' });
+    expect(() => sdk.createClient({ name: 'one' }))
+      .to.throw()
+      .with.property('code', 'CLIENT_EXISTS');
+    for (const name of ['', '../etc', 'a b', 'x'.repeat(65), 'é']) {
+      expect(() => sdk.createClient({ name }), name)
+        .to.throw()
+        .with.property('code', 'VALIDATION_FAILED');
+    }
+    expect(() => sdk.client('nobody'))
+      .to.throw()
+      .with.property('code', 'CLIENT_NOT_FOUND');
+  });
+
   it('sdk.simulator exists only on the simulator engine', () => {
     sdk = createSdk({ auth: { type: 'local', dataPath: dir }, log: { level: 'silent' } });
     expect(() => sdk.simulator)

@@ -55,6 +55,10 @@ export function outgoing(device: SimDevice): OutgoingPorts {
 
   return {
     send: async (chatId, content) => {
+      // `sendSeen: true` marks the chat seen first (whatsapp-web.js does so unless it is false)
+      if (content.kind === 'text' && content.options.sendSeen === true) {
+        network.actions.seen(device.ready(), chatId);
+      }
       if (!isMessageKindContent(content)) return post(chatId, payloadOf(content));
       return post(chatId, kindPayload(network, device.ready(), content));
     },
