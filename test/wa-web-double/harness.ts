@@ -14,7 +14,8 @@ import { LocalSessionStore } from '../../src/auth/local-store.js';
 import type { SessionStore } from '../../src/auth/session-store.js';
 import { engineSchema } from '../../src/config/schema.js';
 import { defaultBindings } from '../../src/engines/wwebjs/default-bindings.js';
-import { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import { WwebjsEngine, createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
+import { createSdk, type Sdk } from '../../src/index.js';
 import type {
   ClientLike,
   WwebjsBindings,
@@ -45,6 +46,7 @@ export class DoubleHarness {
   /** Every request any page of ours made, by URL, in order. */
   readonly requests: string[] = [];
   readonly engines: WwebjsEngine[] = [];
+  readonly sdks: Sdk[] = [];
   readonly config: WwebjsEngineConfig;
   readonly store: SessionStore;
   readonly clientName: string;
@@ -116,6 +118,33 @@ export class DoubleHarness {
     return engine;
   }
 
+  /**
+   * An SDK whose whatsapp-web.js clients run on the double: the engine section is what a user
+   * would write; the factory is the engine's own, with the observed bindings.
+   */
+  sdk(config: Record<string, unknown> = {}): Sdk {
+    const sdk = createSdk(
+      {
+        engine: {
+          type: 'whatsapp-web.js',
+          webVersion: this.build.version,
+          webVersionCache: { type: 'local', path: path.join(this.dir, 'builds') },
+        },
+        auth: { type: 'local', dataPath: path.join(this.dir, 'sdk-sessions') },
+        log: { level: process.env.WAKIT_DOUBLE_DEBUG ? 'debug' : 'silent' },
+        ...config,
+      },
+      {
+        engineFactory: createWwebjsEngineFactory(this.config, {
+          bindings: this.bindings(),
+          destroyTimeoutMs: 5_000,
+        }),
+      },
+    );
+    this.sdks.push(sdk);
+    return sdk;
+  }
+
   /** The page of the latest client, once it exists. */
   async page(timeoutMs = 10_000): Promise<Page> {
     const deadline = Date.now() + timeoutMs;
@@ -156,6 +185,7 @@ export class DoubleHarness {
   }
 
   async cleanup(): Promise<void> {
+    for (const sdk of this.sdks) await sdk.stop().catch(() => {});
     for (const engine of this.engines) await engine.stop().catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
   }
