@@ -127,6 +127,18 @@
       return window.btoa(String.fromCharCode(...buffer));
     },
 
+    /** Sends wait (in flight, unanswered) until `releaseSends()`. */
+    holdSends() {
+      let release;
+      const gate = new Promise((resolve) => (release = resolve));
+      D.held = { count: 0, gate, release };
+    },
+    heldSends: () => D.held?.count ?? 0,
+    releaseSends() {
+      D.held?.release();
+      D.held = null;
+    },
+
     /** The recipient reads the chat: the bot's messages there reach ack 3. */
     read(chatId) {
       for (const m of D.sent) if (String(m.to) === String(D.wid(chatId))) D.setAck(m, 3);
