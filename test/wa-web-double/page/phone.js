@@ -1,6 +1,6 @@
 /* global window, Blob, setTimeout */
 /**
- * WhatsApp Web double, part 7: the phone side. `window.__waDouble` is the control object tests
+ * WhatsApp Web double, part 8: the phone side. `window.__waDouble` is the control object tests
  * drive through puppeteer (`page.evaluate((args) => window.__waDouble.receive(args), ...)`): it
  * plays the linked phone and the people writing to the bot. Nothing in whatsapp-web.js reads it.
  */
@@ -126,6 +126,19 @@
       const buffer = new Uint8Array(await blob.arrayBuffer());
       return window.btoa(String.fromCharCode(...buffer));
     },
+
+    /** Someone (`from`) reacts to message `id` with `emoji` ('' takes the reaction back). */
+    react: (id, emoji, from) => D.react(id, emoji, from),
+    /** Reactions the bot sent: `{ to: message id, emoji }`. */
+    reactionsSent: () => [...D.reactionsSent],
+    /** Someone (`from`) votes on poll `id` for the options with these local ids. */
+    vote: (id, localIds, from) => D.vote(id, localIds, from),
+    /** Someone calls the bot; returns the call id. */
+    call: (from, { isVideo = false } = {}) => D.offerCall({ from, isVideo }),
+    /** Call ids the bot rejected. */
+    rejectedCalls: () => [...D.modules.WAWebCallCollection.rejected],
+    /** Chat states and presence the bot sent (`typing`, `recording`, `paused`, `available`…). */
+    presence: () => [...D.presence],
 
     /** Sends wait (in flight, unanswered) until `releaseSends()`. */
     holdSends() {
