@@ -18,6 +18,7 @@ const PARTS = [
   'send',
   'events',
   'actions',
+  'groups',
   'phone',
 ] as const;
 const PAGE_DIR = path.join(import.meta.dirname, 'page');

@@ -1,6 +1,6 @@
 /* global window, Blob, setTimeout */
 /**
- * WhatsApp Web double, part 8: the phone side. `window.__waDouble` is the control object tests
+ * WhatsApp Web double, part 9: the phone side. `window.__waDouble` is the control object tests
  * drive through puppeteer (`page.evaluate((args) => window.__waDouble.receive(args), ...)`): it
  * plays the linked phone and the people writing to the bot. Nothing in whatsapp-web.js reads it.
  */
@@ -129,6 +129,23 @@
 
     /** Someone (`from`) reacts to message `id` with `emoji` ('' takes the reaction back). */
     react: (id, emoji, from) => D.react(id, emoji, from),
+    /** The invite code of a group (as shared by someone in it). */
+    inviteCode: (groupId) => D.inviteCodeOf(groupId),
+    /** A group as the network sees it: subject, description, settings, participants. */
+    group(groupId) {
+      const g = D.modules.WAWebCollections.GroupMetadata.get(groupId);
+      if (!g) return null;
+      return {
+        subject: g.subject,
+        desc: g.desc,
+        announce: g.announce,
+        restrict: g.restrict,
+        participants: g.participants.serialize().map((p) => ({
+          id: String(p.id),
+          isAdmin: Boolean(p.isAdmin || p.isSuperAdmin),
+        })),
+      };
+    },
     /** Reactions the bot sent: `{ to: message id, emoji }`. */
     reactionsSent: () => [...D.reactionsSent],
     /** Someone (`from`) votes on poll `id` for the options with these local ids. */
