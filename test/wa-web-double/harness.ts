@@ -14,7 +14,8 @@ import { LocalSessionStore } from '../../src/auth/local-store.js';
 import type { SessionStore } from '../../src/auth/session-store.js';
 import { engineSchema } from '../../src/config/schema.js';
 import { defaultBindings } from '../../src/engines/wwebjs/default-bindings.js';
-import { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import { WwebjsEngine, createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
+import { createSdk, type Sdk } from '../../src/index.js';
 import type {
   ClientLike,
   WwebjsBindings,
@@ -45,6 +46,7 @@ export class DoubleHarness {
   /** Every request any page of ours made, by URL, in order. */
   readonly requests: string[] = [];
   readonly engines: WwebjsEngine[] = [];
+  readonly sdks: Sdk[] = [];
   readonly config: WwebjsEngineConfig;
   readonly store: SessionStore;
   readonly clientName: string;
@@ -78,31 +80,8 @@ export class DoubleHarness {
     return new DoubleHarness(dir, build, world, options, buildsDir);
   }
 
-  /** whatsapp-web.js's own bindings; each Client is recorded and its requests counted. */
   private bindings(): WwebjsBindings {
-    return {
-      ...defaultBindings,
-      createClient: (options) => {
-        const client = defaultBindings.createClient(options);
-        this.observe(client);
-        this.clients.push(client);
-        return client;
-      },
-    };
-  }
-
-  /** Records the page's requests from the moment whatsapp-web.js sets up its web cache. */
-  private observe(client: ClientLike): void {
-    const real = client as unknown as { initWebVersionCache(): Promise<void>; pupPage: Page };
-    const original = real.initWebVersionCache.bind(real);
-    real.initWebVersionCache = async () => {
-      real.pupPage.on('request', (request: HTTPRequest) => this.requests.push(request.url()));
-      if (process.env.WAKIT_DOUBLE_DEBUG) {
-        real.pupPage.on('console', (m) => console.log(`[page ${m.type()}] ${m.text()}`));
-        real.pupPage.on('pageerror', (e) => console.log('[page error]', e));
-      }
-      await original();
-    };
+    return observingBindings(this.clients, this.requests);
   }
 
   /** A new engine for the client (a process start): same store, same double build. */
@@ -116,28 +95,41 @@ export class DoubleHarness {
     return engine;
   }
 
+  /**
+   * An SDK whose whatsapp-web.js clients run on the double: the engine section is what a user
+   * would write; the factory is the engine's own, with the observed bindings.
+   */
+  sdk(config: Record<string, unknown> = {}): Sdk {
+    const sdk = createSdk(
+      {
+        engine: {
+          type: 'whatsapp-web.js',
+          webVersion: this.build.version,
+          webVersionCache: { type: 'local', path: path.join(this.dir, 'builds') },
+        },
+        auth: { type: 'local', dataPath: path.join(this.dir, 'sdk-sessions') },
+        log: { level: process.env.WAKIT_DOUBLE_DEBUG ? 'debug' : 'silent' },
+        ...config,
+      },
+      {
+        engineFactory: createWwebjsEngineFactory(this.config, {
+          bindings: this.bindings(),
+          destroyTimeoutMs: 5_000,
+        }),
+      },
+    );
+    this.sdks.push(sdk);
+    return sdk;
+  }
+
   /** The page of the latest client, once it exists. */
-  async page(timeoutMs = 10_000): Promise<Page> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const page = (this.clients.at(-1) as unknown as { pupPage?: Page } | undefined)?.pupPage;
-      if (page && !page.isClosed()) return page;
-      if (Date.now() > deadline) throw new Error('no whatsapp-web.js page');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  page(timeoutMs = 10_000): Promise<Page> {
+    return latestPage(this.clients, timeoutMs);
   }
 
   /** Calls the phone side (`window.__waDouble[name](...args)`) in the latest page. */
   async phone<T = unknown>(name: string, ...args: unknown[]): Promise<T> {
-    const page = await this.page();
-    return page.evaluate(
-      (method, params) => {
-        const api = (globalThis as unknown as { __waDouble: PhoneApi }).__waDouble;
-        return (api[method] as (...a: unknown[]) => unknown)(...params);
-      },
-      name,
-      args,
-    ) as Promise<T>;
+    return callPhone<T>(await this.page(), name, args);
   }
 
   /** The process id of the latest client's Chromium. */
@@ -156,6 +148,7 @@ export class DoubleHarness {
   }
 
   async cleanup(): Promise<void> {
+    for (const sdk of this.sdks) await sdk.stop().catch(() => {});
     for (const engine of this.engines) await engine.stop().catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
   }
@@ -171,4 +164,53 @@ export async function savedProfile(h: DoubleHarness): Promise<Buffer | null> {
     recursive: true,
   }).catch(() => null);
   return files && files.length > 0 ? Buffer.from(files.sort().join('\n')) : null;
+}
+
+/**
+ * whatsapp-web.js's own bindings (`defaultBindings`), observed: each Client is pushed to
+ * `clients`, and its page's requests to `requests` from the moment whatsapp-web.js sets up its web
+ * cache (before it loads https://web.whatsapp.com/).
+ */
+export function observingBindings(clients: ClientLike[], requests: string[]): WwebjsBindings {
+  return {
+    ...defaultBindings,
+    createClient: (options) => {
+      const client = defaultBindings.createClient(options);
+      const real = client as unknown as { initWebVersionCache(): Promise<void>; pupPage: Page };
+      const original = real.initWebVersionCache.bind(real);
+      real.initWebVersionCache = async () => {
+        real.pupPage.on('request', (request: HTTPRequest) => requests.push(request.url()));
+        if (process.env.WAKIT_DOUBLE_DEBUG) {
+          real.pupPage.on('console', (m) => console.log(`[page ${m.type()}] ${m.text()}`));
+          real.pupPage.on('pageerror', (e) => console.log('[page error]', e));
+        }
+        await original();
+      };
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
+/** The page of the latest of `clients`, once it exists. */
+export async function latestPage(clients: ClientLike[], timeoutMs = 10_000): Promise<Page> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = (clients.at(-1) as unknown as { pupPage?: Page } | undefined)?.pupPage;
+    if (page && !page.isClosed()) return page;
+    if (Date.now() > deadline) throw new Error('no whatsapp-web.js page');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Calls the phone side (`window.__waDouble[name](...args)`) in `page`. */
+export function callPhone<T>(page: Page, name: string, args: unknown[]): Promise<T> {
+  return page.evaluate(
+    (method, params) => {
+      const api = (globalThis as unknown as { __waDouble: PhoneApi }).__waDouble;
+      return (api[method] as (...a: unknown[]) => unknown)(...params);
+    },
+    name,
+    args,
+  ) as Promise<T>;
 }

@@ -10,7 +10,17 @@ import type { DoubleBuild } from './builds.js';
 import { DEFAULT_WORLD, type DoubleWorld } from './world.js';
 
 /** The page scripts, in load order. */
-const PARTS = ['core', 'wid', 'socket', 'collections', 'send', 'events', 'phone'] as const;
+const PARTS = [
+  'core',
+  'wid',
+  'socket',
+  'collections',
+  'send',
+  'events',
+  'actions',
+  'groups',
+  'phone',
+] as const;
 const PAGE_DIR = path.join(import.meta.dirname, 'page');
 
 /** JSON that is safe inside an inline <script>. */

@@ -165,6 +165,7 @@
       return { ...plain, msgs: this.msgs.getModelsArray().map((m) => String(m.id)) };
     }
   }
+  D.Chat = Chat;
   const ChatCollection = new D.Collection(Chat);
   for (const metadata of GroupMetadataCollection.getModelsArray()) {
     ChatCollection.add({ id: metadata.id, groupMetadata: metadata });

@@ -148,6 +148,9 @@
     getModelsArray() {
       return [...this.index.values()];
     }
+    serialize() {
+      return this.getModelsArray().map((model) => model.serialize());
+    }
     get _models() {
       return this.getModelsArray();
     }

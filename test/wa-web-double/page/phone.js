@@ -1,6 +1,6 @@
 /* global window, Blob, setTimeout */
 /**
- * WhatsApp Web double, part 7: the phone side. `window.__waDouble` is the control object tests
+ * WhatsApp Web double, part 9: the phone side. `window.__waDouble` is the control object tests
  * drive through puppeteer (`page.evaluate((args) => window.__waDouble.receive(args), ...)`): it
  * plays the linked phone and the people writing to the bot. Nothing in whatsapp-web.js reads it.
  */
@@ -125,6 +125,48 @@
       if (!blob) return null;
       const buffer = new Uint8Array(await blob.arrayBuffer());
       return window.btoa(String.fromCharCode(...buffer));
+    },
+
+    /** Someone (`from`) reacts to message `id` with `emoji` ('' takes the reaction back). */
+    react: (id, emoji, from) => D.react(id, emoji, from),
+    /** The invite code of a group (as shared by someone in it). */
+    inviteCode: (groupId) => D.inviteCodeOf(groupId),
+    /** A group as the network sees it: subject, description, settings, participants. */
+    group(groupId) {
+      const g = D.modules.WAWebCollections.GroupMetadata.get(groupId);
+      if (!g) return null;
+      return {
+        subject: g.subject,
+        desc: g.desc,
+        announce: g.announce,
+        restrict: g.restrict,
+        participants: g.participants.serialize().map((p) => ({
+          id: String(p.id),
+          isAdmin: Boolean(p.isAdmin || p.isSuperAdmin),
+        })),
+      };
+    },
+    /** Reactions the bot sent: `{ to: message id, emoji }`. */
+    reactionsSent: () => [...D.reactionsSent],
+    /** Someone (`from`) votes on poll `id` for the options with these local ids. */
+    vote: (id, localIds, from) => D.vote(id, localIds, from),
+    /** Someone calls the bot; returns the call id. */
+    call: (from, { isVideo = false } = {}) => D.offerCall({ from, isVideo }),
+    /** Call ids the bot rejected. */
+    rejectedCalls: () => [...D.modules.WAWebCallCollection.rejected],
+    /** Chat states and presence the bot sent (`typing`, `recording`, `paused`, `available`…). */
+    presence: () => [...D.presence],
+
+    /** Sends wait (in flight, unanswered) until `releaseSends()`. */
+    holdSends() {
+      let release;
+      const gate = new Promise((resolve) => (release = resolve));
+      D.held = { count: 0, gate, release };
+    },
+    heldSends: () => D.held?.count ?? 0,
+    releaseSends() {
+      D.held?.release();
+      D.held = null;
     },
 
     /** The recipient reads the chat: the bot's messages there reach ack 3. */

@@ -37,8 +37,15 @@
     if (recipientKnown) setTimeout(() => setAck(msg, 2), 2 * build.ackDelayMs);
     return msg;
   };
+  /** While the phone side holds sends (`holdSends`), a send waits before it is even added. */
+  D.held = null;
   D.define('WAWebSendMsgChatAction', {
     addAndSendMsgToChat: (chat, message) => {
+      if (D.held) {
+        D.held.count += 1;
+        const sent = D.held.gate.then(() => send(chat, message));
+        return [sent.then((msg) => [msg]), sent.then(() => ({ messageSendResult: 'OK' }))];
+      }
       try {
         const msg = send(chat, message);
         return [Promise.resolve([msg]), Promise.resolve({ messageSendResult: 'OK' })];

@@ -91,7 +91,7 @@
   D.connect = async (me, { persist }) => {
     clearInterval(refTimer);
     D.me = me;
-    Conn.set({ wid: D.wid(me.pn), pushname: me.pushname, ref: null });
+    Conn.set({ wid: D.wid(me.pn), pushname: me.pushname });
     if (persist) await D.storage.writeLinked(me);
     D.world.onLinked?.(me);
     Socket.set('state', 'OPENING');

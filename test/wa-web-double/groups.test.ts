@@ -1,0 +1,84 @@
+/**
+ * Groups on the real whatsapp-web.js 1.34.7 + WhatsApp Web double, at the engine port: create
+ * with per-participant results, read, add / promote / demote / remove, subject, description,
+ * settings, invite codes, leave and join by invite.
+ */
+import { expect } from 'chai';
+import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import { startAndLink, type EngineHarness } from '../engines/engine-contract.js';
+import { DoubleHarness } from './harness.js';
+import { ALICE, BOB, BOT, NOBODY } from './world.js';
+
+type NetworkGroup = {
+  subject: string;
+  desc: string;
+  announce: boolean;
+  restrict: boolean;
+  participants: Array<{ id: string; isAdmin: boolean }>;
+};
+
+describe('groups on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function () {
+  this.timeout(60_000);
+  let h: DoubleHarness;
+  let engine: WwebjsEngine;
+
+  beforeEach(async () => {
+    h = await DoubleHarness.create();
+    engine = h.engine();
+    await startAndLink({
+      engine,
+      link: (qr: string) => h.link(qr),
+      deadlineMs: 15_000,
+    } as unknown as EngineHarness);
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
+
+  it('creates a group with a result per participant, then manages its members and settings', async () => {
+    const created = await engine.createGroup('Launch', [ALICE.pn, NOBODY]);
+    expect(created.subject).to.equal('Launch');
+    expect(created.id).to.match(/@g\.us$/);
+    const outcome = Object.fromEntries(created.participants.map((p) => [p.id, p.outcome]));
+    expect(outcome).to.deep.equal({ [ALICE.pn]: 'added', [NOBODY]: 'refused' });
+
+    const added = await engine.addParticipants(created.id, [BOB.pn, ALICE.pn]);
+    expect(added.map((p) => [p.id, p.outcome])).to.deep.equal([
+      [BOB.pn, 'added'],
+      [ALICE.pn, 'refused'],
+    ]);
+    expect((await engine.promoteParticipants(created.id, [ALICE.pn]))[0].outcome).to.equal(
+      'promoted',
+    );
+    expect((await engine.demoteParticipants(created.id, [ALICE.pn]))[0].outcome).to.equal(
+      'demoted',
+    );
+    expect((await engine.removeParticipants(created.id, [BOB.pn]))[0].outcome).to.equal('removed');
+    await engine.setGroupSubject(created.id, 'Launch day');
+    await engine.setGroupDescription(created.id, 'T minus 1');
+    await engine.setGroupSettings(created.id, { messagesAdminsOnly: true, infoAdminsOnly: true });
+
+    const info = await engine.getGroup(created.id);
+    expect(info).to.deep.include({ subject: 'Launch day', description: 'T minus 1' });
+    expect(info.settings).to.deep.equal({ messagesAdminsOnly: true, infoAdminsOnly: true });
+    const network = await h.phone<NetworkGroup>('group', created.id);
+    expect(network.participants).to.deep.equal([
+      { id: BOT.pn, isAdmin: true },
+      { id: ALICE.pn, isAdmin: false },
+    ]);
+    expect(network).to.include({ announce: true, restrict: true, subject: 'Launch day' });
+  });
+
+  it('invite codes: read, revoke (a new one), leave and join back by the code', async () => {
+    const { id } = await engine.createGroup('Club', [ALICE.pn]);
+    const code = await engine.getInviteCode(id);
+    const fresh = await engine.revokeInvite(id);
+    expect(fresh).to.be.a('string').and.not.equal(code);
+    await engine.leaveGroup(id);
+    let network = await h.phone<NetworkGroup>('group', id);
+    expect(network.participants.map((p) => p.id)).to.deep.equal([ALICE.pn]);
+    expect(await engine.joinByInvite(fresh)).to.equal(id);
+    network = await h.phone<NetworkGroup>('group', id);
+    expect(network.participants.map((p) => p.id)).to.include(BOT.pn);
+  });
+});

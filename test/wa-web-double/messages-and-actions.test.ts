@@ -1,0 +1,107 @@
+/**
+ * Message kinds and actions on the real whatsapp-web.js 1.34.7 + WhatsApp Web double, at the
+ * engine port: locations, contact cards and polls sent; reactions, edits and revokes both ways;
+ * poll votes; calls offered by the phone side and rejected; chat state, seen and presence.
+ */
+import { expect } from 'chai';
+import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import { nextEvent, startAndLink, type EngineHarness } from '../engines/engine-contract.js';
+import { DoubleHarness } from './harness.js';
+import { ALICE, BOB } from './world.js';
+
+type Sent = Array<{ id: string; type: string; body: string }>;
+
+describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function () {
+  this.timeout(60_000);
+  let h: DoubleHarness;
+  let engine: WwebjsEngine;
+
+  beforeEach(async () => {
+    h = await DoubleHarness.create();
+    engine = h.engine();
+    await startAndLink({
+      engine,
+      link: (qr: string) => h.link(qr),
+      deadlineMs: 15_000,
+    } as unknown as EngineHarness);
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
+
+  it('sends a location, a contact card and a poll', async () => {
+    const created: string[] = [];
+    engine.on('message.create', (m) => created.push(m.type));
+    await engine.send(ALICE.pn, {
+      kind: 'location',
+      location: { latitude: 52.52, longitude: 13.405, name: 'Berlin' },
+    });
+    await engine.send(ALICE.pn, { kind: 'contact', contacts: [{ id: BOB.pn }] });
+    await engine.send(ALICE.pn, {
+      kind: 'poll',
+      poll: { question: 'Lunch?', options: ['yes', 'no'], allowMultipleAnswers: false },
+    });
+    const sent = await h.phone<Sent>('sent');
+    expect(sent.map((m) => m.type)).to.deep.equal(['location', 'vcard', 'poll_creation']);
+    expect(sent[1].body).to.contain(`waid=${BOB.pn.split('@')[0]}`);
+    expect(created).to.deep.equal(['location', 'vcard', 'poll_creation']);
+  });
+
+  it('reactions both ways, an edit and a revoke of its own message', async () => {
+    const incoming = nextEvent(engine, 'message');
+    await h.phone('receive', { from: ALICE.pn, body: 'react to me' });
+    const [message] = await incoming;
+    await engine.react(message.id, '👍');
+    expect(await h.phone('reactionsSent')).to.deep.equal([{ to: message.id, emoji: '👍' }]);
+
+    const { id } = await engine.send(ALICE.pn, { kind: 'text', text: 'typo', options: {} });
+    const reaction = nextEvent(engine, 'message.reaction', (r) => !r.fromMe);
+    await h.phone('react', id, '❤️', ALICE.pn);
+    expect((await reaction)[0]).to.include({ messageId: id, emoji: '❤️' });
+
+    const edit = nextEvent(engine, 'message.edit');
+    await engine.editMessage(id, 'fixed');
+    expect((await edit)[0]).to.include({ messageId: id });
+    expect((await h.phone<Sent>('sent')).find((m) => m.id === id)?.body).to.equal('fixed');
+
+    const revoke = nextEvent(engine, 'message.revoke');
+    await engine.deleteMessage(id, true);
+    expect((await revoke)[0]).to.include({ messageId: id });
+    expect((await h.phone<Sent>('sent')).find((m) => m.id === id)?.type).to.equal('revoked');
+  });
+
+  it('a poll vote from the phone side arrives as poll.vote with the chosen options', async () => {
+    const { id } = await engine.send(ALICE.pn, {
+      kind: 'poll',
+      poll: { question: 'Lunch?', options: ['yes', 'no'], allowMultipleAnswers: false },
+    });
+    const vote = nextEvent(engine, 'poll.vote');
+    await h.phone('vote', id, [1], ALICE.pn);
+    const [data] = await vote;
+    expect(data).to.deep.include({
+      pollMessageId: id,
+      chatId: ALICE.pn,
+      voter: ALICE.pn,
+      selectedOptions: ['no'],
+    });
+  });
+
+  it('a call from the phone side arrives as call, and rejecting it reaches the phone', async () => {
+    const offered = nextEvent(engine, 'call');
+    const callId = await h.phone<string>('call', ALICE.pn, { isVideo: true });
+    const [call] = await offered;
+    expect(call).to.include({ id: callId, from: ALICE.pn, video: true, group: false });
+    await engine.rejectCall(callId);
+    expect(await h.phone('rejectedCalls')).to.deep.equal([callId]);
+  });
+
+  it('chat state, seen and presence reach the phone side', async () => {
+    await h.phone('receive', { from: ALICE.pn, body: 'one' });
+    await engine.sendChatState(ALICE.pn, 'typing');
+    await engine.markChatSeen(ALICE.pn);
+    await engine.setOnline(false);
+    const presence = await h.phone<Array<{ what: string }>>('presence');
+    expect(presence.map((p) => p.what)).to.include.members(['typing', 'unavailable']);
+    expect((await engine.getChat(ALICE.pn)).unreadCount).to.equal(0);
+  });
+});
