@@ -1,7 +1,8 @@
 // The image built and run for real, with rootful podman standing in for Docker: the container
 // stays up and serves (/healthz, /readyz, HEALTHCHECK's own command, the token API, a bot's
 // plugin importing `wakitjs`), as the non-root user 10001 with its data in the volume, under
-// Docker's default seccomp profile (moby's default.json, kept in fixtures/) where Chromium must
+// Docker's default seccomp profile (fixtures/moby-seccomp-default.json: seccomp/default.json of
+// moby/profiles at 3c28324314729dbade8287e868eef6338c42807a, verbatim) where Chromium must
 // start; SIGTERM stops it with exit 0 within the grace period; the same through compose.yaml.
 // Timings go to the test output. Everything podman keeps is in /var/tmp/wakit-image-test.
 import { expect } from 'chai';
