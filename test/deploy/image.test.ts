@@ -6,7 +6,7 @@
 // start; SIGTERM stops it with exit 0 within the grace period; the same through compose.yaml.
 // Timings go to the test output. Everything podman keeps is in /var/tmp/wakit-image-test.
 import { expect } from 'chai';
-import { cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chown, cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { dockerfileBase, ensureBaseImage } from './base-image.js';
@@ -146,6 +146,25 @@ describe('the image, built and run (rootful podman)', function () {
       IMAGE,
     ]);
     expect(health).to.include('/healthz');
+  });
+
+  it('a host directory prepared as docs/deploy.md says (uid 10001, 0700) works as /data', async () => {
+    const host = path.join(work, 'bind-data');
+    await mkdir(host, { mode: 0o700 });
+    await chown(host, Number(UID), Number(UID));
+    await podman.ok([
+      'run',
+      '--rm',
+      ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+      '-v',
+      `${host}:/data`,
+      '--entrypoint',
+      'node',
+      IMAGE,
+      '-e',
+      "require('fs').mkdirSync('/data/sessions', { mode: 0o700 })",
+    ]);
+    expect((await stat(path.join(host, 'sessions'))).uid).to.equal(Number(UID));
   });
 
   it('.dockerignore keeps secrets out of the build context: bot/.env, nested .env, sessions', async () => {
