@@ -3,7 +3,7 @@
 // machines that run the tests refuse podman's default ulimits, so nofile/nproc are set explicitly.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface Result {
@@ -143,6 +143,7 @@ export async function createPodman(stateDir: string): Promise<Podman> {
     async serve() {
       const socket = path.join(stateDir, 'podman.sock');
       const host = `unix://${socket}`;
+      await rm(socket, { force: true }); // a socket left by an earlier run would be taken for this one
       const child: ChildProcess = spawn('podman', ['system', 'service', '--time=0', host], {
         env,
         stdio: 'ignore',
