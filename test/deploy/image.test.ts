@@ -62,12 +62,13 @@ describe('the image, built and run (rootful podman)', function () {
 
     const base = await ensureBaseImage(podman, await dockerfileBase(path.join(REPO, 'Dockerfile')));
     timings.push(`base ${base.image}: ${(base.ms / 1000).toFixed(0)} s (${base.how})`);
-    // apt (Debian's mirror) and npm (the registry, TLS) must work inside the build
+    // npm inside the build must reach the registry over TLS (this network re-signs it): said
+    // plainly here rather than as an npm error deep in a long build
     const network = await podman.run(
       [
         'run',
         '--rm',
-        ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+        ...podman.ulimitFlags,
         base.image,
         'node',
         '-e',
@@ -89,7 +90,7 @@ describe('the image, built and run (rootful podman)', function () {
         'docker',
         '--pull=never',
         '--jobs=2', // the runtime stage's apt-get runs while the build stage compiles
-        ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+        ...podman.ulimitFlags,
         '-t',
         IMAGE,
         '-f',
@@ -119,7 +120,7 @@ describe('the image, built and run (rootful podman)', function () {
       name,
       '--security-opt',
       `seccomp=${SECCOMP}`,
-      ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+      ...podman.ulimitFlags,
       ...args,
       IMAGE,
     ]);
@@ -130,7 +131,7 @@ describe('the image, built and run (rootful podman)', function () {
     const compilers = await podman.run([
       'run',
       '--rm',
-      ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+      ...podman.ulimitFlags,
       '--entrypoint',
       'sh',
       IMAGE,
@@ -155,7 +156,7 @@ describe('the image, built and run (rootful podman)', function () {
     await podman.ok([
       'run',
       '--rm',
-      ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+      ...podman.ulimitFlags,
       '-v',
       `${host}:/data`,
       '--entrypoint',
@@ -195,7 +196,7 @@ describe('the image, built and run (rootful podman)', function () {
       'build',
       '--pull=never',
       '--no-cache',
-      ...podman.ulimits.flatMap((u) => ['--ulimit', u]),
+      ...podman.ulimitFlags,
       '-f',
       path.join(context, 'Dockerfile.context'),
       context,

@@ -65,8 +65,8 @@ export async function execOk(
 
 export interface Podman {
   readonly stateDir: string;
-  /** `--ulimit` arguments this machine accepts. */
-  readonly ulimits: string[];
+  /** `--ulimit` flags with limits this machine accepts (it refuses podman's defaults). */
+  readonly ulimitFlags: string[];
   /** Environment that points podman (and its API service) at the test's own configuration. */
   readonly env: NodeJS.ProcessEnv;
   run(args: readonly string[], options?: RunOptions): Promise<Result>;
@@ -136,7 +136,7 @@ export async function createPodman(stateDir: string): Promise<Podman> {
     execOk('podman', args, { ...options, env: { ...env, ...options.env } });
   return {
     stateDir,
-    ulimits,
+    ulimitFlags: ulimits.flatMap((u) => ['--ulimit', u]),
     env,
     run,
     ok,
