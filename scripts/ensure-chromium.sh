@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
 # Part of `npm test`: the real-browser tests need a system Chromium (puppeteer never downloads one),
-# the fleet tests a real `redis-server` (Redis 7). Finds them, installs Debian's `chromium` and
-# `redis-server` when running as root, or says exactly what to install.
+# the fleet tests a real `redis-server` (Redis 7), the image test (test/deploy/image.test.ts)
+# rootful podman with runc, debootstrap and docker-compose. Finds them, installs Debian's packages
+# when running as root, or says exactly what to install.
 set -euo pipefail
+image_tools=()
+for tool in podman runc debootstrap docker-compose; do
+  command -v "$tool" >/dev/null 2>&1 || image_tools+=("$tool")
+done
+if [ ${#image_tools[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-chromium: installing what the image test needs: ${image_tools[*]}..."
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${image_tools[@]}" >/dev/null
+  else
+    echo "ensure-chromium: the image test needs ${image_tools[*]}: sudo apt-get install -y ${image_tools[*]} (it runs as root)" >&2
+  fi
+fi
 if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "ensure-chromium: no redis-server found, installing Debian's redis-server..."
