@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { toString as qrToString } from 'qrcode';
 import type { WakitConfig } from '../config/schema.js';
-import { loadConfigFile } from '../config/load.js';
+import { loadConfigChecked } from './config-commands.js';
 import { parseConfig } from '../config/validate.js';
 import { isWakitError } from '../errors/index.js';
 import { createSdk, type Sdk } from '../sdk.js';
@@ -111,7 +111,7 @@ function narrate(sdk: Sdk, io: CliIo, dev: boolean, onReady: (client: string) =>
  */
 export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot> {
   loadDotEnv(options.config);
-  const loaded = await loadConfigFile(options.config);
+  const loaded = await loadConfigChecked(options.config);
   let config = options.dev
     ? devConfig(loaded.config, loaded.baseDir, options.autoScanMs)
     : loaded.config;
