@@ -192,6 +192,7 @@ export type {
   CommandMeta,
   EventData,
   EventHandler,
+  EventObserver,
   HttpMethod,
   Next,
   OnOptions,
