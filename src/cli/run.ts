@@ -65,15 +65,27 @@ export function devConfig(
     config.engine.type === 'simulator'
       ? { ...config.engine, autoScanMs: config.engine.autoScanMs ?? autoScanMs }
       : { type: 'simulator' as const, autoScanMs };
+  const { queue } = config;
   return parseConfig(
     {
       ...config,
       engine,
       auth: { type: 'local', dataPath: path.join(baseDir, '.wakit', 'dev-sessions') },
+      // the simulator bans nobody: answers come within a fraction of a second, not 2-4 s
+      queue: {
+        ...queue,
+        minGapMs: Math.min(queue.minGapMs, DEV_PACING.minGapMs),
+        jitterMs: Math.min(queue.jitterMs, DEV_PACING.jitterMs),
+        perChatGapMs: Math.min(queue.perChatGapMs, DEV_PACING.perChatGapMs),
+        lightGapMs: Math.min(queue.lightGapMs, DEV_PACING.minGapMs),
+      },
     },
     'dev configuration',
   );
 }
+
+/** Pacing of `wakit dev` at most (lower configured values are kept). */
+export const DEV_PACING = { minGapMs: 100, jitterMs: 200, perChatGapMs: 300 } as const;
 
 /** Prints QR codes, READY lines and disconnects of every client, for a person at a terminal. */
 function narrate(sdk: Sdk, io: CliIo, dev: boolean, onReady: (client: string) => void): void {
