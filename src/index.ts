@@ -194,6 +194,7 @@ export type {
   CommandMeta,
   EventData,
   EventHandler,
+  EventObserver,
   HttpMethod,
   Next,
   OnOptions,

@@ -3,8 +3,9 @@
  * records with an id, and fans them out to subscribers (SSE streams, webhooks, metrics). It also
  * remembers the QR code each client currently shows.
  *
- * One server: the id is a sequence number (`"1"`, `"2"`, ...) and the last events are kept in a
- * bounded ring buffer for SSE `Last-Event-ID` resume. A fleet (`host.cluster`): the events of the
+ * One server: the id is a sequence number increasing by one per event, starting above every id an
+ * earlier process gave (from the start time: ids are never reused across restarts), and the last
+ * events are kept in a bounded ring buffer for SSE `Last-Event-ID` resume. A fleet (`host.cluster`): the events of the
  * clients this node runs are published to the fleet's stream instead, and subscribers are fed from
  * that stream, so every node sees every client's events in one order; the id is the stream id
  * (`<ms>-<n>`) and resume reads the stream (see docs/scaling.md, "One event stream").
@@ -65,7 +66,9 @@ function nowIso(): string {
 
 export class EventHub {
   readonly #buffer: (HubEvent | undefined)[];
-  #seq = 0;
+  #seq: number;
+  /** Id of this process's first event: the start time in 1/100 ms, above any earlier process's ids. */
+  readonly #first: number;
   /** The fleet's stream (cluster mode), else undefined. */
   readonly #fleet: FleetEventStream | undefined;
   #lastFleetId = '0';
@@ -88,6 +91,8 @@ export class EventHub {
       onPublishError?: (error: unknown) => void;
     },
   ) {
+    this.#first = Date.now() * 100 + 1;
+    this.#seq = this.#first - 1;
     this.#fleet = sdk.cluster?.events;
     this.#buffer = new Array<HubEvent | undefined>(this.#fleet ? 0 : options.bufferSize);
     this.#onListenerError = options.onListenerError ?? (() => undefined);
@@ -106,12 +111,12 @@ export class EventHub {
     return this.#qr.get(client);
   }
 
-  /** Events seen so far: one server, the sequence number of the last event (0 before any). */
+  /** One server: the sequence number of the last event (the one before the first before any). */
   get lastSeq(): number {
     return this.#seq;
   }
 
-  /** Id of the last event seen (`"0"` before any). */
+  /** Id of the last event seen. */
   get lastId(): string {
     return this.#fleet ? this.#lastFleetId : String(this.#seq);
   }
@@ -160,6 +165,19 @@ export class EventHub {
   }
 
   /**
+   * Whether every event after `after` can still be replayed: one server, false for an id of an
+   * earlier process (before a restart), one older than the buffer holds, or one not given yet;
+   * `0` asks for whatever is buffered. A fleet's stream is judged by the stream.
+   */
+  replayable(after: string): boolean {
+    if (this.#fleet) return true;
+    const seq = Number(after);
+    if (seq === 0) return true;
+    const oldest = Math.max(this.#first, this.#seq - this.#buffer.length + 1);
+    return seq >= oldest - 1 && seq <= this.#seq;
+  }
+
+  /**
    * Events after id `after`, oldest first, at most `limit`: one server, as many as the buffer still
    * holds; a fleet, as many as the stream still holds (STORAGE_UNAVAILABLE while Redis is away).
    */
@@ -167,7 +185,7 @@ export class EventHub {
     if (this.#fleet) return (await this.#fleet.since(after, limit)).map(hubEventOf);
     const seq = Number(after);
     const size = this.#buffer.length;
-    const from = Math.max(seq + 1, this.#seq - size + 1, 1);
+    const from = Math.max(seq + 1, this.#seq - size + 1, this.#first);
     const out: HubEvent[] = [];
     for (let s = from; s <= this.#seq && out.length < limit; s++) {
       const event = this.#buffer[s % size];

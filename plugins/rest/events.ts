@@ -77,7 +77,7 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
       operationId: 'streamEvents',
       summary: 'Client events as Server-Sent Events (`text/event-stream`)',
       description:
-        'Each event has `id:` (resume with `Last-Event-ID`; in a fleet a stream id `<ms>-<n>`, valid on every node), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them).',
+        'Each event has `id:` (resume with `Last-Event-ID`; in a fleet a stream id `<ms>-<n>`, valid on every node), `event:` (its type) and `data:` (a ClientEvent as JSON). Comment lines are heartbeats. A new stream starts live; `Last-Event-ID` or `?since=<id>` first replays the buffered events after that id (`since=0`: all of them). One server: ids increase by one per event and are never reused across restarts; an id whose events cannot all be replayed (from before a restart, or older than the buffer) first gets an `event: reset` line, then everything still buffered.',
       tag: 'events',
       query: StreamQuery,
       responses: {
@@ -97,8 +97,12 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         }
         const types =
           query.types && query.types.length > 0 ? new Set<string>(query.types) : undefined;
-        const after =
+        const asked =
           lastEventId(rc, ctx.get('last-event-id') || undefined) ?? checkSince(rc, query.since);
+        // an id this server cannot replay after (before a restart, beyond the buffer): the reader
+        // is told with a `reset` event and gets everything still buffered
+        const reset = asked !== undefined && !rc.hub.replayable(asked);
+        const after = reset ? '0' : asked;
         if (rc.streams.size >= rc.options.sse.maxStreams) {
           throw new WakitError('TOO_MANY_REQUESTS', 'Too many event streams are open');
         }
@@ -175,6 +179,15 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         ctx.set('X-Accel-Buffering', 'no');
         ctx.body = stream;
         stream.write(`retry: 2000\n: connected ${rc.hub.lastId}\n\n`);
+        if (reset) {
+          const data = {
+            lastEventId: asked,
+            lastId: rc.hub.lastId,
+            reason:
+              'events after this id cannot be replayed (the server restarted, or they left the buffer): what is still buffered follows',
+          };
+          stream.write(`event: reset\ndata: ${JSON.stringify(data)}\n\n`);
+        }
         if (after === undefined) return;
         const replay = async (): Promise<void> => {
           for (;;) {

@@ -76,8 +76,15 @@ function run(command: string, args: string[], cwd: string): Promise<number> {
   });
 }
 
-/** `wakit create <dir>`: copies a template, names the package, writes .gitignore, installs. */
-export async function createProject(dir: string, options: CreateOptions, io: CliIo): Promise<void> {
+/**
+ * `wakit create <dir>`: copies a template, names the package, writes .gitignore, installs.
+ * Resolves with the exit code: 1 when `npm install` failed (the project is there; npm said why).
+ */
+export async function createProject(
+  dir: string,
+  options: CreateOptions,
+  io: CliIo,
+): Promise<number> {
   if (!(TEMPLATES as readonly string[]).includes(options.template)) {
     throw new WakitError(
       'VALIDATION_FAILED',
@@ -125,11 +132,14 @@ export async function createProject(dir: string, options: CreateOptions, io: Cli
   if (options.install) {
     io.out('Installing dependencies (npm install)...');
     const code = await run('npm', ['install', '--no-audit', '--no-fund'], target);
-    if (code !== 0)
-      throw new WakitError(
-        'INTERNAL',
-        `npm install failed with exit code ${code} (run it again in ${target})`,
+    if (code !== 0) {
+      // npm's own output says why (network, a compiler for better-sqlite3, ...): not a wakit error
+      io.err(
+        `npm install failed (exit code ${code}; npm's messages are above). The project is created: ` +
+          `fix what npm reports, then run \`npm install\` in ${target}.`,
       );
+      return 1;
+    }
   }
   const rel = path.relative(process.cwd(), target) || '.';
   io.out(
@@ -148,4 +158,5 @@ export async function createProject(dir: string, options: CreateOptions, io: Cli
       'Edit plugins/hello.ts and bot.config.json to make it yours.',
     ].join('\n'),
   );
+  return 0;
 }

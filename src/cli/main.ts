@@ -95,16 +95,17 @@ export function buildProgram(
         dir: string,
         opts: { template: string; install: boolean; insidePackage?: boolean },
       ) => {
-        await createProject(
-          dir,
-          {
-            template: opts.template,
-            install: opts.install,
-            insidePackage: opts.insidePackage === true,
-          },
-          io,
+        setCode(
+          await createProject(
+            dir,
+            {
+              template: opts.template,
+              install: opts.install,
+              insidePackage: opts.insidePackage === true,
+            },
+            io,
+          ),
         );
-        setCode(0);
       },
     );
 

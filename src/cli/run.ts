@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { toString as qrToString } from 'qrcode';
 import type { WakitConfig } from '../config/schema.js';
-import { loadConfigFile } from '../config/load.js';
+import { loadConfigChecked } from './config-commands.js';
 import { parseConfig } from '../config/validate.js';
 import { isWakitError } from '../errors/index.js';
 import { createSdk, type Sdk } from '../sdk.js';
@@ -66,15 +66,27 @@ export function devConfig(
     config.engine.type === 'simulator'
       ? { ...config.engine, autoScanMs: config.engine.autoScanMs ?? autoScanMs }
       : { type: 'simulator' as const, autoScanMs };
+  const { queue } = config;
   return parseConfig(
     {
       ...config,
       engine,
       auth: { type: 'local', dataPath: path.join(baseDir, '.wakit', 'dev-sessions') },
+      // the simulator bans nobody: answers come within a fraction of a second, not 2-4 s
+      queue: {
+        ...queue,
+        minGapMs: Math.min(queue.minGapMs, DEV_PACING.minGapMs),
+        jitterMs: Math.min(queue.jitterMs, DEV_PACING.jitterMs),
+        perChatGapMs: Math.min(queue.perChatGapMs, DEV_PACING.perChatGapMs),
+        lightGapMs: Math.min(queue.lightGapMs, DEV_PACING.minGapMs),
+      },
     },
     'dev configuration',
   );
 }
+
+/** Pacing of `wakit dev` at most (lower configured values are kept). */
+export const DEV_PACING = { minGapMs: 100, jitterMs: 200, perChatGapMs: 300 } as const;
 
 /** Prints QR codes, READY lines and disconnects of every client, for a person at a terminal. */
 function narrate(sdk: Sdk, io: CliIo, dev: boolean, onReady: (client: string) => void): void {
@@ -113,7 +125,7 @@ function narrate(sdk: Sdk, io: CliIo, dev: boolean, onReady: (client: string) =>
  */
 export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot> {
   loadDotEnv(options.config);
-  const loaded = await loadConfigFile(options.config);
+  const loaded = await loadConfigChecked(options.config);
   let config = options.dev
     ? devConfig(loaded.config, loaded.baseDir, options.autoScanMs)
     : loaded.config;

@@ -35,7 +35,7 @@ const RUNNING: ReadonlySet<ClientState> = new Set([
 ]);
 
 /**
- * Drives one client's connection through the state table of DESIGN.md: starts engines, maps
+ * Drives one client's connection through the client state table (state-machine.ts): starts engines, maps
  * their lifecycle events to states, reconnects after recoverable disconnects with capped
  * exponential backoff and jitter (the `reconnect` config section), holds the session lease, and deletes the session only on logout or expiry.
  * Each (re)start gets a fresh engine; events of an engine that was replaced are ignored.

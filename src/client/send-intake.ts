@@ -124,6 +124,8 @@ export class SendIntake {
     const stored = await this.#bytesOfPath(content);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
+    // one acceptance time for the outbox record and the queue's entry (list and item agree)
+    const createdAt = clock.now();
     const account = this.#d.account();
     const idempotency = options.idempotencyKey
       ? {
@@ -155,7 +157,7 @@ export class SendIntake {
         content: json,
         ...(media ? { media } : {}),
         ...(idempotency ? { idempotency } : {}),
-        createdAt: clock.now(),
+        createdAt,
       }));
     } finally {
       if (slot) this.#accepting.delete(slot);
@@ -167,6 +169,7 @@ export class SendIntake {
       handle = queue.enqueue({
         id,
         seq,
+        createdAt,
         chatId,
         kind: content.kind,
         priority: options.priority,

@@ -1,7 +1,7 @@
 import { WakitError } from '../errors/index.js';
 import type { ClientState } from './types.js';
 
-/** Allowed transitions: the state table of DESIGN.md (STOPPED is reachable from anywhere by stop()). */
+/** Allowed transitions of the client states (STOPPED is reachable from anywhere by stop()). */
 const TRANSITIONS: Record<ClientState, readonly ClientState[]> = {
   STOPPED: ['STARTING'],
   STARTING: ['SCAN_QR', 'AUTHENTICATED', 'DISCONNECTED', 'FAILED', 'STOPPED'],

@@ -29,7 +29,7 @@ export {
   type TextOptions,
 } from '../engines/types.js';
 
-/** Client states, exactly as the state table in DESIGN.md. */
+/** Client states (docs/clients.md and docs/engines.md describe them). */
 export const CLIENT_STATES = [
   'STOPPED',
   'STARTING',

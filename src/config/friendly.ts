@@ -35,6 +35,19 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return best?.candidate;
 }
 
+/**
+ * A config path as a person writes it: `plugins.auto-reply.rules.0.match`, with keys that are not
+ * plain words in brackets: `plugins["./plugins/hello.ts"].greting`.
+ */
+export function formatPath(keys: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of keys) {
+    const text = String(key);
+    out += /^[\w$-]+$/.test(text) ? `${out ? '.' : ''}${text}` : `[${JSON.stringify(text)}]`;
+  }
+  return out;
+}
+
 type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   anyOf?: JsonSchema[];
@@ -115,9 +128,15 @@ export function friendlyIssues(
   prefix: readonly PropertyKey[] = [],
 ): ErrorIssue[] {
   let jsonSchema: JsonSchema | undefined;
-  const json = (): JsonSchema =>
-    (jsonSchema ??= z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
-  const at = (path: readonly PropertyKey[]) => [...prefix, ...path].map(String).join('.');
+  const json = (): JsonSchema => {
+    try {
+      jsonSchema ??= z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    } catch {
+      jsonSchema = {}; // a plugin's schema JSON Schema cannot describe: no key suggestions
+    }
+    return jsonSchema;
+  };
+  const at = (path: readonly PropertyKey[]) => formatPath([...prefix, ...path]);
   const out: ErrorIssue[] = [];
   for (const issue of error.issues) {
     const value = valueAt(input, issue.path);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { didYouMean, formatPath } from '../config/friendly.js';
 import { issueError, type ErrorIssue } from '../errors/index.js';
 import { isPlugin } from './define-plugin.js';
 import type { PluginEntry } from './plugin-set.js';
@@ -81,8 +82,11 @@ async function resolvePackage(name: string, baseDir: string): Promise<string> {
     if (parent === dir) break;
     dir = parent;
   }
+  const guess = didYouMean(name, BUILT_IN_PLUGINS);
   throw new Error(
-    `package ${packageName} is not installed (looked in node_modules from ${baseDir} up)`,
+    `package ${packageName} is not installed (looked in node_modules from ${baseDir} up)` +
+      (guess ? `: did you mean the built-in plugin "${guess}"?` : '') +
+      ` Built-in plugins: ${BUILT_IN_PLUGINS.join(', ')}; a plugin file of yours is written ./plugins/<name>.ts`,
   );
 }
 
@@ -171,7 +175,10 @@ export async function importConfiguredPlugins(
       entries.push({ plugin, options, source: key });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      issues.push({ path: `plugins.${key}`, message: `cannot load plugin ${key}: ${message}` });
+      issues.push({
+        path: formatPath(['plugins', key]),
+        message: `cannot load plugin ${key}: ${message}`,
+      });
     }
   }
   return { entries, issues };

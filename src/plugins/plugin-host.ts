@@ -310,6 +310,15 @@ export class PluginHost {
         }
         return this.#pipeline.add(name, event, handler, onOptions?.clients);
       },
+      observe: (event, observer, onOptions) => {
+        if (typeof observer !== 'function') {
+          throw new WakitError(
+            'VALIDATION_FAILED',
+            `Plugin ${name}: observe(${event}) needs a function`,
+          );
+        }
+        return this.#pipeline.observe(name, event, observer, onOptions?.clients);
+      },
       command: (commandName, handler, meta) => {
         duringSetup('register commands');
         this.#commands.register(name, commandName, handler, meta);

@@ -1,4 +1,5 @@
-import { WakitError, issueError, zodIssues, type ErrorIssue } from '../errors/index.js';
+import { friendlyIssues, formatPath } from '../config/friendly.js';
+import { WakitError, issueError, type ErrorIssue } from '../errors/index.js';
 import type { Plugin } from './types.js';
 
 /** A plugin with its raw options and where it came from. */
@@ -24,7 +25,7 @@ export function parsePluginOptions(entry: PluginEntry): { options: unknown; issu
     entry.options === true || entry.options === null || entry.options === undefined
       ? {}
       : entry.options;
-  const at = `plugins.${source}`;
+  const at = formatPath(['plugins', source]);
   if (!plugin.options) {
     const empty =
       typeof raw === 'object' &&
@@ -42,10 +43,7 @@ export function parsePluginOptions(entry: PluginEntry): { options: unknown; issu
   if (result.success) return { options: result.data, issues: [] };
   return {
     options: undefined,
-    issues: zodIssues(result.error).map((issue) => ({
-      path: issue.path ? `${at}.${issue.path}` : at,
-      message: `plugin ${plugin.name}: ${issue.message}`,
-    })),
+    issues: friendlyIssues(result.error, plugin.options, raw, ['plugins', source]),
   };
 }
 

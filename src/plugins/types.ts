@@ -83,6 +83,15 @@ export type EventHandler<E extends ClientEventName = ClientEventName> = (
   next: Next,
 ) => unknown;
 
+/**
+ * An observer (`ctx.observe`): sees every emission of an event, before the middleware chain, so
+ * also commands and events a handler consumed; it cannot consume or change the chain. A throw or
+ * rejection is reported like a handler's.
+ */
+export type EventObserver<E extends ClientEventName = ClientEventName> = (
+  event: PluginEvent<E>,
+) => unknown;
+
 export interface OnOptions {
   /** Only events of these clients (names); all clients when absent. */
   clients?: readonly string[];
@@ -251,6 +260,16 @@ export interface PluginContext<Options = unknown> {
   on<E extends ClientEventName>(
     event: E,
     handler: EventHandler<E>,
+    options?: OnOptions,
+  ): () => void;
+  /**
+   * Observes an event: `observer` sees every emission (commands and events other handlers consume
+   * included), before the handlers, and cannot consume it (counters, audit logs, metrics).
+   * Returns a function that removes it.
+   */
+  observe<E extends ClientEventName>(
+    event: E,
+    observer: EventObserver<E>,
     options?: OnOptions,
   ): () => void;
   /** Registers a command (during setup). Names and aliases are case-insensitive. */

@@ -104,7 +104,7 @@ describe('wakit CLI', function () {
       ).to.equal(1);
       expect(io.text())
         .to.include('plugins.auto-reply.rules.0.match')
-        .and.include('plugins../plugins/none.ts')
+        .and.include('plugins["./plugins/none.ts"]')
         .and.include('plugins.media-saver.path');
 
       await write('env.json', { auth: { type: 'local', dataPath: '${WAKIT_TEST_UNSET_VAR}' } });

@@ -97,7 +97,7 @@ export default definePlugin({ name: 'hello-pkg', setup(ctx) { ctx.command('hi', 
     const error = await rejection(fx.sdk.start());
     expect(error.code).to.equal('CONFIG_INVALID');
     expect(error.issues?.map((i) => i.path)).to.deep.equal([
-      'plugins../plugins/missing.ts',
+      'plugins["./plugins/missing.ts"]',
       'plugins.no-such-package',
       'plugins.auto-reply.rules.0.match',
       'plugins.forwarder.routes',

@@ -189,7 +189,7 @@ describe('PluginHost', () => {
       expect(bad?.code).to.equal('CONFIG_INVALID');
       expect(bad?.issues?.map((i) => i.path)).to.include.members([
         'plugins.opts.greeting',
-        'plugins.opts',
+        'plugins.opts.extra',
       ]);
       expect(bad?.message).to.include('plugin opts');
       fx.sdk.use(plugin, { greeting: 'hi' });

@@ -96,4 +96,18 @@ describe('imports in the docs and templates', () => {
     );
     expect(missing).to.deep.equal([]);
   });
+
+  it('nothing shipped refers to DESIGN.md (it is not in the package)', () => {
+    const shipped = [
+      'README.md',
+      ...filesUnder('docs', /\.md$/),
+      ...filesUnder('templates', /./),
+      ...filesUnder('src', /\.ts$/),
+      ...filesUnder('plugins', /\.(ts|js|html)$/),
+    ];
+    const referring = shipped.filter((file) =>
+      readFileSync(path.join(REPO, file), 'utf8').includes('DESIGN.md'),
+    );
+    expect(referring).to.deep.equal([]);
+  });
 });

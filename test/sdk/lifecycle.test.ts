@@ -196,7 +196,7 @@ describe('SDK lifecycle and client states', () => {
     expect(error.code).to.equal('TIMEOUT');
   });
 
-  it('the transition table is the one of DESIGN.md', () => {
+  it('the transition table of the client states', () => {
     expect(canTransition('STOPPED', 'STARTING')).to.equal(true);
     expect(canTransition('STOPPED', 'READY')).to.equal(false);
     expect(canTransition('SCAN_QR', 'AUTHENTICATED')).to.equal(true);

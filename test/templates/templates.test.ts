@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -74,6 +74,31 @@ describe('templates (wakit create)', function () {
       }
     });
   }
+
+  it("a failed npm install is npm's failure, said plainly (exit 1, no [INTERNAL]), the project kept", async () => {
+    const { dir, cleanup } = await tempDir('wakit-template-');
+    const savedPath = process.env.PATH;
+    try {
+      // an `npm` that fails like a blocked network would
+      const bin = path.join(dir, 'bin');
+      await mkdir(bin);
+      await writeFile(path.join(bin, 'npm'), '#!/bin/sh\necho "npm error network" >&2\nexit 7\n', {
+        mode: 0o755,
+      });
+      process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+      const io = bufferIo();
+      const project = path.join(dir, 'bot');
+      expect(await runCli(['create', project], io)).to.equal(1);
+      expect(io.text())
+        .to.include('npm install failed (exit code 7')
+        .and.include(`run \`npm install\` in ${project}`)
+        .and.not.include('INTERNAL');
+      expect(existsSync(path.join(project, 'bot.config.json'))).to.equal(true);
+    } finally {
+      process.env.PATH = savedPath;
+      await cleanup();
+    }
+  });
 
   it('refuses an unknown template', async () => {
     const { dir, cleanup } = await tempDir('wakit-template-');

@@ -26,7 +26,7 @@ async function main(): Promise<number> {
     processIo.out(USAGE);
     return values.help ? 0 : 1;
   }
-  await createProject(
+  return createProject(
     dir,
     {
       template: values.template,
@@ -35,7 +35,6 @@ async function main(): Promise<number> {
     },
     processIo,
   );
-  return 0;
 }
 
 main().then(

@@ -134,7 +134,9 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     const attempt = new Attempt(++this.attemptSeq, client);
     this.attempt = attempt;
     wireClient(attempt, this);
-    this.log.info({ attempt: attempt.id, executablePath }, 'launching whatsapp-web.js');
+    // no attempt number here: each launch has a new engine (its own count would say 1 every
+    // time); the connection supervisor logs the reconnect attempt before it
+    this.log.info({ executablePath }, 'launching whatsapp-web.js');
     attempt.initialized = client.initialize().then(
       () => {
         if (this.isLive(attempt)) this.loaded(attempt);

@@ -118,7 +118,29 @@ export function toTracked(row: Row): TrackedSend {
 }
 
 /** What opening the file failed with: STORAGE_CORRUPT when it is no sound database, else as below. */
+/**
+ * better-sqlite3's compiled part (`better_sqlite3.node`) is missing (its install script was blocked,
+ * as pnpm 10 and npm's allowScripts do) or was built for another Node.js: nothing to do with the
+ * file, so the error says what happened and the three ways out.
+ */
+export function nativeModuleError(error: unknown): WakitError | undefined {
+  const { code = '', message = '' } = error as { code?: string; message?: string };
+  if (
+    !/Could not locate the bindings file|better_sqlite3\.node|NODE_MODULE_VERSION/.test(message) &&
+    code !== 'ERR_DLOPEN_FAILED'
+  ) {
+    return undefined;
+  }
+  return new WakitError(
+    'STORAGE_UNAVAILABLE',
+    'The outbox cannot be opened: the native part of better-sqlite3 is missing or was built for another Node.js (its install script did not run, e.g. blocked by pnpm or npm\'s allowScripts). Fix it with one of: `npm rebuild better-sqlite3`; allow its install script and reinstall (npm: `"allowScripts": { "better-sqlite3": true }` in package.json; pnpm: `pnpm approve-builds`); or set `queue.persistence` to "memory" (no outbox: accepted sends are lost on a crash).',
+    { cause: error, details: { reason: 'native module missing', module: 'better-sqlite3' } },
+  );
+}
+
 export function openError(error: unknown, file: string): WakitError {
+  const native = nativeModuleError(error);
+  if (native) return native;
   const code = (error as { code?: string }).code ?? '';
   if (
     code === 'SQLITE_NOTADB' ||
