@@ -59,7 +59,8 @@ export const UpdateGroupRequest = named(
     .refine(
       (b) => b.subject !== undefined || b.description !== undefined || b.settings !== undefined,
       { message: 'give subject, description and/or settings' },
-    ),
+    )
+    .meta({ minProperties: 1 }),
 );
 
 export const ParticipantsRequest = named(

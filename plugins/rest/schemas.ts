@@ -178,10 +178,11 @@ export const MessageListQuery = z
     client: clientNameParam.optional(),
     status: z.enum(TRACKING_STATUSES).optional(),
     /** ISO time; only sends created at or after it. */
-    since: z
-      .string()
-      .max(64)
-      .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 time')
+    since: z.iso
+      .datetime({
+        offset: true,
+        error: 'must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z',
+      })
       .transform((v) => Date.parse(v))
       .optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -224,10 +225,16 @@ export const Readiness = named(
     .strict(),
 );
 
+/** `a, b,c`: a comma-separated list of `item`s (blanks and empty entries are ignored). */
+function csvPattern(item: string): string {
+  return `^\\s*(?:(?:${item})\\s*)?(?:,\\s*(?:(?:${item})\\s*)?)*$`;
+}
+
 const csv = <T extends readonly [string, ...string[]]>(values: T) =>
   z
     .string()
     .max(1024)
+    .meta({ pattern: csvPattern(values.map((v) => v.replaceAll('.', '\\.')).join('|')) })
     .transform((v) =>
       v
         .split(',')
@@ -241,6 +248,7 @@ export const EventsQuery = z
     client: z
       .string()
       .max(4096)
+      .meta({ pattern: csvPattern('[A-Za-z0-9_-]{1,64}') })
       .transform((v) =>
         v
           .split(',')
