@@ -53,6 +53,7 @@ export {
   REPLY_KINDS,
   SEND_TARGET_KINDS,
   STATUS_ID,
+  chatIdPattern,
   chatKindOf,
   isChannelId,
   isChatId,

@@ -3,7 +3,8 @@
  * docs/presence.md), built from the SDK's action contract; registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { CHAT_STATES, actionSchemas } from '../../src/index.js';
+import { CHAT_STATES, REPLY_KINDS, actionSchemas } from '../../src/index.js';
+import { chatIdParam } from './routes/chat-schemas.js';
 import { restSchemas } from './schemas.js';
 import { clientNameParam } from './schemas.js';
 
@@ -13,8 +14,12 @@ function named<T extends z.ZodType>(id: string, schema: T, description?: string)
 }
 
 /** A WhatsApp message id (`true_<chat>_<id>`, `false_<chat>_<id>[_<author>]`) or a tracking id. */
-export const ActionMessageIdParam = z.string().min(1).max(256);
-export const ChatIdParam = z.string().min(1).max(128);
+export const ActionMessageIdParam = z.string().min(1).max(256).meta({
+  pattern:
+    '^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|(?:true|false)_[^_]+_[\\s\\S]*)$',
+});
+/** The chat of a presence or seen action: a conversation that takes replies. */
+export const ChatIdParam = chatIdParam(REPLY_KINDS);
 
 const client = clientNameParam.optional();
 

@@ -5,6 +5,7 @@
  * send-contract.ts, zod's URL check).
  */
 import type { z } from 'zod';
+import { PERSON_KINDS, SEND_TARGET_KINDS, chatIdPattern } from '../../src/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -50,10 +51,14 @@ function mediaSources(keys: string[], json: Json): void {
   ];
 }
 
-/** The HTTP send body: text must not be blank; `options` other than `quotedMessageId` are text-only. */
+/**
+ * The HTTP send body: `chatId` a chat id or phone number (send-contract's normalizeChatId); text
+ * must not be blank; `options` other than `quotedMessageId` are text-only.
+ */
 function sendBody(keys: string[], json: Json): void {
   if (!keys.includes('chatId') || !keys.includes('content') || !keys.includes('options')) return;
   const properties = json.properties as Record<string, Json>;
+  if (properties.chatId) properties.chatId.pattern = chatIdPattern(SEND_TARGET_KINDS);
   const branches = (properties.content?.anyOf ?? []) as Json[];
   for (const branch of branches) if (branch.type === 'string') branch.pattern = '\\S';
   json.if = { properties: { content: { type: 'string' } } };
@@ -68,10 +73,18 @@ function sendBody(keys: string[], json: Json): void {
   };
 }
 
+/** Text options: mentions are people (`@c.us`, `@lid` or phone numbers). */
+function textOptions(keys: string[], json: Json): void {
+  if (!keys.includes('mentions') || !keys.includes('linkPreview')) return;
+  const mentions = (json.properties as Record<string, Json>).mentions;
+  if (mentions?.items) (mentions.items as Json).pattern = chatIdPattern(PERSON_KINDS);
+}
+
 export function refineJsonSchema(ctx: OverrideContext): void {
   const def = defOf(ctx.zodSchema);
   const keys = shapeKeys(def);
   urlProtocol(def, ctx.jsonSchema);
   mediaSources(keys, ctx.jsonSchema);
   sendBody(keys, ctx.jsonSchema);
+  textOptions(keys, ctx.jsonSchema);
 }

@@ -312,6 +312,14 @@ export const SimSendRequest = named(
           message: 'send a text and/or an image, or one location, poll or contacts',
         });
       }
+    })
+    .meta({
+      oneOf: [
+        { anyOf: [{ required: ['text'] }, { required: ['image'] }] },
+        { required: ['location'] },
+        { required: ['poll'] },
+        { required: ['contacts'] },
+      ],
     }),
 );
 export const SimVoteRequest = named(

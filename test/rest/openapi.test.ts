@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { validateJson } from '../helpers/rest-json-schema.js';
+import { documentedResponse, validateJson } from '../helpers/rest-json-schema.js';
 import {
   CONTACT,
   readEvents,
@@ -46,7 +46,7 @@ type Doc = {
       }
     >
   >;
-  components: Record<string, unknown> & { responses: Record<string, unknown> };
+  components: Record<string, unknown>;
 };
 
 describe('REST: OpenAPI document', () => {
@@ -58,9 +58,7 @@ describe('REST: OpenAPI document', () => {
   function conforms(method: string, template: string, res: TestResponse): void {
     const op = doc.paths[template]?.[method];
     expect(op, `${method} ${template} documented`).to.not.equal(undefined);
-    const own = op.responses[String(res.status)] as { $ref?: string } | undefined;
-    const shared = own?.$ref ? doc.components.responses[own.$ref.split('/').pop() ?? ''] : own;
-    const response = shared as { content?: Record<string, { schema: object }> };
+    const response = documentedResponse(doc, method, template, res.status)!;
     expect(response, `${method} ${template} documents status ${res.status}`).to.not.equal(
       undefined,
     );
