@@ -138,6 +138,7 @@ export { paginate, type Page, type PageOptions } from './client/pagination.js';
 // Message actions and presence (docs/actions.md, docs/presence.md).
 export {
   ACTION_KINDS,
+  REACTION_EMOJI_PATTERN,
   actionSchemas,
   isReactionEmoji,
   messageIdSchema,

@@ -3,7 +3,12 @@
  * docs/presence.md), built from the SDK's action contract; registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { CHAT_STATES, REPLY_KINDS, actionSchemas } from '../../src/index.js';
+import {
+  CHAT_STATES,
+  REACTION_EMOJI_PATTERN,
+  REPLY_KINDS,
+  actionSchemas,
+} from '../../src/index.js';
 import { chatIdParam } from './routes/chat-schemas.js';
 import { restSchemas } from './schemas.js';
 import { clientNameParam } from './schemas.js';
@@ -25,13 +30,19 @@ const client = clientNameParam.optional();
 
 export const ReactionRequest = named(
   'ReactionRequest',
-  z.object({ emoji: actionSchemas.reaction.shape.emoji, client }).strict(),
+  z
+    .object({
+      emoji: actionSchemas.reaction.shape.emoji.meta({ pattern: REACTION_EMOJI_PATTERN }),
+      client,
+    })
+    .strict(),
   'One emoji; "" removes the reaction',
 );
 
 export const EditRequest = named(
   'EditRequest',
-  z.object({ text: actionSchemas.edit.shape.text, client }).strict(),
+  // the text must not be blank
+  z.object({ text: actionSchemas.edit.shape.text.meta({ pattern: '\\S' }), client }).strict(),
   'The new text (or caption) of an own message, within 15 minutes of sending it',
 );
 

@@ -12,6 +12,8 @@ type Json = Record<string, unknown>;
 interface OverrideContext {
   zodSchema: z.core.$ZodTypes | z.ZodType;
   jsonSchema: Json;
+  /** Where the schema is within the one being converted (`['properties', 'a', 'items']`). */
+  path: (string | number)[];
 }
 
 /** `https?` → `[Hh][Tt][Tt][Pp][Ss]?`: URL schemes are matched without regard to case. */
@@ -74,10 +76,9 @@ function sendBody(keys: string[], json: Json): void {
 }
 
 /** Text options: mentions are people (`@c.us`, `@lid` or phone numbers). */
-function textOptions(keys: string[], json: Json): void {
-  if (!keys.includes('mentions') || !keys.includes('linkPreview')) return;
-  const mentions = (json.properties as Record<string, Json>).mentions;
-  if (mentions?.items) (mentions.items as Json).pattern = chatIdPattern(PERSON_KINDS);
+function mentions(def: Json, path: (string | number)[], json: Json): void {
+  if (def.type === 'string' && path.slice(-2).join('/') === 'mentions/items')
+    json.pattern = chatIdPattern(PERSON_KINDS);
 }
 
 export function refineJsonSchema(ctx: OverrideContext): void {
@@ -86,5 +87,5 @@ export function refineJsonSchema(ctx: OverrideContext): void {
   urlProtocol(def, ctx.jsonSchema);
   mediaSources(keys, ctx.jsonSchema);
   sendBody(keys, ctx.jsonSchema);
-  textOptions(keys, ctx.jsonSchema);
+  mentions(def, ctx.path, ctx.jsonSchema);
 }
