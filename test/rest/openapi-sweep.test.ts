@@ -226,6 +226,77 @@ describe('REST: OpenAPI sweep of the cross-cutting answers over every operation'
     expect(mismatches, mismatches.join('\n')).to.deep.equal([]);
   });
 
+  it('refuses, in the document as on the server, what the server refuses', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const image = { type: 'image', url: 'https://example.com/cat.png' };
+    const sending = (body: unknown): [string, string, unknown] => [
+      'POST',
+      '/api/v1/messages',
+      body,
+    ];
+    const refused: [string, string, unknown?][] = [
+      sending({ chatId: CONTACT_ID, content: { ...image, data: 'aGk=', mimetype: 'image/png' } }),
+      sending({ chatId: CONTACT_ID, content: { type: 'image', data: 'aGk=' } }),
+      sending({ chatId: CONTACT_ID, content: { type: 'image' } }),
+      sending({ chatId: CONTACT_ID, content: { type: 'image', url: 'ftp://example.com/cat.png' } }),
+      sending({ chatId: CONTACT_ID, content: image, options: { linkPreview: true } }),
+      sending({ chatId: CONTACT_ID, content: '   ' }),
+      sending({ chatId: 'not a chat', content: 'hi' }),
+      sending({
+        chatId: CONTACT_ID,
+        content: 'hi',
+        options: { mentions: ['120363000000000001@g.us'] },
+      }),
+      [
+        'POST',
+        '/api/v1/clients',
+        { name: 'shop', webhooks: [{ url: 'ftp://example.com/h', secret: 's'.repeat(16) }] },
+      ],
+      ['PATCH', '/api/v1/groups/120363000000000001@g.us', {}],
+      ['GET', '/api/v1/messages?since=yesterday'],
+      ['GET', '/api/v1/events?types=bogus'],
+      ['GET', '/api/v1/chats/status@broadcast'],
+      ['POST', '/api/v1/messages/not-a-message-id/reaction', { emoji: '👍' }],
+      ['POST', `/api/v1/messages/false_${CONTACT_ID}_ABC/reaction`, { emoji: 'ab' }],
+    ];
+    for (const [method, url, body] of refused) {
+      const [path = '', query = ''] = url.split('?');
+      const json = body === undefined ? undefined : JSON.stringify(body);
+      const exchange: Exchange = {
+        method,
+        url,
+        requestHeaders: admin,
+        ...(json !== undefined ? { requestBody: json } : {}),
+        status: 0,
+        responseHeaders: {},
+        text: '',
+      };
+      const operation = checker.operation(method, path);
+      expect(operation, url).to.not.equal(undefined);
+      const what = `${method} ${url} ${json ?? ''}`;
+      expect(checker.requestErrors(operation!, exchange, path, query), what).to.not.deep.equal([]);
+      const res = await send(fx.url, method, url, admin, json);
+      expect(res.status, `${what}: ${res.text}`).to.equal(400);
+    }
+    // The specification's own media request is valid in the document (mimetype with url).
+    const spec = {
+      chatId: '15550001111@c.us',
+      content: { ...image, mimetype: 'image/png', caption: 'hi' },
+    };
+    const operation = checker.operation('POST', '/api/v1/messages')!;
+    const exchange: Exchange = {
+      method: 'POST',
+      url: '/api/v1/messages',
+      requestHeaders: admin,
+      requestBody: JSON.stringify(spec),
+      status: 0,
+      responseHeaders: {},
+      text: '',
+    };
+    expect(checker.requestErrors(operation, exchange, '/api/v1/messages', '')).to.deep.equal([]);
+    expect(mismatches, mismatches.join('\n')).to.deep.equal([]);
+  });
+
   it('answers 429 with Retry-After on every operation once a token is over its rate', async () => {
     const limited = await restFixture({
       rest: { rateLimit: { requestsPerSecond: 0.001, burst: 1 } },
