@@ -189,6 +189,7 @@ export const MessageListQuery = z
     cursor: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a cursor from a previous page')
+      .describe('`next` of the previous page (another value is 400)')
       .optional(),
   })
   .strict();

@@ -15,6 +15,7 @@ const limit = z.coerce.number().int().min(1).max(500).default(50);
 const cursor = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a nextCursor from a previous page')
+  .describe('`nextCursor` of the previous page of the same list (another value is 400)')
   .optional();
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
