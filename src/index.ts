@@ -56,6 +56,7 @@ export {
   REPLY_KINDS,
   SEND_TARGET_KINDS,
   STATUS_ID,
+  chatIdPattern,
   chatKindOf,
   isChannelId,
   isChatId,
@@ -141,6 +142,7 @@ export { paginate, type Page, type PageOptions } from './client/pagination.js';
 // Message actions and presence (docs/actions.md, docs/presence.md).
 export {
   ACTION_KINDS,
+  REACTION_EMOJI_PATTERN,
   actionSchemas,
   isReactionEmoji,
   messageIdSchema,

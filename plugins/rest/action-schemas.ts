@@ -3,7 +3,13 @@
  * docs/presence.md), built from the SDK's action contract; registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { CHAT_STATES, actionSchemas } from '../../src/index.js';
+import {
+  CHAT_STATES,
+  REACTION_EMOJI_PATTERN,
+  REPLY_KINDS,
+  actionSchemas,
+} from '../../src/index.js';
+import { chatIdParam } from './routes/chat-schemas.js';
 import { restSchemas } from './schemas.js';
 import { clientNameParam } from './schemas.js';
 
@@ -13,20 +19,30 @@ function named<T extends z.ZodType>(id: string, schema: T, description?: string)
 }
 
 /** A WhatsApp message id (`true_<chat>_<id>`, `false_<chat>_<id>[_<author>]`) or a tracking id. */
-export const ActionMessageIdParam = z.string().min(1).max(256);
-export const ChatIdParam = z.string().min(1).max(128);
+export const ActionMessageIdParam = z.string().min(1).max(256).meta({
+  pattern:
+    '^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|(?:true|false)_[^_]+_[\\s\\S]*)$',
+});
+/** The chat of a presence or seen action: a conversation that takes replies. */
+export const ChatIdParam = chatIdParam(REPLY_KINDS);
 
 const client = clientNameParam.optional();
 
 export const ReactionRequest = named(
   'ReactionRequest',
-  z.object({ emoji: actionSchemas.reaction.shape.emoji, client }).strict(),
+  z
+    .object({
+      emoji: actionSchemas.reaction.shape.emoji.meta({ pattern: REACTION_EMOJI_PATTERN }),
+      client,
+    })
+    .strict(),
   'One emoji; "" removes the reaction',
 );
 
 export const EditRequest = named(
   'EditRequest',
-  z.object({ text: actionSchemas.edit.shape.text, client }).strict(),
+  // the text must not be blank
+  z.object({ text: actionSchemas.edit.shape.text.meta({ pattern: '\\S' }), client }).strict(),
   'The new text (or caption) of an own message, within 15 minutes of sending it',
 );
 

@@ -1,7 +1,8 @@
 /**
  * `/api/docs`: the OpenAPI reference rendered by Swagger UI, served from the installed
- * `swagger-ui-dist` package (no CDN), and `/api/docs/errors`: docs/errors.md, which the `type`
- * of every problem+json answer points to (`/api/docs/errors#<code>`). Neither reveals anything,
+ * `swagger-ui-dist` package (no CDN), and `/api/docs/errors`: the error codes as a page
+ * (errors-page.ts), which the `type` of every problem+json answer points to
+ * (`/api/docs/errors#<code>`). Neither reveals anything,
  * so neither needs the token.
  */
 import { existsSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorsPage } from './errors-page.js';
 import { defineRoute, type AnyRoute } from './route.js';
 
 /** Swagger UI sets inline styles; everything else stays same-origin. */
@@ -58,9 +60,7 @@ export async function apiDocsRoutes(): Promise<AnyRoute[]> {
     js: await readFile(path.join(dist, 'swagger-ui-bundle.js')),
   };
   const doc = errorsDoc();
-  const errors = doc
-    ? await readFile(doc)
-    : Buffer.from('# Errors\n\nSee docs/errors.md of wakitjs.\n');
+  const errors = Buffer.from(errorsPage(doc ? await readFile(doc, 'utf8') : undefined));
   const assets = [
     {
       path: '/api/docs',
@@ -93,9 +93,9 @@ export async function apiDocsRoutes(): Promise<AnyRoute[]> {
     {
       path: '/api/docs/errors',
       id: 'apiDocs_errors',
-      type: 'text/markdown; charset=utf-8',
+      type: 'text/html; charset=utf-8',
       body: errors,
-      summary: 'The error codes (docs/errors.md): problem+json `type` URIs point here',
+      summary: 'The error codes, one anchor each: problem+json `type` URIs point here',
     },
   ];
   return assets.map((asset) =>

@@ -14,6 +14,13 @@ const MAX_WEBHOOKS = 100;
 
 export const ClientWebhookInput = named('ClientWebhookInput', clientWebhookSchema);
 
+const webhookList = z
+  .array(ClientWebhookInput)
+  .max(MAX_WEBHOOKS)
+  .describe(
+    'At most clientWebhooks.maxPerClient; URLs whose host resolves to a loopback, private or other special-purpose address are refused (400) unless clientWebhooks.allowPrivateNetworks',
+  );
+
 export const ClientWebhook = named(
   'ClientWebhook',
   z
@@ -35,14 +42,14 @@ export const CreateClientRequest = named(
   z
     .object({
       name: clientNameParam,
-      webhooks: z.array(ClientWebhookInput).max(MAX_WEBHOOKS).optional(),
+      webhooks: webhookList.optional(),
     })
     .strict(),
 );
 
 export const ClientWebhooksRequest = named(
   'ClientWebhooksRequest',
-  z.object({ webhooks: z.array(ClientWebhookInput).max(MAX_WEBHOOKS) }).strict(),
+  z.object({ webhooks: webhookList }).strict(),
 );
 
 export const ClientWebhookList = named(
@@ -55,7 +62,9 @@ export const DeleteClientQuery = z
     /** `true` also logs the client out and deletes its session (needs `confirm`). */
     deleteSession: z.enum(['true', 'false']).optional(),
     /** The client's name again: required with `deleteSession=true`. */
-    confirm: clientNameParam.optional(),
+    confirm: clientNameParam
+      .describe("The client's name again: required with deleteSession=true (else 400)")
+      .optional(),
   })
   .strict();
 

@@ -22,5 +22,6 @@ export function answerExpectationFailed(req: IncomingMessage, res: ServerRespons
     'X-Content-Type-Options': 'nosniff',
     Connection: 'close',
   });
-  res.end(body);
+  // an answer to HEAD has no body (a client would read it as the start of the next answer)
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -3,7 +3,7 @@
  * components like those of `schemas.ts`. Ids are checked by the SDK (INVALID_CHAT_ID), lengths here.
  */
 import { z } from 'zod';
-import { GROUP_LIMITS, REFUSAL_REASONS } from '../../src/index.js';
+import { GROUP_LIMITS, PERSON_KINDS, REFUSAL_REASONS, chatIdPattern } from '../../src/index.js';
 import { restSchemas } from './schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T): T {
@@ -16,9 +16,16 @@ export const GroupIdParam = z
   .string()
   .min(5)
   .max(64)
+  // the group ids of src/client/chat-id.ts, with `@g.us` optional
+  .meta({ pattern: '^(?:\\d{5,25}|\\d{5,20}-\\d{5,15})(?:@g\\.us)?$' })
   .transform((v) => (v.includes('@') ? v : `${v}@g.us`));
 
-const person = z.string().min(1).max(128).describe('phone number, <digits>@c.us or <digits>@lid');
+const person = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({ pattern: chatIdPattern(PERSON_KINDS) })
+  .describe('phone number, <digits>@c.us or <digits>@lid');
 const people = z.array(person).max(GROUP_LIMITS.participants);
 
 export const GroupSettingsSchema = named(
@@ -59,7 +66,8 @@ export const UpdateGroupRequest = named(
     .refine(
       (b) => b.subject !== undefined || b.description !== undefined || b.settings !== undefined,
       { message: 'give subject, description and/or settings' },
-    ),
+    )
+    .meta({ minProperties: 1 }),
 );
 
 export const ParticipantsRequest = named(

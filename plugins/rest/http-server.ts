@@ -21,10 +21,12 @@ function rejectMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
     detail: tooLarge ? 'Request headers are too large' : 'The HTTP request could not be parsed',
     code: 'VALIDATION_FAILED',
   });
+  // an answer to HEAD has no body (a client would read it as the start of the next answer)
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
       `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
+      `Connection: close\r\n\r\n${head ? '' : body}`,
   );
 }
 

@@ -1,27 +1,31 @@
 /**
  * The OpenAPI 3.1 document, generated from the route table and the zod schemas the routes validate
- * with (`z.toJSONSchema`), so the document cannot drift from the code.
+ * with (`z.toJSONSchema`), so the document cannot drift from the code. What zod refinements check
+ * (which JSON Schema cannot see) is added where the schemas are turned into JSON Schema
+ * (openapi-refinements.ts); what many operations share (errors answered before routing, header
+ * parameters) is declared once (openapi-shared.ts). Every GET operation is also served as HEAD.
  */
 import { z } from 'zod';
 import type { AnyRoute, ResponseSpec } from './route.js';
 import { restSchemas } from './schemas.js';
+import { refineJsonSchema } from './openapi-refinements.js';
+import {
+  HEADER_PARAMETERS,
+  QUEUED_SUCCESS_HEADERS,
+  errorComponents,
+  errorResponse,
+  errorResponseName,
+  errorStatuses,
+  isQueued,
+} from './openapi-shared.js';
 
 type Json = Record<string, unknown>;
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid request (VALIDATION_FAILED, INVALID_CHAT_ID)',
-  401: 'Missing or invalid token (UNAUTHORIZED)',
-  403: 'Token may not access this client (FORBIDDEN, PERMISSION_DENIED)',
-  404: 'Not found (CLIENT_NOT_FOUND, MESSAGE_NOT_FOUND, CHAT_NOT_FOUND)',
-  409: 'Conflict with the client state (CLIENT_NOT_READY, QR_NOT_AVAILABLE, INVALID_STATE)',
-  413: 'Body or media too large (PAYLOAD_TOO_LARGE, MEDIA_TOO_LARGE)',
-  415: 'Body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
-  429: 'Too many (QUEUE_FULL, TOO_MANY_REQUESTS)',
-  501: 'Not supported by the engine (NOT_SUPPORTED)',
-  502: 'Upstream failure (MEDIA_DOWNLOAD_FAILED, ENGINE_ERROR)',
-  503: 'Not ready or shutting down',
-  504: 'Timed out (SEND_TIMEOUT)',
-};
+const JSON_SCHEMA_OPTIONS = {
+  io: 'input',
+  unrepresentable: 'any',
+  override: refineJsonSchema,
+} as const;
 
 function strip(schema: Json): Json {
   const { $schema: _s, $id: _i, ...rest } = schema;
@@ -31,12 +35,16 @@ function strip(schema: Json): Json {
 function schemaRef(schema: z.ZodType): Json {
   const id = restSchemas.get(schema)?.id;
   if (id) return { $ref: `#/components/schemas/${id}` };
-  return strip(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+  return strip(z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS));
 }
 
 function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   if (!schema) return {};
   return (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+}
+
+function isEventStream(route: AnyRoute): boolean {
+  return Object.values(route.responses).some((spec) => spec.raw?.['text/event-stream']);
 }
 
 function parameters(route: AnyRoute): Json[] {
@@ -52,10 +60,16 @@ function parameters(route: AnyRoute): Json[] {
       schema: schemaRef(schema),
     });
   }
+  const headers = isQueued(route)
+    ? ['Prefer', 'IdempotencyKey']
+    : isEventStream(route)
+      ? ['LastEventId']
+      : [];
+  for (const name of headers) out.push({ $ref: `#/components/parameters/${name}` });
   return out;
 }
 
-function response(spec: ResponseSpec): Json {
+function response(spec: ResponseSpec, extraHeaders: Json | undefined): Json {
   const content: Json = {};
   if (spec.schema && !spec.raw?.['text/event-stream'])
     content['application/json'] = { schema: schemaRef(spec.schema) };
@@ -66,14 +80,10 @@ function response(spec: ResponseSpec): Json {
   }
   const out: Json = { description: spec.description };
   if (Object.keys(content).length > 0) out.content = content;
-  if (spec.headers) {
-    out.headers = Object.fromEntries(
-      Object.entries(spec.headers).map(([name, description]) => [
-        name,
-        { description, schema: { type: 'string' } },
-      ]),
-    );
-  }
+  const headers: Json = { ...extraHeaders };
+  for (const [name, description] of Object.entries(spec.headers ?? {}))
+    headers[name] = { description, schema: { type: 'string' } };
+  if (Object.keys(headers).length > 0) out.headers = headers;
   return out;
 }
 
@@ -83,32 +93,75 @@ export interface OpenApiInfo {
   description?: string;
 }
 
+/** Whether the route's request body (as JSON Schema) has a `client` property. */
+function bodyNamesClient(body: Json | undefined, schemas: Record<string, Json>): boolean {
+  let schema = body;
+  const ref = schema?.$ref;
+  if (typeof ref === 'string') schema = schemas[ref.split('/').pop() ?? ''];
+  const properties = schema?.properties as Json | undefined;
+  return properties !== undefined && 'client' in properties;
+}
+
+/** A route's own answer for a status, which may also be the shared problem answer. */
+function withProblem(own: Json, shared: Json): Json {
+  return {
+    description: `${String(own.description)}; or: ${String(shared.description)}`,
+    content: { ...(own.content as Json), ...(shared.content as Json) },
+    ...(own.headers || shared.headers
+      ? { headers: { ...(shared.headers as Json), ...(own.headers as Json) } }
+      : {}),
+  };
+}
+
+/** The same operation as HEAD: its answers without their bodies. */
+function headOf(operation: Json): Json {
+  const responses: Json = {};
+  for (const [status, answer] of Object.entries(operation.responses as Record<string, Json>)) {
+    if (answer.$ref) {
+      responses[status] = answer;
+      continue;
+    }
+    const { content: _content, ...rest } = answer;
+    responses[status] = rest;
+  }
+  return {
+    ...operation,
+    operationId: `${String(operation.operationId)}Head`,
+    summary: `${String(operation.summary)} (headers only)`,
+    responses,
+  };
+}
+
 export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Json {
   // Input shapes: request bodies are parsed (and transformed) from them; an output view of a
   // transforming schema such as SendMessageRequest would be empty.
   const generated = z.toJSONSchema(restSchemas, {
+    ...JSON_SCHEMA_OPTIONS,
     uri: (id) => `#/components/schemas/${id}`,
-    io: 'input',
-    unrepresentable: 'any',
   }) as { schemas: Record<string, Json> };
   const schemas = Object.fromEntries(
     Object.entries(generated.schemas).map(([id, schema]) => [id, strip(schema)]),
   );
   const paths: Record<string, Json> = {};
+  const usedErrors: [number, boolean][] = [];
   for (const route of routes) {
+    const queued = isQueued(route);
     const responses: Json = {};
-    for (const [status, spec] of Object.entries(route.responses))
-      responses[status] = response(spec);
-    const errors = new Set(route.errors ?? []);
-    if (route.auth !== false) errors.add(401);
-    errors.add(500);
-    for (const status of [...errors].sort()) {
-      responses[String(status)] = {
-        description: STATUS_TEXT[status] ?? 'Error',
-        content: {
-          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
-        },
-      };
+    for (const [status, spec] of Object.entries(route.responses)) {
+      const headers = queued && (status === '201' || status === '202');
+      responses[status] = response(spec, headers ? QUEUED_SUCCESS_HEADERS : undefined);
+    }
+    const body = route.body ? schemaRef(route.body) : undefined;
+    for (const status of errorStatuses(route, bodyNamesClient(body, schemas))) {
+      const own = responses[String(status)] as Json | undefined;
+      // a status the route answers itself (503 of /readyz) may also be a problem
+      if (own) responses[String(status)] = withProblem(own, errorResponse(status, queued));
+      else {
+        usedErrors.push([status, queued]);
+        responses[String(status)] = {
+          $ref: `#/components/responses/${errorResponseName(status, queued)}`,
+        };
+      }
     }
     const operation: Json = {
       operationId: route.operationId,
@@ -119,14 +172,14 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
     if (route.description) operation.description = route.description;
     const params = parameters(route);
     if (params.length > 0) operation.parameters = params;
-    if (route.body) {
-      operation.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: schemaRef(route.body) } },
-      };
+    if (body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
     }
     if (route.auth === false) operation.security = [];
-    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
+    const method = route.method.toLowerCase();
+    const item = (paths[route.path] ??= {});
+    item[method] = operation;
+    if (method === 'get') item.head = headOf(operation);
   }
   return {
     openapi: '3.1.0',
@@ -136,6 +189,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
     paths,
     components: {
       schemas,
+      responses: errorComponents(usedErrors),
+      parameters: HEADER_PARAMETERS,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
   };

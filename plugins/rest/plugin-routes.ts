@@ -4,7 +4,6 @@
  * The sub-router is (re)built when the registry grew, so plugins set up after this one are served.
  */
 import type { Context, Next } from 'koa';
-import { Router } from '@koa/router';
 import {
   WakitError,
   type PluginHttpRequest,
@@ -13,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
 import { defaultClientName, type RestContext } from './context.js';
-import { serveRouter } from './route-table.js';
+import { exactRouter, serveRouter } from './route-table.js';
 
 export interface PluginRouteDeps {
   authenticate(ctx: Context): Principal;
@@ -95,7 +94,7 @@ async function serve(
 }
 
 function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: PluginRouteDeps) {
-  const router = new Router({ prefix: PLUGIN_ROUTE_PREFIX });
+  const router = exactRouter(PLUGIN_ROUTE_PREFIX);
   for (const route of routes) {
     router.register(
       mountPath(route).slice(PLUGIN_ROUTE_PREFIX.length) || '/',

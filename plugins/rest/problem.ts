@@ -34,6 +34,11 @@ function truncate(text: string, max: number): string {
 export const PROBLEM_TYPE_BASE = '/api/docs/errors#';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
+/** The anchor of a code on the errors page: `CLIENT_NOT_FOUND` → `client-not-found`. */
+export function problemFragment(code: string): string {
+  return code.toLowerCase().replaceAll('_', '-');
+}
+
 /** Errors thrown by Koa's body parser (co-body / raw-body) carry `type` and `status`. */
 function fromHttpError(error: {
   status?: unknown;
@@ -79,7 +84,7 @@ export function toProblem(error: unknown): Problem {
   const meta = ERROR_CODES[wakit.code];
   const serverSide = wakit.status >= 500 && wakit.code !== 'MEDIA_DOWNLOAD_FAILED';
   const problem: Problem = {
-    type: `${PROBLEM_TYPE_BASE}${wakit.code.toLowerCase().replaceAll('_', '-')}`,
+    type: `${PROBLEM_TYPE_BASE}${problemFragment(wakit.code)}`,
     title: meta.title,
     status: wakit.status,
     detail: serverSide ? meta.title : truncate(wakit.message, MAX_DETAIL),

@@ -178,16 +178,18 @@ export const MessageListQuery = z
     client: clientNameParam.optional(),
     status: z.enum(TRACKING_STATUSES).optional(),
     /** ISO time; only sends created at or after it. */
-    since: z
-      .string()
-      .max(64)
-      .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 time')
+    since: z.iso
+      .datetime({
+        offset: true,
+        error: 'must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z',
+      })
       .transform((v) => Date.parse(v))
       .optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a cursor from a previous page')
+      .describe('`next` of the previous page (another value is 400)')
       .optional(),
   })
   .strict();
@@ -232,10 +234,16 @@ export const Readiness = named(
     .strict(),
 );
 
+/** `a, b,c`: a comma-separated list of `item`s (blanks and empty entries are ignored). */
+function csvPattern(item: string): string {
+  return `^\\s*(?:(?:${item})\\s*)?(?:,\\s*(?:(?:${item})\\s*)?)*$`;
+}
+
 const csv = <T extends readonly [string, ...string[]]>(values: T) =>
   z
     .string()
     .max(1024)
+    .meta({ pattern: csvPattern(values.map((v) => v.replaceAll('.', '\\.')).join('|')) })
     .transform((v) =>
       v
         .split(',')
@@ -249,6 +257,7 @@ export const EventsQuery = z
     client: z
       .string()
       .max(4096)
+      .meta({ pattern: csvPattern('[A-Za-z0-9_-]{1,64}') })
       .transform((v) =>
         v
           .split(',')
@@ -314,6 +323,14 @@ export const SimSendRequest = named(
           message: 'send a text and/or an image, or one location, poll or contacts',
         });
       }
+    })
+    .meta({
+      oneOf: [
+        { anyOf: [{ required: ['text'] }, { required: ['image'] }] },
+        { required: ['location'] },
+        { required: ['poll'] },
+        { required: ['contacts'] },
+      ],
     }),
 );
 export const SimVoteRequest = named(

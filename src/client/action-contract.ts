@@ -32,6 +32,9 @@ const EMOJI_CHARS =
   /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\p{Emoji_Component}|\u200d|\ufe0f|\u20e3)+$/u;
 const EMOJI_BASE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 
+/** `isReactionEmoji` as one ECMAScript pattern (with the `u` flag): the OpenAPI document's. */
+export const REACTION_EMOJI_PATTERN = `^(?:|(?=[\\s\\S]*(?:${EMOJI_BASE.source}))${EMOJI_CHARS.source.slice(1, -1)})$`;
+
 /** One emoji (a sequence such as 👍🏽, 👨‍👩‍👧 or 🇳🇱 counts as one), or `''`. */
 export function isReactionEmoji(value: string): boolean {
   return value === '' || (EMOJI_CHARS.test(value) && EMOJI_BASE.test(value));

@@ -66,6 +66,18 @@ const WHY: Record<ChatKind, string> = {
     'status@broadcast is the status feed: it takes new posts only, no replies, quotes or forwards',
 };
 
+/**
+ * What `parseChatId` takes for `kinds`, as one ECMAScript pattern (the OpenAPI document's): the ids
+ * of those kinds, and phone numbers (5-20 digits, with spaces, dashes, a leading +) where users are.
+ */
+export function chatIdPattern(kinds: readonly ChatKind[] = CHAT_KINDS): string {
+  const ids = PATTERNS.filter(([kind]) => kinds.includes(kind)).map(([, re]) =>
+    re.source.slice(1, -1),
+  );
+  if (kinds.includes('user')) ids.push(`(?=(?:\\D*\\d){5,20}\\D*$)${PHONE.source.slice(1, -1)}`);
+  return `^\\s*(?:${ids.join('|')})\\s*$`;
+}
+
 /** The kind of a chat id, or null when `value` is not one (phone numbers are not normalised here). */
 export function chatKindOf(value: string): ChatKind | null {
   for (const [kind, pattern] of PATTERNS) if (pattern.test(value)) return kind;

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { BotClient, Message } from '../../src/index.js';
-import { validateJson } from '../helpers/rest-json-schema.js';
+import { documentedResponse, validateJson } from '../helpers/rest-json-schema.js';
 import {
   ADMIN_TOKEN,
   BOT_ID,
@@ -34,7 +34,7 @@ describe('REST: message actions and presence', function () {
   /** Checks a real response against the document, for its route template and status. */
   function conforms(method: string, template: string, res: TestResponse, status: number): void {
     expect(res.status, res.text).to.equal(status);
-    const response = doc.paths[template]?.[method]?.responses[String(res.status)];
+    const response = documentedResponse(doc, method, template, res.status)!;
     expect(response, `${method} ${template} documents ${res.status}`).to.not.equal(undefined);
     if (res.status === 204) return;
     const type = (res.headers.get('content-type') ?? '').split(';')[0];

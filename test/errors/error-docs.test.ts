@@ -3,14 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { ERROR_CODES, WakitError, toWakitError } from '../../src/errors/index.js';
 
 describe('error codes', () => {
-  it('docs/errors.md documents every code with its status, and nothing else', async () => {
+  it('docs/errors.md documents every code with its status, when and what to do, and nothing else', async () => {
     const doc = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = [...doc.matchAll(/^\| `([A-Z_]+)`\s*\| (\d{3})\s*\|/gm)].map((m) => [
-      m[1],
-      Number(m[2]),
-    ]);
-    const table = Object.entries(ERROR_CODES).map(([code, v]) => [code, v.status]);
-    expect(rows).to.deep.equal(table);
+    const sections = [
+      ...doc.matchAll(
+        /^### `([A-Z_]+)`\n\nHTTP (\d{3}) · ([^·\n]+) · [^\n]+\n\nWhen: .+\n\nWhat to do: .+$/gm,
+      ),
+    ].map((m) => [m[1], Number(m[2]), m[3]?.trim()]);
+    const table = Object.entries(ERROR_CODES).map(([code, v]) => [code, v.status, v.title]);
+    expect(sections).to.deep.equal(table);
   });
 
   it('WakitError carries code, status, details and cause', () => {

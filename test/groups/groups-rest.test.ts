@@ -3,7 +3,7 @@
  * PERMISSION_DENIED as 403 problem+json, client addressing and tokens, and group events over SSE.
  */
 import { expect } from 'chai';
-import { validateJson } from '../helpers/rest-json-schema.js';
+import { documentedResponse, validateJson } from '../helpers/rest-json-schema.js';
 import {
   ADMIN_TOKEN,
   BOT_ID,
@@ -32,7 +32,7 @@ describe('REST: groups', () => {
 
   function conforms(method: string, template: string, res: TestResponse, status: number): void {
     expect(res.status, res.text).to.equal(status);
-    const response = doc.paths[template]?.[method]?.responses[String(status)];
+    const response = documentedResponse(doc, method, template, status);
     expect(response, `${method} ${template} documents ${status}`).to.not.equal(undefined);
     if (status === 204) {
       expect(res.text).to.equal('');

@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
+import { ContractChecker } from './openapi-contract.js';
 
 export const ADMIN_TOKEN = 'admin-token-0123456789abcdef0123456789';
 export const SCOPED_TOKEN = 'scoped-token-0123456789abcdef0123456789';
@@ -91,6 +92,9 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   await server.listen();
   if (options.start) await sdk.start();
   const url = server.url;
+  // Every exchange of `request` is checked against the document the server serves (taken from the
+  // server itself, as GET /api/v1/openapi.json serves it, so that no request is logged or counted).
+  const contract = await ContractChecker.for(structuredClone(server.openapi()));
   const fixture: RestFixture = {
     sdk,
     server,
@@ -107,6 +111,16 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
       }
       const response = await fetch(`${url}${route}`, { method, headers, body });
       const text = await response.text();
+      const broken = contract.check({
+        method,
+        url: route,
+        requestHeaders: headers,
+        requestBody: body,
+        status: response.status,
+        responseHeaders: response.headers,
+        text,
+      });
+      if (broken.length > 0) throw new Error(`OpenAPI contract broken:\n${broken.join('\n')}`);
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : undefined;

@@ -98,6 +98,24 @@ export function validateJson(
           errors.push(`${at}: ${keyword} matched ${matches}`);
         break;
       }
+      case 'not':
+        if (validateJson(rule as Schema, value, root, at).length === 0)
+          errors.push(`${at}: matches a schema it must not`);
+        break;
+      case 'if': {
+        const then = (schema as { then?: Schema }).then ?? true;
+        const otherwise = (schema as { else?: Schema }).else ?? true;
+        const holds = validateJson(rule as Schema, value, root, at).length === 0;
+        errors.push(...validateJson(holds ? then : otherwise, value, root, at));
+        break;
+      }
+      case 'then':
+      case 'else':
+        break;
+      case 'minProperties':
+        if (isObject(value) && Object.keys(value).length < (rule as number))
+          errors.push(`${at}: too few properties`);
+        break;
       case 'allOf':
         for (const sub of rule as Schema[]) errors.push(...validateJson(sub, value, root, at));
         break;
@@ -159,4 +177,25 @@ function typeOk(type: string, value: unknown): boolean {
     default:
       throw new Error(`unsupported type ${type}`);
   }
+}
+
+type Responses = Record<string, { $ref?: string; content?: Record<string, { schema: object }> }>;
+
+/**
+ * The documented response of an operation for `status`, following a `$ref` to the document's
+ * shared `components/responses`; undefined when the status is not documented.
+ */
+export function documentedResponse(
+  doc: unknown,
+  method: string,
+  template: string,
+  status: number,
+): { content?: Record<string, { schema: object }>; headers?: Record<string, unknown> } | undefined {
+  const d = doc as {
+    paths: Record<string, Record<string, { responses: Responses }>>;
+    components: { responses?: Responses };
+  };
+  const own = d.paths[template]?.[method]?.responses[String(status)];
+  if (!own?.$ref) return own;
+  return d.components.responses?.[own.$ref.split('/').pop() ?? ''];
 }

@@ -3,7 +3,7 @@
  * sending them and voting, `poll.vote` on SSE; real responses checked against the OpenAPI document.
  */
 import { expect } from 'chai';
-import { validateJson } from '../helpers/rest-json-schema.js';
+import { documentedResponse, validateJson } from '../helpers/rest-json-schema.js';
 import {
   ADMIN_TOKEN,
   BOT_ID,
@@ -29,7 +29,7 @@ describe('REST: locations, contacts and polls', function () {
   let doc: Doc;
 
   function conforms(method: string, template: string, res: TestResponse): void {
-    const response = doc.paths[template]?.[method]?.responses[String(res.status)];
+    const response = documentedResponse(doc, method, template, res.status)!;
     expect(response, `${method} ${template} documents ${res.status}`).to.not.equal(undefined);
     const type = (res.headers.get('content-type') ?? '').split(';')[0];
     const schema = response.content?.[type]?.schema;

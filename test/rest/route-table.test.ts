@@ -12,8 +12,9 @@ import { ADMIN_TOKEN, restFixture, CONTACT, type RestFixture } from '../helpers/
 
 /**
  * Requests reach their routes through the route table (one @koa/router per path prefix) the way
- * one router for all routes served them: any case, a trailing slash, 404 outside every route,
- * 405 with `Allow` for a known path with another method.
+ * one router for all routes served them: paths exactly as declared (another case or a trailing
+ * slash is 404), 404 outside every route, 405 with `Allow` for a known path with another method
+ * and for OPTIONS, HEAD wherever GET is served.
  */
 describe('REST: route matching', () => {
   let fx: RestFixture;
@@ -24,17 +25,25 @@ describe('REST: route matching', () => {
   });
   after(() => fx.close());
 
-  it('serves each route from its prefix, with parameters, in any case and with a trailing slash', async () => {
-    const sent = await fx.request('POST', '/api/v1/messages/', {
-      json: { chatId: CONTACT, content: 'hi' },
-    });
+  it('serves each route from its prefix, with parameters, only as declared: another case or a trailing slash is 404', async () => {
+    const json = { chatId: CONTACT, content: 'hi' };
+    expect((await fx.request('POST', '/api/v1/messages/', { json })).status).to.equal(404);
+    expect((await fx.request('POST', '/API/v1/messages', { json })).status).to.equal(404);
+    const sent = await fx.request('POST', '/api/v1/messages', { json });
     expect(sent.status).to.equal(202);
     const { id } = sent.json as { id: string };
     expect((await fx.request('GET', `/api/v1/messages/${id}`)).status).to.equal(200);
-    expect((await fx.request('GET', `/API/V1/Messages/${id}/`)).status).to.equal(200);
+    expect((await fx.request('HEAD', `/api/v1/messages/${id}`)).status).to.equal(200);
+    for (const variant of [`/API/V1/Messages/${id}`, `/api/v1/messages/${id}/`]) {
+      const res = await fx.request('GET', variant);
+      expect(res.status, variant).to.equal(404);
+      expect(res.json, variant).to.deep.include({ code: 'NOT_FOUND' });
+    }
     expect((await fx.request('GET', '/api/v1/clients/bot/info')).status).to.equal(200);
-    expect((await fx.request('GET', '/HEALTHZ', { token: null })).status).to.equal(200);
-    expect((await fx.request('GET', '/healthz/', { token: null })).status).to.equal(200);
+    expect((await fx.request('GET', '/api/v1/clients/bot/Info')).status).to.equal(404);
+    expect((await fx.request('GET', '/healthz', { token: null })).status).to.equal(200);
+    expect((await fx.request('GET', '/HEALTHZ', { token: null })).status).to.equal(404);
+    expect((await fx.request('GET', '/healthz/', { token: null })).status).to.equal(404);
   });
 
   it('refuses a query parameter where a route takes none, and a repeated one', async () => {
@@ -64,7 +73,10 @@ describe('REST: route matching', () => {
     expect(wrong.status).to.equal(405);
     expect(wrong.headers.get('allow')).to.include('POST');
     const options = await fx.request('OPTIONS', '/api/v1/clients/bot/info', { token: null });
+    expect(options.status).to.equal(405);
+    expect(options.json).to.deep.include({ code: 'METHOD_NOT_ALLOWED' });
     expect(options.headers.get('allow')).to.include('GET');
+    expect(options.headers.get('allow')).to.include('HEAD');
   });
 });
 
@@ -159,10 +171,7 @@ describe('REST: routes with a parameter in their first segments', () => {
         200,
         { route: 'latest', params: {} },
       ]);
-      expect(await get('/API/v1/widgets/latest/')).to.deep.equal([
-        200,
-        { route: 'latest', params: {} },
-      ]);
+      expect(await get('/API/v1/widgets/latest/')).to.deep.equal([404, undefined]);
       expect(await get('/api/v1/widgets/7')).to.deep.equal([
         200,
         { route: 'widget', params: { id: '7' } },

@@ -51,7 +51,8 @@ describe('REST: security', () => {
     await fx.close();
   });
 
-  it('requires a valid bearer token on every route but healthz, readyz, openapi and the dashboard files', async () => {
+  it('requires a valid bearer token on every route but healthz, readyz, openapi and the dashboard files', async function () {
+    this.timeout(30_000); // every operation, each checked against the document (compiled on first use)
     const open = new Set([
       '/healthz',
       '/readyz',

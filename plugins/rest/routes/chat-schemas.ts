@@ -3,6 +3,7 @@
  * `restSchemas` so that they become OpenAPI components.
  */
 import { z } from 'zod';
+import { CONVERSATION_KINDS, chatIdPattern, type ChatKind } from '../../../src/index.js';
 import { restSchemas, clientNameParam } from '../schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
@@ -14,6 +15,7 @@ const limit = z.coerce.number().int().min(1).max(500).default(50);
 const cursor = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a nextCursor from a previous page')
+  .describe('`nextCursor` of the previous page of the same list (another value is 400)')
   .optional();
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -46,8 +48,19 @@ export const ContactListQuery = z
   .object({ client: clientNameParam.optional(), limit, cursor })
   .strict();
 
-/** A chat id or phone number in a path (checked and normalised by the SDK: INVALID_CHAT_ID). */
-export const ChatIdParam = z.string().min(1).max(128);
+/**
+ * A chat id (or phone number) of `kinds` in a path: checked and normalised by the SDK
+ * (INVALID_CHAT_ID); the pattern says the same in the OpenAPI document.
+ */
+export function chatIdParam(kinds: readonly ChatKind[]) {
+  return z
+    .string()
+    .min(1)
+    .max(128)
+    .meta({ pattern: chatIdPattern(kinds) });
+}
+/** A chat of the account (`getChat`, its messages). */
+export const ChatIdParam = chatIdParam(CONVERSATION_KINDS);
 export const CallIdParam = z.string().regex(/^[\w.:-]{1,128}$/, 'must be a call id');
 
 export const LastMessage = named(

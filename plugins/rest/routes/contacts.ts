@@ -9,16 +9,18 @@ import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   BlockResult,
-  ChatIdParam,
   ClientQuery,
   Contact,
   ContactList,
   ContactListQuery,
   NumberLookup,
   ProfilePicture,
+  chatIdParam,
 } from './chat-schemas.js';
 
-const IdParams = z.object({ id: ChatIdParam }).strict();
+/** A person (`getContact`, block); pictures also of groups; `numbers/{phone}`: a phone user. */
+const IdParams = z.object({ id: chatIdParam(['user', 'lid']) }).strict();
+const PictureParams = z.object({ id: chatIdParam(['user', 'lid', 'group']) }).strict();
 const errors = [400, 401, 403, 404, 409, 502];
 
 export function contactRoutes(rc: RestContext): AnyRoute[] {
@@ -85,7 +87,7 @@ export function contactRoutes(rc: RestContext): AnyRoute[] {
       operationId: 'getProfilePicture',
       summary: "A person's or group's profile picture URL (null when none or hidden)",
       tag: 'contacts',
-      params: IdParams,
+      params: PictureParams,
       query: ClientQuery,
       responses: { 200: { description: 'The picture URL', schema: ProfilePicture } },
       errors,
@@ -104,7 +106,7 @@ export function contactRoutes(rc: RestContext): AnyRoute[] {
       operationId: 'lookUpNumber',
       summary: 'Whether a phone number is on WhatsApp, and its WhatsApp id',
       tag: 'contacts',
-      params: z.object({ phone: ChatIdParam }).strict(),
+      params: z.object({ phone: chatIdParam(['user']) }).strict(),
       query: ClientQuery,
       responses: { 200: { description: 'Registered or not', schema: NumberLookup } },
       errors,

@@ -121,6 +121,7 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         responses: {
           200: { description: 'Metrics', raw: { 'text/plain': 'Prometheus text format 0.0.4' } },
         },
+        errors: [403],
         async handler(ctx, { principal }) {
           if (principal.clients !== '*') {
             throw new WakitError('FORBIDDEN', 'Metrics need a token for all clients');
