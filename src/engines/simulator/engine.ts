@@ -28,6 +28,7 @@ import type { SimActionNotice } from './action-types.js';
 import type { SimDevice } from './device.js';
 import { outgoing, type OutgoingPorts } from './outgoing.js';
 import { accountPorts, type AccountPorts } from './account-ports.js';
+import { allCapabilities, type EngineProbe } from '../health.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
@@ -106,6 +107,15 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     this.halt('stopped');
     await this.linking;
     await this.context.store.delete(this.name);
+  }
+
+  /** The simulated build's capabilities (`sdk.simulator.build`); all broken while not connected. */
+  checkHealth(): Promise<EngineProbe> {
+    if (this.phase !== 'ready') {
+      const probe = this.network.build.probe();
+      return Promise.resolve({ ...probe, capabilities: allCapabilities(false, 'not connected') });
+    }
+    return Promise.resolve(this.network.build.probe());
   }
 
   me(): EngineIdentity | null {

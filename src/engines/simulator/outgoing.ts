@@ -55,6 +55,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
 
   return {
     send: async (chatId, content) => {
+      network.build.check(content.kind);
       if (!isMessageKindContent(content)) return post(chatId, payloadOf(content));
       return post(chatId, kindPayload(network, device.ready(), content));
     },
@@ -62,6 +63,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       onAccount(device, (account) => quotedMessage(network, account, messageId)),
     forward: async (messageId, chatId) => {
       device.ready();
+      network.build.check('forward');
       const original = network.findMessage(messageId);
       if (!original) throw new WakitError('MESSAGE_NOT_FOUND', `message ${messageId} is unknown`);
       return post(chatId, {
@@ -76,6 +78,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       });
     },
     downloadMedia: (messageId) => {
+      network.build.check('download');
       const media = network.findMessage(messageId)?.media;
       if (!media) {
         return Promise.reject(
