@@ -163,7 +163,7 @@ export class BotClient {
       ...{ client: name, clock, log, intervalMs: config.engine.healthIntervalMs },
       engine: () => this.#supervisor.engine,
       changed: (health) => this.#events.emit('engine.health', health),
-      repaired: () => this.retryHeld(),
+      repaired: () => this.queue.retryHeld(),
     });
     this.#intake = new SendIntake({
       client: name,
@@ -300,9 +300,12 @@ export class BotClient {
     return this.#health.check();
   }
 
-  /** Sends held for ENGINE_INCOMPATIBLE go again (after an upgrade or reload); returns how many. */
-  retryHeld(): number {
-    return this.queue.retryHeld();
+  /** Checks health, then sends held for ENGINE_INCOMPATIBLE go again; resolves to how many. */
+  async retryHeld(): Promise<number> {
+    const held = this.queue.stats().held;
+    await this.#health.check().catch(() => undefined); // a repair found here retries them already
+    this.queue.retryHeld();
+    return held;
   }
 
   /**

@@ -184,10 +184,10 @@ function perClientRoutes(rc: RestContext, named: boolean): AnyRoute[] {
       params,
       responses: { 200: { description: 'How many went back to the queue', schema: HeldRetry } },
       errors: clientErrors,
-      handler(ctx, { params: p, principal }) {
+      async handler(ctx, { params: p, principal }) {
         const client = pick(principal, p);
         ctx.state.client = client.name;
-        ctx.body = { retried: client.retryHeld() };
+        ctx.body = { retried: await client.retryHeld() };
       },
     }),
     defineRoute({
