@@ -36,9 +36,15 @@ export class PageError extends Error {
   }
 }
 
+/** The page-side frames of the error and of each cause. */
 function pageStack(info: PageErrorInfo): string {
-  const frames = (info.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
-  return frames.length > 0 ? frames.join('\n') : '    (the page gave no stack)';
+  const parts: string[] = [];
+  for (let level: PageErrorInfo | undefined = info; level; level = level.cause) {
+    const frames = (level.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+    if (level !== info) parts.push(`    caused by ${level.name}: ${level.message}`);
+    parts.push(frames.length > 0 ? frames.join('\n') : '    (the page gave no stack)');
+  }
+  return parts.join('\n');
 }
 
 /** The page-side describer (its source is embedded in wrapped functions: no outer references). */
