@@ -38,6 +38,7 @@ const MINIFIED_ERRORS = `<script>
     function innerFailure() { return undefined.id; }
     try { innerFailure(); } catch (e) { const w = new r('r'); w.name = 'r'; w.cause = e; throw w; }
   };
+  window.throwString = () => { throw 'plain'; };
   window.dataError = () => {
     throw new DOMException("Failed to execute 'get' on 'IDBObjectStore': No key or key range specified.", 'DataError');
   };
@@ -119,12 +120,10 @@ describe('wwebjs compat layer (real Chromium)', function () {
       unminifyPageErrors(page);
       unminifyPageErrors(page); // idempotent
       expect(await page.evaluate((a: number, b: number) => a + b, 2, 3)).to.equal(5);
-      expect(await page.evaluate(async (s: string) => `${s}!`, 'hi')).to.equal('hi!');
+      expect(await page.evaluate((s: string) => Promise.resolve(`${s}!`), 'hi')).to.equal('hi!');
       expect(await page.evaluate('1 + 1')).to.equal(2);
       const thrownString = await page
-        .evaluate(() => {
-          throw 'plain';
-        })
+        .evaluate(() => (globalThis as never as { throwString(): void }).throwString())
         .catch((e: unknown) => e);
       expect(thrownString).to.be.instanceOf(PageError);
       expect((thrownString as PageError).message).to.equal('Evaluation failed: string: plain');
@@ -138,9 +137,9 @@ describe('wwebjs compat layer (real Chromium)', function () {
         calls,
         client: {
           pupPage: p,
-          async inject(): Promise<string> {
+          inject(): Promise<string> {
             calls.push('inject');
-            return 'injected';
+            return Promise.resolve('injected');
           },
         },
       };
@@ -162,7 +161,7 @@ describe('wwebjs compat layer (real Chromium)', function () {
       const [pageErrors, key] = layer.results();
       expect(pageErrors).to.deep.include({ id: 'page-errors', applied: true });
       expect(key).to.deep.include({ id: 'msg-key-serialized', needed: true, applied: true });
-      expect(key!.detail).to.match(/reads \$1/);
+      expect(key.detail).to.match(/reads \$1/);
       const serialized = await page.evaluate(() => {
         const w = globalThis as never as { require(n: string): never };
         const MsgKey = w.require('WAWebMsgKey') as new (o: object) => { _serialized: string };
@@ -240,7 +239,7 @@ describe('wwebjs compat layer (real Chromium)', function () {
       ).to.deep.equal([3, true]);
       const byId = Object.fromEntries(layer.results().map((r) => [r.id, r]));
       expect(byId.broken).to.deep.include({ needed: true, applied: false });
-      expect(byId.broken!.detail).to.equal('fix failed: TypeError: boom in the page');
+      expect(byId.broken.detail).to.equal('fix failed: TypeError: boom in the page');
       expect(byId['at-ready']).to.deep.include({ applied: true, detail: 'set' });
     });
   });
