@@ -1,5 +1,4 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- page code, serialized into WhatsApp Web: its modules are untyped */
-import { createRequire } from 'node:module';
 import {
   CAPABILITIES,
   allCapabilities,
@@ -9,17 +8,8 @@ import {
   type EngineProbe,
 } from '../health.js';
 import type { CompatFix } from './compat/types.js';
+import { installedVersions } from './installed.js';
 import { errorText, runInPage, type EvaluatingPage } from './compat/run-in-page.js';
-
-/** `whatsapp-web.js <version>` as installed (read from its package.json, never imported). */
-export function libraryVersion(): string | null {
-  try {
-    const require = createRequire(import.meta.url);
-    return (require('whatsapp-web.js/package.json') as { version: string }).version;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * One cheap look at each capability, in the page: what whatsapp-web.js 1.34.7 calls exists, and a
@@ -91,7 +81,7 @@ export async function probeHealth(
   compat: CompatResult[],
   fixes: readonly CompatFix[],
 ): Promise<EngineProbe> {
-  const library = libraryVersion();
+  const library = installedVersions().whatsappWebJs;
   const base = { library: library ? `whatsapp-web.js ${library}` : null, compat };
   if (!page) {
     return {
