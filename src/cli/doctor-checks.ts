@@ -51,8 +51,8 @@ export function checkNode(wanted: string, version = process.versions.node): Chec
 
 function run(file: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs }, (error, stdout) => {
-      if (error) reject(error);
+    execFile(file, args, { timeout: timeoutMs }, (error: Error | null, stdout: string) => {
+      if (error) reject(new Error(error.message, { cause: error }));
       else resolve(stdout.trim());
     });
   });
