@@ -19,22 +19,19 @@ export async function checkLinkedClient(
   const client = sdk.createClient({ name });
   const title = `client ${name}`;
   try {
-    let qr = false;
-    client.once('qr', () => (qr = true));
+    // A QR code still shown after a moment: not linked (the simulator's auto-scan links in that time).
+    let unlinked: (() => void) | undefined;
+    const shownQr = new Promise<false>((resolve) => (unlinked = () => resolve(false)));
+    let timer: NodeJS.Timeout | undefined;
+    client.once('qr', () => {
+      timer = setTimeout(() => client.state === 'SCAN_QR' && unlinked?.(), 2_000);
+    });
     await client.initialize();
     const ready = client.waitUntilReady({ timeoutMs });
-    const linked = await Promise.race([
-      ready.then(() => true),
-      new Promise<false>((resolve) => {
-        const poll = setInterval(() => {
-          if (!qr) return;
-          clearInterval(poll);
-          resolve(false);
-        }, 50);
-        void ready.finally(() => clearInterval(poll)).catch(() => undefined);
-      }),
-    ]).catch((error: unknown) => error as Error);
     ready.catch(() => undefined);
+    const linked = await Promise.race([ready.then(() => true as const), shownQr])
+      .catch((error: unknown) => error as Error)
+      .finally(() => clearTimeout(timer));
     if (linked === false) {
       return [
         {

@@ -83,7 +83,7 @@ export async function runDoctor(options: DoctorOptions, io: CliIo): Promise<numb
   const warnings = results.filter((r) => r.level === 'warn').length;
   io.out(
     blocked
-      ? '✖ this machine cannot run this config yet: fix the problems marked ✖'
+      ? '✖ something blocks this config: fix the problems marked ✖'
       : `✔ this machine can run this config${warnings > 0 ? ` (${warnings} warning(s))` : ''}`,
   );
   return blocked ? 1 : 0;
