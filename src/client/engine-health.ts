@@ -41,7 +41,9 @@ export class EngineHealthMonitor {
   /** READY: check now, then on the timer. */
   start(): void {
     this.stop();
-    void this.check().catch(() => undefined);
+    void this.check().catch((error: unknown) =>
+      this.deps.log.debug({ err: error }, 'the engine health probe failed'),
+    );
     const { intervalMs, clock } = this.deps;
     if (intervalMs <= 0) return;
     const tick = (): void => {

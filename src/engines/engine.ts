@@ -95,7 +95,8 @@ export interface Engine
   resolveContact(id: string): Promise<ContactInfo>;
   /**
    * Probes what the engine can still do on the WhatsApp Web build it runs (engine health,
-   * src/engines/health.ts). Cheap: nothing is sent. Engines without probes leave it out.
+   * src/engines/health.ts). Cheap: nothing is sent. Rejects when it cannot look (not connected,
+   * a reload under way): no verdict. Engines without probes leave it out.
    */
   checkHealth?(): Promise<EngineProbe>;
 

@@ -83,8 +83,8 @@ export function capabilitiesFor(kind: string): Capability[] {
 }
 
 /** An all-good capability table (engines start from it and mark what is broken). */
-export function allCapabilities(ok = true, detail?: string): Record<Capability, CapabilityResult> {
+export function allCapabilities(): Record<Capability, CapabilityResult> {
   const result = {} as Record<Capability, CapabilityResult>;
-  for (const name of CAPABILITIES) result[name] = detail === undefined ? { ok } : { ok, detail };
+  for (const name of CAPABILITIES) result[name] = { ok: true };
   return result;
 }

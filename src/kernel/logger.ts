@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import type { LogConfig } from '../config/schema.js';
 
 /** Paths pino removes from every log line: secrets and session data never reach a log. */
@@ -18,23 +19,26 @@ export const REDACT_PATHS = [
   '*.session',
 ];
 
+/**
+ * The SDK's logger: JSON lines, or with `pretty` human-readable lines. Pretty lines are formatted
+ * in this thread and written synchronously, so they keep their order with the CLI's own lines on
+ * stdout; colours only on a terminal (never escape codes in a file or pipe; NO_COLOR turns them off).
+ */
 export function createLogger(config: LogConfig): Logger {
-  return pino({
+  const options = {
     level: config.level,
     base: { app: 'wakit' },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    ...(config.pretty
-      ? {
-          transport: {
-            target: 'pino-pretty',
-            options: {
-              colorize: true,
-              singleLine: true,
-              translateTime: 'HH:MM:ss.l',
-              ignore: 'pid,hostname,app',
-            },
-          },
-        }
-      : {}),
-  });
+  };
+  if (!config.pretty) return pino(options);
+  return pino(
+    options,
+    pretty({
+      colorize: process.stdout.isTTY === true && !process.env.NO_COLOR,
+      singleLine: true,
+      translateTime: 'HH:MM:ss.l',
+      ignore: 'pid,hostname,app',
+      sync: true,
+    }),
+  );
 }

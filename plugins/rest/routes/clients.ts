@@ -163,7 +163,7 @@ function perClientRoutes(rc: RestContext, named: boolean): AnyRoute[] {
       tag,
       params,
       responses: { 200: { description: 'The new health check', schema: EngineHealth } },
-      errors: [...clientErrors, 409, 501],
+      errors: [...clientErrors, 409, 501, 502],
       async handler(ctx, { params: p, principal }) {
         const client = pick(principal, p);
         ctx.state.client = client.name;

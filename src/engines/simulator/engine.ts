@@ -28,7 +28,7 @@ import type { SimActionNotice } from './action-types.js';
 import type { SimDevice } from './device.js';
 import { outgoing, type OutgoingPorts } from './outgoing.js';
 import { accountPorts, type AccountPorts } from './account-ports.js';
-import { allCapabilities, type EngineProbe } from '../health.js';
+import type { EngineProbe } from '../health.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
@@ -109,11 +109,10 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     await this.context.store.delete(this.name);
   }
 
-  /** The simulated build's capabilities (`sdk.simulator.build`); all broken while not connected. */
+  /** The simulated build's capabilities (`sdk.simulator.build`); ENGINE_ERROR while not connected. */
   checkHealth(): Promise<EngineProbe> {
     if (this.phase !== 'ready') {
-      const probe = this.network.build.probe();
-      return Promise.resolve({ ...probe, capabilities: allCapabilities(false, 'not connected') });
+      return Promise.reject(new WakitError('ENGINE_ERROR', `"${this.name}" is not connected`));
     }
     return Promise.resolve(this.network.build.probe());
   }

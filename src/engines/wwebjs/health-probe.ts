@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- page code, serialized into WhatsApp Web: its modules are untyped */
+import { WakitError } from '../../errors/index.js';
 import {
   CAPABILITIES,
-  allCapabilities,
   type Capability,
   type CapabilityResult,
   type CompatResult,
@@ -74,7 +74,8 @@ const PAGE_PROBE = (): unknown => {
 
 /**
  * The engine's health on this page: the page probe, with every capability a needed-but-missing
- * compat fix covers marked broken. Without a page every capability is broken.
+ * compat fix covers marked broken. Without a loaded page, or when the probe itself cannot run (a
+ * reload under way), it throws ENGINE_ERROR: no verdict, rather than "everything is broken".
  */
 export async function probeHealth(
   page: EvaluatingPage | null,
@@ -83,18 +84,14 @@ export async function probeHealth(
 ): Promise<EngineProbe> {
   const library = installedVersions().whatsappWebJs;
   const base = { library: library ? `whatsapp-web.js ${library}` : null, compat };
-  if (!page) {
-    return {
-      ...base,
-      build: null,
-      capabilities: allCapabilities(false, 'WhatsApp Web is not loaded'),
-    };
-  }
+  if (!page) throw new WakitError('ENGINE_ERROR', 'WhatsApp Web is not loaded: nothing to probe');
   let answer: { build: string | null; capabilities: Record<string, CapabilityResult> };
   try {
     answer = (await runInPage(page, PAGE_PROBE, 10_000)) as typeof answer;
   } catch (error) {
-    return { ...base, build: null, capabilities: allCapabilities(false, errorText(error)) };
+    throw new WakitError('ENGINE_ERROR', `The health probe could not run: ${errorText(error)}`, {
+      cause: error,
+    });
   }
   const capabilities = {} as Record<Capability, CapabilityResult>;
   for (const name of CAPABILITIES) {
