@@ -58,6 +58,9 @@ const keyPage = (renamed: boolean): string => `<script>
   window.require = (name) => { if (!(name in modules)) throw new Error('no module ' + name); return modules[name]; };
 </script>`;
 
+const builtin = (id: string): LoadedFix[] =>
+  BUILTIN_FIXES.filter((f) => f.id === id).map((f) => ({ ...f, source: 'builtin' }));
+
 describe('wwebjs compat layer (real Chromium)', function () {
   this.timeout(30_000);
   let browser: Browser;
@@ -148,10 +151,7 @@ describe('wwebjs compat layer (real Chromium)', function () {
 
     it('installs the message-key fix where a key keeps its id in a minified field, after inject and at READY', async () => {
       await page.setContent(keyPage(true));
-      const fixes = BUILTIN_FIXES.filter((f) => f.id === 'msg-key-serialized').map((f) => ({
-        ...f,
-        source: 'builtin',
-      }));
+      const fixes = builtin('msg-key-serialized');
       const layer = new CompatLayer(fixes, log);
       const { client, calls } = fakeClient(page);
       layer.attach(client);
@@ -178,10 +178,7 @@ describe('wwebjs compat layer (real Chromium)', function () {
 
     it('leaves a build without the change untouched', async () => {
       await page.setContent(keyPage(false));
-      const fixes = BUILTIN_FIXES.filter((f) => f.id === 'msg-key-serialized').map((f) => ({
-        ...f,
-        source: 'builtin',
-      }));
+      const fixes = builtin('msg-key-serialized');
       const layer = new CompatLayer(fixes, log);
       layer.attach(fakeClient(page).client);
       await layer.ready();

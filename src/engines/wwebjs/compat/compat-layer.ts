@@ -17,6 +17,8 @@ interface InjectingClient {
 
 /** Time one probe or fix may take in the page. */
 const STEP_TIMEOUT_MS = 10_000;
+/** Time READY may wait for the fixes (a stuck page must not hold READY back for long). */
+const READY_WAIT_MS = 30_000;
 
 /**
  * The compat layer of one whatsapp-web.js Client: after every `inject()` of the library (the first
@@ -54,11 +56,16 @@ export class CompatLayer {
     };
   }
 
-  /** Installs every fix now (READY); null when there is no page to install into (no browser). */
+  /**
+   * Installs every fix now (READY); resolves when done, or after READY_WAIT_MS (the rest goes on
+   * in the background); null when there is no page to install into (no browser).
+   */
   ready(): Promise<void> | null {
     if (!this.#page()) return null;
     this.#unminified = unminifyPageErrors(this.#client?.pupPage) || this.#unminified;
-    return this.#queue('ready');
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS)));
+    return Promise.race([this.#queue('ready'), cap]).finally(() => clearTimeout(timer));
   }
 
   /** The last known state of every fix, and of the unminified page errors. */
