@@ -241,6 +241,57 @@ describe('wwebjs compat layer (real Chromium)', function () {
     });
   });
 
+  describe('guards (mechanics on a stand-in; the double reproduces the real breaks)', () => {
+    /** A prep result carrying an internal id, and a download that wants a MIME type. */
+    const GUARDED = `<script>(() => {
+      const modules = {
+        WAWebDownloadManager: { downloadManager: { downloadAndMaybeDecrypt: async (a) => {
+          if (!a.mimetype) { const e = new Error('InvalidMediaFileType'); e.name = 'r'; throw e; }
+          return 'bytes of ' + a.mimetype;
+        } } },
+        WAWebCollections: { Msg: { getModelsArray: () => [{ filehash: 'H1', mimetype: 'image/jpeg' }] } },
+      };
+      window.require = (name) => modules[name];
+      window.WWebJS = {
+        processMediaData: async () => {
+          const data = { type: 'image', mimetype: 'image/png', __x_id: undefined };
+          data.toJSON = () => ({ type: 'image', __x_id: undefined });
+          return data;
+        },
+      };
+    })();</script>`;
+
+    it('media-send-id hides the prep id from the spread; download-mimetype adds the owner’s MIME type on refusal', async () => {
+      await page.setContent(GUARDED);
+      const layer = new CompatLayer(
+        [...builtin('media-send-id'), ...builtin('download-mimetype')],
+        log,
+      );
+      layer.attach({ pupPage: page });
+      await layer.ready();
+      const seen = await page.evaluate(async () => {
+        const w = globalThis as never as {
+          WWebJS: { processMediaData(): Promise<{ toJSON(): object }> };
+          require(n: string): {
+            downloadManager: { downloadAndMaybeDecrypt(a: object): Promise<string> };
+          };
+        };
+        const data = await w.WWebJS.processMediaData();
+        const message = { id: 'KEY', ...data, ...data.toJSON() };
+        const bytes = await w
+          .require('WAWebDownloadManager')
+          .downloadManager.downloadAndMaybeDecrypt({ filehash: 'H1' });
+        return { keys: Object.keys(message), id: (message as { id: string }).id, bytes };
+      });
+      expect(seen.id).to.equal('KEY');
+      expect(seen.keys).to.not.include('__x_id');
+      expect(seen.bytes).to.equal('bytes of image/jpeg');
+      const probed = Object.fromEntries((await layer.probe()).map((r) => [r.id, r]));
+      expect(probed['media-send-id']).to.deep.include({ needed: true, applied: true });
+      expect(probed['download-mimetype']).to.deep.include({ needed: true, applied: true });
+    });
+  });
+
   describe('operator fixes (engine.compat.extra)', () => {
     it('loads a fix file like the built-in ones and reports a bad one as CONFIG_INVALID naming the file', async () => {
       await writeFile(
