@@ -119,7 +119,7 @@ export class Sdk {
     this.logger = options.logger ?? createLogger(config.log);
     const engine = options.engineFactory
       ? { factory: options.engineFactory }
-      : engineForConfig(config, this.logger);
+      : engineForConfig(config, this.logger, this.baseDir);
     this.#simulator = engine.simulator;
     this.#errors = new ErrorSink(this.logger);
     this.#outbox = createOutboxStore(

@@ -270,6 +270,7 @@ export class EventHub {
     on('group.update', (event: unknown) => this.publish(name, 'group.update', plain(event)));
     on('call', (call: unknown) => this.publish(name, 'call', plain(call)));
     on('poll.vote', (vote: unknown) => this.publish(name, 'poll.vote', plain(vote)));
+    on('engine.health', (health: unknown) => this.publish(name, 'engine.health', plain(health)));
     for (const event of ['message.reaction', 'message.edit', 'message.revoke'] as const) {
       on(event, (update: unknown) => this.publish(name, event, plain(update)));
     }

@@ -4,6 +4,7 @@
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import { registerFleetGauges } from './fleet-metrics.js';
+import { registerHealthGauges } from './health-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
@@ -40,19 +41,21 @@ export class RestMetrics {
     });
     new Gauge({
       name: 'wakit_queue_depth',
-      help: 'Outbound sends per client: pending (waiting) and running',
+      help: 'Outbound sends per client: pending (waiting), held (ENGINE_INCOMPATIBLE) and running',
       labelNames: ['client', 'kind'],
       registers,
       collect() {
         this.reset();
         for (const client of sdk.clients) {
-          const { pending, running } = client.info().queue;
+          const { pending, held, running } = client.info().queue;
           this.set({ client: client.name, kind: 'pending' }, pending);
+          this.set({ client: client.name, kind: 'held' }, held);
           this.set({ client: client.name, kind: 'running' }, running);
         }
       },
     });
     registerFleetGauges(this.registry, sdk);
+    registerHealthGauges(this.registry, sdk);
     new Gauge({
       name: 'wakit_event_loop_delay_seconds',
       help: 'Event-loop delay: max, mean and p99 of the last watchdog window, worst since start',

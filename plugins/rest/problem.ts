@@ -76,13 +76,16 @@ function fromHttpError(error: {
   return undefined;
 }
 
+/** 5xx codes whose message and details are wakit's own words for the caller (no internals). */
+const EXPLAINED_5XX: ReadonlySet<string> = new Set(['MEDIA_DOWNLOAD_FAILED', 'ENGINE_INCOMPATIBLE']);
+
 /** The problem body for any thrown value; 5xx never carry an internal message. */
 export function toProblem(error: unknown): Problem {
   let wakit: WakitError | undefined = isWakitError(error) ? error : undefined;
   if (!wakit && error !== null && typeof error === 'object') wakit = fromHttpError(error);
   wakit ??= new WakitError('INTERNAL');
   const meta = ERROR_CODES[wakit.code];
-  const serverSide = wakit.status >= 500 && wakit.code !== 'MEDIA_DOWNLOAD_FAILED';
+  const serverSide = wakit.status >= 500 && !EXPLAINED_5XX.has(wakit.code);
   const problem: Problem = {
     type: `${PROBLEM_TYPE_BASE}${problemFragment(wakit.code)}`,
     title: meta.title,

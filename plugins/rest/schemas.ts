@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  CAPABILITIES,
   CLIENT_STATES,
   DISCONNECT_REASONS,
   ERROR_CODES,
@@ -60,6 +61,34 @@ export const ClientListItem = named(
 );
 export const ClientList = named('ClientList', z.array(ClientListItem));
 
+const CapabilityResult = z.object({ ok: z.boolean(), detail: z.string().optional() }).strict();
+
+export const EngineHealth = named(
+  'EngineHealth',
+  z
+    .object({
+      status: z.enum(['ok', 'degraded']),
+      build: z.string().nullable().describe('The WhatsApp Web build the engine runs'),
+      library: z.string().nullable().describe('e.g. whatsapp-web.js 1.34.7'),
+      checkedAt: isoTime,
+      broken: z.array(z.enum(CAPABILITIES)),
+      capabilities: z.record(z.enum(CAPABILITIES), CapabilityResult),
+      compat: z.array(
+        z
+          .object({
+            id: z.string(),
+            source: z.string(),
+            needed: z.boolean().nullable(),
+            applied: z.boolean(),
+            detail: z.string().optional(),
+          })
+          .strict(),
+      ),
+    })
+    .strict(),
+  'The last engine health check: capabilities on this WhatsApp Web build and the compat fixes',
+);
+
 export const ClientInfo = named(
   'ClientInfo',
   z
@@ -69,13 +98,21 @@ export const ClientInfo = named(
       me: z.object({ id: z.string(), pushname: z.string() }).strict().nullable(),
       engine: z.string(),
       since: isoTime,
-      queue: z.object({ pending: z.number().int(), running: z.number().int() }).strict(),
+      queue: z
+        .object({ pending: z.number().int(), held: z.number().int(), running: z.number().int() })
+        .strict(),
       lastDisconnect: z
         .object({ reason: z.enum(DISCONNECT_REASONS), at: isoTime })
         .strict()
         .nullable(),
+      health: EngineHealth.nullable(),
     })
     .strict(),
+);
+
+export const HeldRetry = named(
+  'HeldRetry',
+  z.object({ retried: z.number().int().describe('Held sends put back in the queue') }).strict(),
 );
 
 export const LogoutResult = named(
@@ -116,6 +153,7 @@ export const SendMessageRequest = named(
   sendRequestSchema({ client: clientNameParam.optional() }),
 );
 
+/** Statuses the outbox lists by (a held send is `queued` there). */
 export const TRACKING_STATUSES = [
   'queued',
   'sending',
@@ -160,7 +198,8 @@ export const MessageStatus = named(
       client: z.string(),
       chatId: z.string(),
       kind: z.string(),
-      status: z.enum(TRACKING_STATUSES),
+      /** `held`: waiting for a retry after ENGINE_INCOMPATIBLE (docs/engines.md). */
+      status: z.enum([...TRACKING_STATUSES, 'held']),
       messageId: z.string().optional(),
       ack: z.number().int().optional(),
       error: z.object({ code: z.string(), message: z.string() }).strict().optional(),
@@ -228,7 +267,8 @@ export const Readiness = named(
   'Readiness',
   z
     .object({
-      status: z.enum(['ready', 'not_ready']),
+      /** `degraded` (200): ready, but an engine cannot do everything on its WhatsApp Web build. */
+      status: z.enum(['ready', 'degraded', 'not_ready']),
       reasons: z.array(z.string()),
     })
     .strict(),

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { isWakitError, WakitError } from '../errors/index.js';
 import { checkConfig, printSchema } from './config-commands.js';
 import { createProject, TEMPLATES } from './create.js';
+import { runDoctor } from './doctor.js';
 import { describeError, processIo, type CliIo } from './io.js';
 import { packageRoot } from './paths.js';
 import { runBot } from './run.js';
@@ -21,6 +22,7 @@ Examples:
   $ wakit start -c bot.config.json         run it on WhatsApp: scan the QR code in the terminal
   $ wakit test                             run every test/**/*.test.ts of the project
   $ wakit config check                     list every problem of bot.config.json
+  $ wakit doctor --client bot              can this machine run the config? and the client's build
 
 Docs: node_modules/wakitjs/docs/ and https://www.npmjs.com/package/wakitjs`;
 
@@ -153,6 +155,25 @@ export function buildProgram(
     .description('run every *.test.ts file under the folder with Node’s test runner and tsx')
     .argument('[dir]', 'test folder', 'test')
     .action(async (dir: string) => setCode(await runTests(dir, io)));
+
+  program
+    .command('doctor')
+    .description('check whether this machine can run the config (and, with --client, its build)')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG)
+    .option('--client <name>', 'also start this linked client and probe its WhatsApp Web build')
+    .option('--timeout <ms>', 'time the client may take to become READY', '60000')
+    .action(async (opts: { config: string; client?: string; timeout: string }) =>
+      setCode(
+        await runDoctor(
+          {
+            config: opts.config,
+            ...(opts.client ? { client: opts.client } : {}),
+            timeoutMs: Number(opts.timeout),
+          },
+          io,
+        ),
+      ),
+    );
 
   const config = program.command('config').description('check or describe bot.config.json');
   config

@@ -44,6 +44,8 @@ import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.
 import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
+import { EngineHealthMonitor } from './engine-health.js';
+import type { EngineHealth } from '../engines/health.js';
 import type {
   ClientInfo,
   ClientState,
@@ -99,6 +101,7 @@ export class BotClient {
     this.log.debug({ err: error, messageId: data.id }, 'could not resolve the sender'),
   );
   readonly #intake: SendIntake;
+  readonly #health: EngineHealthMonitor;
   readonly #followStatus = (record: TrackedSend): void => {
     this.#events.emit('message.status', record);
   };
@@ -128,7 +131,11 @@ export class BotClient {
       if (to === 'READY') {
         this.queue.resume();
         this.#recover();
-      } else if (from === 'READY') this.queue.pause();
+        this.#health.start();
+      } else if (from === 'READY') {
+        this.queue.pause();
+        this.#health.stop();
+      }
       if (to === 'FAILED') this.#sessionEnded('CLIENT_FAILED', 'the client FAILED');
       this.#supervisor.notifyState(to);
       this.#events.emit('state', { from, to, at: at.toISOString() });
@@ -152,6 +159,12 @@ export class BotClient {
         }
       },
     });
+    this.#health = new EngineHealthMonitor({
+      ...{ client: name, clock, log, intervalMs: config.engine.healthIntervalMs },
+      engine: () => this.#supervisor.engine,
+      changed: (health) => this.#events.emit('engine.health', health),
+      repaired: () => this.queue.retryHeld(),
+    });
     this.#intake = new SendIntake({
       client: name,
       queue,
@@ -168,6 +181,7 @@ export class BotClient {
             state: () => this.state,
             engine: () => this.#supervisor.engine,
             media,
+            health: this.#health,
             ...(config.queue.typingBeforeSend ? { typing: { clock } } : {}),
           },
           chatId,
@@ -275,9 +289,23 @@ export class BotClient {
       engine: this.config.engine.type,
       me: this.#supervisor.engine?.me() ?? null,
       since: this.#machine.enteredAt.toISOString(),
-      queue: { pending: stats.pending, running: stats.running },
+      queue: { pending: stats.pending, held: stats.held, running: stats.running },
       lastDisconnect: this.#lastDisconnect,
+      health: this.#health.current,
     };
+  }
+
+  /** Probes the engine's capabilities now (also after READY and every engine.healthIntervalMs). */
+  checkHealth(): Promise<EngineHealth | null> {
+    return this.#health.check();
+  }
+
+  /** Checks health, then sends held for ENGINE_INCOMPATIBLE go again; resolves to how many. */
+  async retryHeld(): Promise<number> {
+    const held = this.queue.stats().held;
+    await this.#health.check().catch(() => undefined); // a repair found here retries them already
+    this.queue.retryHeld();
+    return held;
   }
 
   /**

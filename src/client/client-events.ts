@@ -11,6 +11,7 @@ import type {
   PollVote,
 } from './types.js';
 import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
+import type { EngineHealth } from '../engines/health.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -43,6 +44,8 @@ export interface ClientEvents {
   call: [call: CallData];
   /** Someone voted on a poll (their current choice; none selected = retracted). */
   'poll.vote': [vote: PollVote];
+  /** The engine's health changed: another build, or capabilities broken or repaired. */
+  'engine.health': [health: EngineHealth];
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -66,6 +69,7 @@ export const ACCOUNT_EVENT_NAMES = [
   'group.update',
   'call',
   'poll.vote',
+  'engine.health',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [

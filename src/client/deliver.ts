@@ -6,6 +6,7 @@ import type { MediaResolver } from './media-resolver.js';
 import type { ClientState, OutgoingContent } from './types.js';
 import type { Clock } from '../kernel/clock.js';
 import { deliverAction, typingDelayMs } from './deliver-action.js';
+import type { EngineHealthMonitor } from './engine-health.js';
 
 /** What making one send needs of its client. */
 export interface DeliveryDeps {
@@ -15,13 +16,17 @@ export interface DeliveryDeps {
   media: MediaResolver;
   /** `queue.typingBeforeSend`: show "typing…" before a text, for a time by its length. */
   typing?: { clock: Clock };
+  /** Engine health: a send whose capability is broken on this build is ENGINE_INCOMPATIBLE. */
+  health?: Pick<EngineHealthMonitor, 'blocked' | 'recheck'>;
 }
 
 /**
  * Makes one queued send through the engine (the queue's job). A client that is not READY, or a
  * send lost in flight by a disconnect, is CONNECTION_LOST: transient, so the queue (paused while
  * not READY) retries it after the reconnect. A send accepted for another account than the one
- * linked now is refused with SESSION_EXPIRED: it is never sent from another account.
+ * linked now is refused with SESSION_EXPIRED: it is never sent from another account. A send
+ * whose capability is known broken on the engine's build fails at once with ENGINE_INCOMPATIBLE
+ * (the queue holds it); so does one the engine fails when a health check then finds it broken.
  */
 export async function deliver(
   deps: DeliveryDeps,
@@ -40,6 +45,8 @@ export async function deliver(
       `Accepted for account ${account}, but ${me} is linked now: not sent from another account`,
     );
   }
+  const blocked = deps.health?.blocked(content.kind);
+  if (blocked) throw blocked;
   try {
     if (deps.typing && content.kind === 'text') await typeFirst(deps, engine, chatId, content.text);
     return await make(engine, deps.media, chatId, content);
@@ -48,6 +55,14 @@ export async function deliver(
       throw new WakitError('CONNECTION_LOST', 'The connection was lost during the send', {
         cause: error,
       });
+    }
+    if (deps.health && isWakitError(error, 'ENGINE_ERROR')) {
+      const incompatible = await deps.health.recheck(content.kind);
+      if (incompatible)
+        throw new WakitError(incompatible.code, incompatible.message, {
+          details: incompatible.details,
+          cause: error,
+        });
     }
     throw error;
   }

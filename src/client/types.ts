@@ -1,4 +1,5 @@
 /** Plain data types of the SDK surface; the engine vocabulary comes from the Engine port. */
+import type { EngineHealth } from '../engines/health.js';
 import type { DisconnectReason, MediaKind, TextOptions } from '../engines/types.js';
 import type { MessageKindContent } from '../engines/ports/messages.js';
 
@@ -95,8 +96,11 @@ export interface ClientInfo {
   me: { id: string; pushname: string } | null;
   /** ISO time of the last state change. */
   since: string;
-  queue: { pending: number; running: number };
+  /** `held`: sends waiting for a retry after ENGINE_INCOMPATIBLE. */
+  queue: { pending: number; held: number; running: number };
   lastDisconnect: { reason: DisconnectReason; at: string } | null;
+  /** The last engine health check (null before the first, or for engines without probes). */
+  health: EngineHealth | null;
 }
 
 /** The session object of `authenticated`: never secrets. */

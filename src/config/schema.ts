@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAPABILITIES } from '../engines/health.js';
 
 /** Client names are used as directory and object names: keep them boring. */
 export const CLIENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -22,6 +23,12 @@ function movedEngineKey(issue: { code?: string; keys?: string[] }): string | und
   return `Reconnect settings live in the "reconnect" section: ${hints.join('; ')}${rest}`;
 }
 
+/** Engine health checks (docs/engines.md): after READY, then every this many ms; 0 turns off the timer. */
+const healthIntervalMs = z.number().int().min(0).default(300_000);
+
+/** Capability names of the engine health probes. */
+const capabilityName = z.enum(CAPABILITIES);
+
 const simulatorEngineSchema = z.strictObject(
   {
     type: z.literal('simulator'),
@@ -40,6 +47,17 @@ const simulatorEngineSchema = z.strictObject(
     ackDelayMs: z.number().int().min(0).default(50),
     /** Simulated network latency of a send. */
     latencyMs: z.number().int().min(0).default(0),
+    healthIntervalMs,
+    /**
+     * The simulated WhatsApp Web build and the capabilities it breaks (health probes report them
+     * broken; such sends fail with ENGINE_INCOMPATIBLE). `sdk.simulator.setBuild()` changes it.
+     */
+    build: z
+      .strictObject({
+        version: z.string().min(1).default('2.3000.0-simulator'),
+        broken: z.array(capabilityName).default([]),
+      })
+      .prefault({}),
   },
   { error: movedEngineKey },
 );
@@ -74,6 +92,14 @@ const wwebjsEngineSchema = z.strictObject(
       ])
       .default('remote'),
     userAgent: z.string().optional(),
+    healthIntervalMs,
+    /** The compat layer (docs/engines.md): operator fixes, loaded like the built-in ones. */
+    compat: z
+      .strictObject({
+        /** Files (relative to the config) exporting `{ id, probe, fix }`. */
+        extra: z.array(z.string().min(1)).default([]),
+      })
+      .prefault({}),
   },
   { error: movedEngineKey },
 );

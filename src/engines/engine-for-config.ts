@@ -10,6 +10,7 @@ import { SimulatorNetwork } from './simulator/index.js';
 export function engineForConfig(
   config: Readonly<WakitConfig>,
   logger: Logger,
+  baseDir = process.cwd(),
 ): { factory: EngineFactory; simulator?: SimulatorNetwork } {
   if (config.engine.type === 'simulator') {
     const simulator = new SimulatorNetwork({
@@ -24,10 +25,10 @@ export function engineForConfig(
   return {
     factory: async (context) => {
       loaded ??= import('./wwebjs/index.js').then((m) =>
-        m.createWwebjsEngineFactory(
-          engineConfig,
-          auth.type === 'remote' ? { backupSyncIntervalMs: auth.backupIntervalMs } : {},
-        ),
+        m.createWwebjsEngineFactory(engineConfig, {
+          baseDir,
+          ...(auth.type === 'remote' ? { backupSyncIntervalMs: auth.backupIntervalMs } : {}),
+        }),
       );
       return (await loaded)(context);
     },

@@ -25,6 +25,7 @@ import type { ContactEngine } from './ports/contacts.js';
 import type { MessagesEngine, MessagesEngineEvents } from './ports/messages.js';
 import type { ActionsEngine, EditUpdate, ReactionUpdate, RevokeUpdate } from './ports/actions.js';
 import type { PresenceEngine } from './ports/presence.js';
+import type { EngineProbe } from './health.js';
 
 export interface EngineEvents {
   qr: [qr: string];
@@ -92,6 +93,12 @@ export interface Engine
    * user: `isRegistered: false`.
    */
   resolveContact(id: string): Promise<ContactInfo>;
+  /**
+   * Probes what the engine can still do on the WhatsApp Web build it runs (engine health,
+   * src/engines/health.ts). Cheap: nothing is sent. Rejects when it cannot look (not connected,
+   * a reload under way): no verdict. Engines without probes leave it out.
+   */
+  checkHealth?(): Promise<EngineProbe>;
 
   on<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;
   off<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;

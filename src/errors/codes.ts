@@ -44,6 +44,11 @@ export const ERROR_CODES = {
     transient: false,
   },
   ENGINE_ERROR: { status: 502, title: 'WhatsApp engine error', transient: true },
+  ENGINE_INCOMPATIBLE: {
+    status: 503,
+    title: 'The engine cannot do this on the running WhatsApp Web build',
+    transient: false,
+  },
   BROWSER_NOT_FOUND: { status: 500, title: 'No Chromium browser found', transient: false },
   NOT_SUPPORTED: { status: 501, title: 'Not supported by this engine', transient: false },
   INVALID_STATE: {

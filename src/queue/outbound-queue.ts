@@ -15,6 +15,7 @@ import { UpdateListeners } from './update-listeners.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
+import { HeldSends } from './held-sends.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -45,6 +46,7 @@ export class OutboundQueue {
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #durable: (() => Promise<void>) | undefined;
   readonly #pending = new PendingSends();
+  readonly #held = new HeldSends();
   readonly #tracking: TrackingStore;
   readonly #listeners: UpdateListeners;
   readonly #idle: IdleWaiters;
@@ -91,6 +93,7 @@ export class OutboundQueue {
       log: this.#log,
       closed: () => this.#intake === 'closed',
       emit: (entry) => this.#emit(entry),
+      held: this.#held,
     });
   }
 
@@ -181,7 +184,15 @@ export class OutboundQueue {
   }
 
   stats(): QueueStats {
-    return { pending: this.#waiting(), running: this.#running ? 1 : 0 };
+    return { pending: this.#waiting(), held: this.#held.size, running: this.#running ? 1 : 0 };
+  }
+
+  /** Puts the held sends (ENGINE_INCOMPATIBLE) back at the head of the queue; returns how many. */
+  retryHeld(): number {
+    if (this.#intake === 'closed') return 0;
+    const released = this.#held.release(this.#pending, this.#clock.now(), (e) => this.#emit(e));
+    this.#loop.pump();
+    return released;
   }
 
   /** Waiting sends of one priority (in memory and paged out). */
@@ -222,7 +233,7 @@ export class OutboundQueue {
    */
   failWaiting(error: WakitError): number {
     const now = this.#clock.now();
-    const entries = this.#pending.takeAll();
+    const entries = [...this.#pending.takeAll(), ...this.#held.takeAll()];
     for (const entry of entries) this.#outcomes.fail(entry, error, now);
     const paged = this.#backlog?.failAll(error, now, this.#running ? [this.#running.id] : []);
     this.#checkIdle();
@@ -238,7 +249,7 @@ export class OutboundQueue {
   handOff(error: WakitError): number {
     this.#handOffs++;
     this.#handOffError = error;
-    const entries = this.#pending.takeAll();
+    const entries = [...this.#pending.takeAll(), ...this.#held.takeAll()];
     for (const entry of entries) this.#outcomes.forget(entry, error);
     const paged = this.#backlog?.size ?? 0;
     this.#backlog?.handOff(error);
@@ -285,7 +296,7 @@ export class OutboundQueue {
     this.#intake = 'closed';
     this.#loop.close();
     const now = this.#clock.now();
-    for (const entry of this.#pending.takeAll()) {
+    for (const entry of [...this.#pending.takeAll(), ...this.#held.takeAll()]) {
       this.#outcomes.fail(
         entry,
         this.#shuttingDown('The queue was closed before the send was made'),

@@ -101,6 +101,13 @@ export class SendEntry {
     this.#settle = undefined;
   }
 
+  /** Held (ENGINE_INCOMPATIBLE): the caller's result rejects now; the job stays for a retry. */
+  hold(error: WakitError): void {
+    const job = this.job;
+    this.reject(error);
+    this.job = job;
+  }
+
   reject(error: WakitError): void {
     this.#outcome = 2;
     this.job = undefined;

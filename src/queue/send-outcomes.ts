@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
 import type { WakitError } from '../errors/index.js';
 import { computeBackoff } from '../kernel/backoff.js';
+import type { HeldSends } from './held-sends.js';
 import type { PendingSends } from './pending-sends.js';
 import type { SendEntry } from './send-entry.js';
 import { applyAck, type TrackingStore } from './tracking-store.js';
@@ -18,6 +19,8 @@ export interface OutcomeDeps {
   closed(): boolean;
   /** Reports a change of the entry (journal and listeners). */
   emit(entry: SendEntry): void;
+  /** Sends held for ENGINE_INCOMPATIBLE, by tracking id. */
+  held: HeldSends;
 }
 
 /**
@@ -43,6 +46,10 @@ export class SendOutcomes {
 
   failOrRetry(entry: SendEntry, error: WakitError, now: number): void {
     const { config } = this.deps;
+    if (error.code === 'ENGINE_INCOMPATIBLE' && !this.deps.closed()) {
+      this.hold(entry, error, now);
+      return;
+    }
     const retry =
       error.transient &&
       error.code !== 'SHUTTING_DOWN' &&
@@ -71,6 +78,25 @@ export class SendOutcomes {
         delay,
       },
       'send failed, retrying',
+    );
+    this.deps.emit(entry);
+  }
+
+  /**
+   * The engine cannot make this send on its build: the caller learns it now (the result rejects
+   * with ENGINE_INCOMPATIBLE) but the send is kept, its attempt not counted, until `retryHeld`.
+   */
+  hold(entry: SendEntry, error: WakitError, now: number): void {
+    entry.attempts = Math.max(0, entry.attempts - 1);
+    entry.status = 'held';
+    entry.error = error;
+    entry.updatedAt = now;
+    entry.hold(error);
+    this.deps.held.add(entry);
+    this.deps.log?.warn(
+      { client: this.deps.client, trackingId: entry.id, details: error.details },
+      'send held: %s',
+      error.message,
     );
     this.deps.emit(entry);
   }

@@ -100,8 +100,10 @@ export function applyAck(entry: SendEntry, ack: number, now: number): boolean {
     entry.updatedAt = now;
     return true;
   }
-  if (entry.status === 'failed' || entry.status === 'queued' || entry.status === 'sending')
+  const status = entry.status;
+  if (status === 'failed' || status === 'queued' || status === 'sending' || status === 'held') {
     return false;
+  }
   if (entry.ack !== undefined && ack <= entry.ack) return false;
   entry.ack = ack;
   entry.status = ACK_STATUS[ack]!;

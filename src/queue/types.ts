@@ -7,9 +7,13 @@ import type { SendEntry } from './send-entry.js';
 /** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
 export type SendPriority = 'reply' | 'normal' | 'bulk';
 
-/** Life of one accepted send: queued → sending → sent → delivered → read → played, or failed. */
+/**
+ * Life of one accepted send: queued → sending → sent → delivered → read → played, or failed;
+ * `held` when the engine cannot make it on this WhatsApp Web build (ENGINE_INCOMPATIBLE): it waits,
+ * still queued in the outbox, for `retryHeld()` (after an upgrade or reload).
+ */
 export type TrackingStatus =
-  'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+  'queued' | 'sending' | 'held' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
 
 /** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
 export interface TrackedSend {
@@ -70,6 +74,8 @@ export interface SendHandle {
 export interface QueueStats {
   /** Accepted sends waiting for their turn (retries waiting for their backoff included). */
   pending: number;
+  /** Sends held because the engine cannot make them on this build (ENGINE_INCOMPATIBLE). */
+  held: number;
   /** Sends in flight (0 or 1). */
   running: number;
 }

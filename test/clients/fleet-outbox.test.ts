@@ -153,7 +153,7 @@ describe('a fleet: sends accepted on a node that does not run the client (two SD
       const id = accepted[3].trackingId;
       expect((await b.sends.get(id))?.status).to.be.oneOf(['sent', 'delivered', 'read']);
       expect((await a.sends.get(id))?.messageId).to.equal(results[3].id);
-      expect(owner.info().queue).to.deep.equal({ pending: 0, running: 0 });
+      expect(owner.info().queue).to.deep.equal({ pending: 0, held: 0, running: 0 });
     });
   }
 

@@ -62,7 +62,7 @@ describe('OutboundQueue drain and close', () => {
     expect(isWakitError(rec.sends[0].signal.reason, 'SHUTTING_DOWN')).to.equal(true);
     await flush();
     expect(drained).to.deep.equal({ drained: true, remaining: 0 });
-    expect(queue.stats()).to.deep.equal({ pending: 0, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 0, held: 0, running: 0 });
     expect(clock.countTimers()).to.equal(0);
     expect(rec.sends).to.have.length(1); // no retry after close
     expect(statuses).to.have.members(['a:failed', 'b:failed', 'a:failed']);

@@ -99,7 +99,7 @@ describe('OutboundQueue memory window (waiting sends paged out to the backlog)',
       Array(5).fill('queued'),
     );
     for (const id of ['b3', 'b4', 'b5', 'b6', 'n3']) expect(queue.get(id)).to.equal(undefined);
-    expect(queue.stats()).to.deep.equal({ pending: 10, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 10, held: 0, running: 0 });
     expect([queue.pendingBy('bulk'), queue.pendingBy('normal')]).to.deep.equal([6, 3]);
     queue.resume();
     await settle(queue);
@@ -117,7 +117,7 @@ describe('OutboundQueue memory window (waiting sends paged out to the backlog)',
     ]);
     expect(backlog.pages.every((p) => p.limit <= 2)).to.equal(true);
     expect(backlog.pages.filter((p) => p.priority === 'reply')).to.deep.equal([]);
-    expect(queue.stats()).to.deep.equal({ pending: 0, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 0, held: 0, running: 0 });
   });
 
   it('a reply accepted later goes before paged-out bulk sends, with the pacing', async () => {
@@ -229,7 +229,7 @@ describe('OutboundQueue memory window (waiting sends paged out to the backlog)',
     expect((await rejection(inFlight.result)).code).to.equal('CLIENT_UNAVAILABLE');
     await clock.tickAsync(60_000);
     expect(runs).to.equal(1);
-    expect(queue.stats()).to.deep.equal({ pending: 0, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 0, held: 0, running: 0 });
     expect(queue.get('first'), 'forgotten, not failed').to.equal(undefined);
     expect(backlog.sent).to.deep.equal([]);
   });

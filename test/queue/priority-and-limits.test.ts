@@ -59,12 +59,12 @@ describe('OutboundQueue priorities, bounds and pause', () => {
     const details = (thrown as { details: { retryAfterMs: number; maxSize: number } }).details;
     expect(details.maxSize).to.equal(2);
     expect(details.retryAfterMs).to.equal(1_500);
-    expect(queue.stats()).to.deep.equal({ pending: 2, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 2, held: 0, running: 0 });
     expect(seen).to.deep.equal([]);
     queue.resume();
     await flush();
     // One sent, one waiting for the gap: there is room again.
-    expect(queue.stats()).to.deep.equal({ pending: 1, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 1, held: 0, running: 0 });
     queue.enqueue(rec.job('c'));
     await clock.tickAsync(5_000);
     expect(rec.chats).to.deep.equal(['a', 'b', 'c']);
@@ -76,7 +76,7 @@ describe('OutboundQueue priorities, bounds and pause', () => {
     const rec = new Recorder();
     queue.enqueue(rec.hanging('a'));
     await flush();
-    expect(queue.stats()).to.deep.equal({ pending: 0, running: 1 });
+    expect(queue.stats()).to.deep.equal({ pending: 0, held: 0, running: 1 });
     expect(() => queue.enqueue(rec.job('b')))
       .to.throw()
       .with.property('code', 'QUEUE_FULL');

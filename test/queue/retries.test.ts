@@ -139,6 +139,6 @@ describe('OutboundQueue retries and timeouts', () => {
     expect(error.code).to.equal('ENGINE_ERROR');
     expect(error.cause).to.be.instanceOf(TypeError);
     await flush();
-    expect(queue.stats()).to.deep.equal({ pending: 0, running: 0 });
+    expect(queue.stats()).to.deep.equal({ pending: 0, held: 0, running: 0 });
   });
 });

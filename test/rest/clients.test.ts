@@ -75,6 +75,7 @@ describe('REST: client routes', () => {
       'since',
       'queue',
       'lastDisconnect',
+      'health',
     );
 
     const ready = await fx.request('POST', '/api/v1/client/initialize');

@@ -105,6 +105,7 @@ function setStatus(name, status, info) {
     $('.me', entry.node).textContent = info.me
       ? `${info.me.pushname || 'linked'} · ${info.me.id}`
       : 'not linked';
+  if (info) setHealth(entry.node, info);
   $('.initialize', entry.node).disabled = [
     'STARTING',
     'SCAN_QR',
@@ -115,6 +116,21 @@ function setStatus(name, status, info) {
   $('.scan', entry.node).hidden = !(state.simulator && status === 'SCAN_QR');
   if (status === 'SCAN_QR') void loadQr(name);
   else $('.qr-box', entry.node).hidden = true;
+}
+
+/** Engine health: the WhatsApp Web build, broken capabilities and held sends (docs/engines.md). */
+function setHealth(node, info) {
+  const line = $('.health', node);
+  const health = info.health;
+  line.hidden = !health;
+  if (!health) return;
+  line.dataset.status = health.status;
+  const build = `WhatsApp Web ${health.build ?? 'unknown'}`;
+  const held = info.queue.held > 0 ? ` · ${info.queue.held} held` : '';
+  line.textContent =
+    health.status === 'ok'
+      ? `${build} · engine ok${held}`
+      : `${build} · broken: ${health.broken.join(', ')}${held}`;
 }
 
 async function loadQr(name) {
@@ -232,6 +248,8 @@ function onEvent(event) {
   if (event.event === 'state') {
     setStatus(event.client, event.data.to);
     if (event.data.to === 'READY' || event.data.to === 'STOPPED') void refreshClient(event.client);
+  } else if (event.event === 'engine.health') {
+    void refreshClient(event.client).catch(() => undefined);
   } else if (event.event === 'qr') {
     // a QR means SCAN_QR even when the state event came before the stream was connected
     if (state.clients.get(event.client)?.status !== 'SCAN_QR') setStatus(event.client, 'SCAN_QR');

@@ -9,6 +9,8 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import {
   ClientInfo,
   ClientList,
+  EngineHealth,
+  HeldRetry,
   ClientSummary,
   LogoutResult,
   PairingCode,
@@ -31,6 +33,7 @@ export function infoOf(client: BotClient): z.output<typeof ClientInfo> {
     since: info.since,
     queue: info.queue,
     lastDisconnect: info.lastDisconnect,
+    health: info.health,
   };
 }
 
@@ -150,6 +153,41 @@ function perClientRoutes(rc: RestContext, named: boolean): AnyRoute[] {
         const client = pick(principal, p);
         ctx.state.client = client.name;
         ctx.body = infoOf(client);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/health`,
+      operationId: `checkHealth${suffix}`,
+      summary: `Probe the engine of ${which} now (capabilities on its WhatsApp Web build)`,
+      tag,
+      params,
+      responses: { 200: { description: 'The new health check', schema: EngineHealth } },
+      errors: [...clientErrors, 409, 501, 502],
+      async handler(ctx, { params: p, principal }) {
+        const client = pick(principal, p);
+        ctx.state.client = client.name;
+        if (client.state !== 'READY') {
+          throw new WakitError('CLIENT_NOT_READY', `Client ${client.name} is ${client.state}`);
+        }
+        const health = await client.checkHealth();
+        if (!health) throw new WakitError('NOT_SUPPORTED', 'This engine has no health probes');
+        ctx.body = health;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/held/retry`,
+      operationId: `retryHeld${suffix}`,
+      summary: `Send again what ${which} held for ENGINE_INCOMPATIBLE (after an upgrade or reload)`,
+      tag,
+      params,
+      responses: { 200: { description: 'How many went back to the queue', schema: HeldRetry } },
+      errors: clientErrors,
+      async handler(ctx, { params: p, principal }) {
+        const client = pick(principal, p);
+        ctx.state.client = client.name;
+        ctx.body = { retried: await client.retryHeld() };
       },
     }),
     defineRoute({

@@ -149,7 +149,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
       headers: { Location: 'URL of the message status' },
     },
   };
-  const errors = [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 504];
+  const errors = [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504];
   const named = z.object({ name: clientNameParam }).strict();
   return [
     defineRoute({

@@ -40,6 +40,15 @@ function livenessProblems(rc: RestContext): string[] {
   return problems;
 }
 
+/** The client's last engine health check found broken capabilities. */
+function degradedClient(rc: RestContext, name: string): boolean {
+  try {
+    return rc.sdk.client(name).info().health?.status === 'degraded';
+  } catch {
+    return false;
+  }
+}
+
 export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[] {
   const routes: AnyRoute[] = [
     defineRoute({
@@ -65,7 +74,9 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
       method: 'GET',
       path: '/readyz',
       operationId: 'ready',
-      summary: 'Readiness: 200 when the server and every client it must serve are READY, else 503',
+      summary:
+        'Readiness: 200 when the server and every client it must serve are READY (status ' +
+        '`degraded` when an engine has broken capabilities on its WhatsApp Web build), else 503',
       tag: 'system',
       auth: false,
       responses: {
@@ -91,6 +102,12 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         if (missing.length > 0) reasons.push(`${missing.length} client(s) not READY`);
         ctx.set('Cache-Control', 'no-store');
         ctx.status = reasons.length === 0 ? 200 : 503;
+        const degraded = required.filter((name) => degradedClient(rc, name)).length;
+        if (reasons.length === 0 && degraded > 0) {
+          reasons.push(`${degraded} client(s) degraded: engine capabilities broken on this build`);
+          ctx.body = { status: 'degraded', reasons };
+          return;
+        }
         ctx.body = { status: reasons.length === 0 ? 'ready' : 'not_ready', reasons };
       },
     }),

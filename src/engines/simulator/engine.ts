@@ -28,6 +28,7 @@ import type { SimActionNotice } from './action-types.js';
 import type { SimDevice } from './device.js';
 import { outgoing, type OutgoingPorts } from './outgoing.js';
 import { accountPorts, type AccountPorts } from './account-ports.js';
+import type { EngineProbe } from '../health.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
@@ -106,6 +107,14 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     this.halt('stopped');
     await this.linking;
     await this.context.store.delete(this.name);
+  }
+
+  /** The simulated build's capabilities (`sdk.simulator.build`); ENGINE_ERROR while not connected. */
+  checkHealth(): Promise<EngineProbe> {
+    if (this.phase !== 'ready') {
+      return Promise.reject(new WakitError('ENGINE_ERROR', `"${this.name}" is not connected`));
+    }
+    return Promise.resolve(this.network.build.probe());
   }
 
   me(): EngineIdentity | null {

@@ -21,6 +21,7 @@ import { SimulatorEngine } from './engine.js';
 import { SimCalls } from './calls.js';
 import { castVote, isKindContent, phoneKindPayload } from './message-kinds.js';
 import { SimActions } from './actions.js';
+import { SimBuild } from './build.js';
 import type {
   SimChannel,
   SimChannelSpec,
@@ -72,11 +73,14 @@ export class SimulatorNetwork implements GroupHost {
   });
   /** @internal Reactions, edits, revokes and presence (simulator/actions.ts). */
   readonly actions = new SimActions(this);
+  /** The simulated WhatsApp Web build: `build.set({ broken: ['send.media'] })` breaks media sends. */
+  readonly build: SimBuild;
 
   constructor(options: SimulatorNetworkOptions = {}) {
     const parsed = engineSchema.parse({ ...options.config, type: 'simulator' });
     if (parsed.type !== 'simulator') throw new WakitError('INTERNAL', 'simulator config expected');
     this.config = parsed;
+    this.build = new SimBuild(parsed.build);
     this.logger = options.logger ?? pino({ level: 'silent' });
     this.random = options.random ?? Math.random;
     this.messages = new SimMessageRegistry(this.random);

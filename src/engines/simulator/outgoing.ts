@@ -55,6 +55,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
 
   return {
     send: async (chatId, content) => {
+      network.build.check(content.kind);
       // `sendSeen: true` marks the chat seen first (whatsapp-web.js does so unless it is false)
       if (content.kind === 'text' && content.options.sendSeen === true) {
         network.actions.seen(device.ready(), chatId);
@@ -66,6 +67,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       onAccount(device, (account) => quotedMessage(network, account, messageId)),
     forward: async (messageId, chatId) => {
       device.ready();
+      network.build.check('forward');
       const original = network.findMessage(messageId);
       if (!original) throw new WakitError('MESSAGE_NOT_FOUND', `message ${messageId} is unknown`);
       return post(chatId, {
@@ -80,6 +82,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       });
     },
     downloadMedia: (messageId) => {
+      network.build.check('download');
       const media = network.findMessage(messageId)?.media;
       if (!media) {
         return Promise.reject(

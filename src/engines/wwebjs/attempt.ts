@@ -2,6 +2,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EngineIdentity } from '../engine.js';
 import type { BrowserLike, ClientLike, MessageLike, PageLike } from './types.js';
 import { CallBook } from './calls.js';
+import type { CompatLayer } from './compat/index.js';
 
 export interface CreatedWaiter {
   chatId: string;
@@ -32,6 +33,8 @@ export class Attempt {
   watchdog: NodeJS.Timeout | undefined;
   /** Settles (never rejects) once `initialize()` has settled and been handled. */
   initialized: Promise<void> = Promise.resolve();
+  /** The compat fixes installed into this attempt's page. */
+  compat: CompatLayer | null = null;
 
   private browser: BrowserLike | null = null;
   private page: PageLike | null = null;

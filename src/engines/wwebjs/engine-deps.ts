@@ -18,5 +18,7 @@ export interface WwebjsEngineDeps {
   /** Time to wait for the `message_create` of a forwarded message, to learn its id. */
   forwardIdTimeoutMs?: number;
   killProcess?: ProcessKiller;
+  /** Where `engine.compat.extra` paths resolve from (the config's directory); cwd by default. */
+  baseDir?: string;
   isProcessAlive?: (pid: number) => boolean;
 }

@@ -158,6 +158,8 @@ export interface BrowserLike {
 /** The bits of puppeteer's `Page` the engine watches. */
 export interface PageLike {
   on(event: 'error' | 'close', listener: (error?: Error) => void): unknown;
+  /** Runs code in WhatsApp Web (the compat layer and health probes). */
+  evaluate?(fn: unknown, ...args: unknown[]): Promise<unknown>;
   off?(event: 'error' | 'close', listener: (error?: Error) => void): unknown;
 }
 
@@ -181,6 +183,8 @@ export interface ClientLike {
   info?: { wid: SerializedId; pushname: string };
   pupBrowser: BrowserLike | null;
   pupPage: PageLike | null;
+  /** Client.js:115: loads whatsapp-web.js's code into the page (again after every navigation). */
+  inject?(...args: unknown[]): Promise<unknown>;
   initialize(): Promise<void>;
   destroy(): Promise<void>;
   logout(): Promise<void>;

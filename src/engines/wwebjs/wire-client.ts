@@ -62,6 +62,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'authenticated',
     live(() => {
+      if (attempt.authenticated && !attempt.ready) return; // a replayed synced event (ready-race)
       attempt.authenticated = true;
       host.loaded(attempt);
       host.fire('authenticated', { restored: !attempt.sawQr });
@@ -84,7 +85,10 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
       host.loaded(attempt);
       const info = client.info;
       if (info) attempt.identity = { id: info.wid._serialized, pushname: info.pushname ?? '' };
-      host.fire('ready');
+      // The compat fixes go into the page before anyone may send (null: no page to fix).
+      const compat = attempt.compat?.ready();
+      if (!compat) host.fire('ready');
+      else void compat.then(() => host.isLive(attempt) && host.fire('ready'));
     }),
   );
   client.on(

@@ -30,6 +30,10 @@ import { watchBrowser, wireClient, type AttemptHost } from './wire-client.js';
 import { WwebjsActions } from './actions.js';
 import { WwebjsPresence } from './presence.js';
 import type { ChatState } from '../ports/presence.js';
+import type { EngineProbe } from '../health.js';
+import { CompatLayer, loadFixes, type LoadedFix } from './compat/index.js';
+import type { EvaluatingPage } from './compat/run-in-page.js';
+import { probeHealth } from './health-probe.js';
 
 type Phase = 'idle' | 'running' | 'ended' | 'stopping' | 'stopped';
 const SESSION_GONE_STATES = new Set(['UNPAIRED', 'UNPAIRED_IDLE']);
@@ -57,6 +61,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   private attempt: Attempt | null = null;
   private attemptSeq = 0;
   private bindings: WwebjsBindings | null = null;
+  private fixes: Promise<LoadedFix[]> | null = null;
   /** Set on logout / session_expired: RemoteAuth may then delete the remote backup. */
   private sessionGone = false;
   private remoteAdapter: RemoteAuthStoreAdapter | null = null;
@@ -115,6 +120,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   private async launch(): Promise<void> {
     const bindings = await this.loadBindings();
+    const fixes = await this.loadFixes();
     this.sessionGone = false;
     this.lastWaState = undefined;
     const { client, executablePath, remote } = await prepareClient({
@@ -133,6 +139,8 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     if (this.phase !== 'running') return; // stopped while preparing: never launch
     const attempt = new Attempt(++this.attemptSeq, client);
     this.attempt = attempt;
+    attempt.compat = new CompatLayer(fixes, this.log);
+    attempt.compat.attach(client);
     wireClient(attempt, this);
     // no attempt number here: each launch has a new engine (its own count would say 1 every
     // time); the connection supervisor logs the reconnect attempt before it
@@ -162,6 +170,21 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     const source = this.deps.bindings ?? loadDefaultBindings;
     this.bindings = typeof source === 'function' ? await source() : source;
     return this.bindings;
+  }
+
+  /** The built-in compat fixes and the operator's (`engine.compat.extra`); CONFIG_INVALID if bad. */
+  private loadFixes(): Promise<LoadedFix[]> {
+    this.fixes ??= loadFixes(this.config.compat.extra, this.deps.baseDir ?? process.cwd());
+    this.fixes.catch(() => (this.fixes = null));
+    return this.fixes;
+  }
+
+  /** Probes the page's capabilities and the compat fixes (a READY attempt; else all broken). */
+  async checkHealth(): Promise<EngineProbe> {
+    const attempt = this.attempt;
+    const page = attempt?.ready ? (attempt.client.pupPage as EvaluatingPage | null) : null;
+    const compat = attempt?.compat ? await attempt.compat.probe() : [];
+    return probeHealth(page?.evaluate ? page : null, compat, await this.loadFixes());
   }
 
   /** Destroys the client (never logs out) and waits until no Chromium of ours is left. */

@@ -9,7 +9,8 @@ import type { OutboxChange, OutboxStore } from './outbox-store.js';
  * of the send: it stays queued for the next start.
  */
 export function journalChange(store: OutboxStore, entry: SendEntry): void {
-  if (entry.status === 'queued' || entry.status === 'sending') return;
+  // `held` stays `queued` in the outbox: a restart sends it again (after an upgrade, hopefully).
+  if (entry.status === 'queued' || entry.status === 'sending' || entry.status === 'held') return;
   if (entry.status === entry.journaled) return;
   if (entry.status === 'failed' && entry.error?.code === 'SHUTTING_DOWN') return;
   entry.journaled = entry.status;

@@ -1,0 +1,90 @@
+/**
+ * Engine health: what an engine can still do on the WhatsApp Web build it runs. Engines answer
+ * `checkHealth()` with a cheap probe of each capability; the client runs it after READY,
+ * periodically and on demand, and holds sends whose capability is broken (ENGINE_INCOMPATIBLE).
+ */
+
+/** The capabilities probed, by name. */
+export const CAPABILITIES = [
+  /** Message keys and ids serialize to `<fromMe>_<chat>_<id>` (acks, quotes, downloads need it). */
+  'ids.serialize',
+  /** The text send path exists. */
+  'send.text',
+  /** The media preparation and upload path exists and keeps the message's own id. */
+  'send.media',
+  /** Received media can be downloaded. */
+  'media.download',
+  /** The LID ↔ phone look-up exists. */
+  'contacts.lid',
+  /** Group metadata can be read. */
+  'groups.metadata',
+] as const;
+
+export type Capability = (typeof CAPABILITIES)[number];
+
+export interface CapabilityResult {
+  ok: boolean;
+  /** Why it is broken (the page's own error text), or what was checked. */
+  detail?: string;
+}
+
+/** One compat fix as the engine found it on this build (wwebjs engine only). */
+export interface CompatResult {
+  id: string;
+  /** `builtin`, or the path of an operator's fix (`engine.compat.extra`). */
+  source: string;
+  /** Whether this build needs it; null when the probe itself failed or did not run yet. */
+  needed: boolean | null;
+  /** Installed (and working) on this page. */
+  applied: boolean;
+  detail?: string;
+}
+
+/** What an engine reports from one probe run. */
+export interface EngineProbe {
+  /** The WhatsApp Web build (`2.3000.x`), or the simulated one; null when unknown. */
+  build: string | null;
+  /** The library driving it, e.g. `whatsapp-web.js 1.34.7`; null for engines without one. */
+  library: string | null;
+  capabilities: Record<Capability, CapabilityResult>;
+  compat: CompatResult[];
+}
+
+/** The client's view: the last probe run with its time and verdict. */
+export interface EngineHealth extends EngineProbe {
+  /** `degraded` when any capability is broken. */
+  status: 'ok' | 'degraded';
+  broken: Capability[];
+  checkedAt: string;
+}
+
+const MEDIA_KINDS: ReadonlySet<string> = new Set([
+  'image',
+  'video',
+  'audio',
+  'document',
+  'sticker',
+]);
+const NO_CAPABILITY: ReadonlySet<string> = new Set(['seen', 'presence', 'online']);
+
+/**
+ * The capabilities a send of `kind` needs (`download`: a media download). Every message needs its
+ * id serialized (the queue follows acks by it); media needs the media path; actions on messages
+ * find them by id.
+ */
+export function capabilitiesFor(kind: string): Capability[] {
+  if (NO_CAPABILITY.has(kind)) return [];
+  if (MEDIA_KINDS.has(kind)) return ['ids.serialize', 'send.media'];
+  if (kind === 'download') return ['ids.serialize', 'media.download'];
+  if (kind === 'forward' || kind === 'reaction' || kind === 'edit' || kind === 'delete') {
+    return ['ids.serialize'];
+  }
+  return ['ids.serialize', 'send.text'];
+}
+
+/** An all-good capability table (engines start from it and mark what is broken). */
+export function allCapabilities(): Record<Capability, CapabilityResult> {
+  const result = {} as Record<Capability, CapabilityResult>;
+  for (const name of CAPABILITIES) result[name] = { ok: true };
+  return result;
+}

@@ -1,0 +1,47 @@
+/**
+ * The compat layer: wakit's answers to known WhatsApp Web changes that whatsapp-web.js has not
+ * shipped yet, one file per change (docs/engines.md has the table). Each fix is probed in the page
+ * and installed only where the build needs it; operators add their own with `engine.compat.extra`.
+ */
+import { downloadMimetype } from './download-mimetype.js';
+import { loadExtraFixes } from './load-extra.js';
+import { mediaSendId } from './media-send-id.js';
+import { msgKeySerialized } from './msg-key-serialized.js';
+import { onboardingModal } from './onboarding-modal.js';
+import { readyRace } from './ready-race.js';
+import type { LoadedFix } from './compat-layer.js';
+import type { CompatFix } from './types.js';
+
+/** The whatsapp-web.js version these fixes were written for (a test fails on another one). */
+export const COMPAT_WWEBJS_VERSION = '1.34.7';
+
+/** The newest WhatsApp Web build the fixes were checked against (docs/engines.md). */
+export const COMPAT_WEB_VERSION = '2.3000.1047780587';
+
+/** Built-in fixes, in installation order. */
+export const BUILTIN_FIXES: readonly CompatFix[] = [
+  readyRace,
+  msgKeySerialized,
+  onboardingModal,
+  mediaSendId,
+  downloadMimetype,
+];
+
+/** Unminified page errors: always on (Node side, page-errors.ts); listed like the fixes. */
+export const PAGE_ERRORS_FIX = {
+  id: 'page-errors',
+  summary: 'page exceptions reach Node as "r: r": the real name, message and page stack are lost',
+  upstream: ['https://github.com/wwebjs/whatsapp-web.js/pull/201848'],
+  dropWhen: 'never (it is how wakit reports page errors)',
+} as const;
+
+/** The built-in fixes and the operator's ones (`engine.compat.extra`, resolved from `baseDir`). */
+export async function loadFixes(extra: readonly string[], baseDir: string): Promise<LoadedFix[]> {
+  const builtin = BUILTIN_FIXES.map((fix) => ({ ...fix, source: 'builtin' }));
+  const taken = new Set([PAGE_ERRORS_FIX.id, ...builtin.map((fix) => fix.id)]);
+  return [...builtin, ...(await loadExtraFixes(extra, baseDir, taken))];
+}
+
+export { CompatLayer, type LoadedFix } from './compat-layer.js';
+export { PageError, unminifyPageErrors } from './page-errors.js';
+export type { CompatFix, CompatPhase, PageFunction } from './types.js';
