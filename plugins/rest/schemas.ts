@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import {
-  CAPABILITIES,
   CLIENT_STATES,
   DISCONNECT_REASONS,
   ERROR_CODES,
@@ -16,13 +15,10 @@ import {
   pollSchema,
 } from '../../src/index.js';
 import { EVENT_TYPES } from './options.js';
+import { EngineHealth } from './health-schemas.js';
+import { named } from './schema-registry.js';
 
-export const restSchemas = z.registry<{ id: string; description?: string }>();
-
-function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
-  restSchemas.add(schema, description ? { id, description } : { id });
-  return schema;
-}
+export { restSchemas } from './schema-registry.js';
 
 export const clientNameParam = z
   .string()
@@ -61,34 +57,6 @@ export const ClientListItem = named(
 );
 export const ClientList = named('ClientList', z.array(ClientListItem));
 
-const CapabilityResult = z.object({ ok: z.boolean(), detail: z.string().optional() }).strict();
-
-export const EngineHealth = named(
-  'EngineHealth',
-  z
-    .object({
-      status: z.enum(['ok', 'degraded']),
-      build: z.string().nullable().describe('The WhatsApp Web build the engine runs'),
-      library: z.string().nullable().describe('e.g. whatsapp-web.js 1.34.7'),
-      checkedAt: isoTime,
-      broken: z.array(z.enum(CAPABILITIES)),
-      capabilities: z.record(z.enum(CAPABILITIES), CapabilityResult),
-      compat: z.array(
-        z
-          .object({
-            id: z.string(),
-            source: z.string(),
-            needed: z.boolean().nullable(),
-            applied: z.boolean(),
-            detail: z.string().optional(),
-          })
-          .strict(),
-      ),
-    })
-    .strict(),
-  'The last engine health check: capabilities on this WhatsApp Web build and the compat fixes',
-);
-
 export const ClientInfo = named(
   'ClientInfo',
   z
@@ -108,11 +76,6 @@ export const ClientInfo = named(
       health: EngineHealth.nullable(),
     })
     .strict(),
-);
-
-export const HeldRetry = named(
-  'HeldRetry',
-  z.object({ retried: z.number().int().describe('Held sends put back in the queue') }).strict(),
 );
 
 export const LogoutResult = named(

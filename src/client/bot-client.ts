@@ -163,7 +163,8 @@ export class BotClient {
       ...{ client: name, clock, log, intervalMs: config.engine.healthIntervalMs },
       engine: () => this.#supervisor.engine,
       changed: (health) => this.#events.emit('engine.health', health),
-      repaired: () => this.queue.retryHeld(),
+      held: () => this.queue.stats().held,
+      retryHeld: () => this.queue.retryHeld(),
     });
     this.#intake = new SendIntake({
       client: name,
@@ -301,11 +302,8 @@ export class BotClient {
   }
 
   /** Checks health, then sends held for ENGINE_INCOMPATIBLE go again; resolves to how many. */
-  async retryHeld(): Promise<number> {
-    const held = this.queue.stats().held;
-    await this.#health.check().catch(() => undefined); // a repair found here retries them already
-    this.queue.retryHeld();
-    return held;
+  retryHeld(): Promise<number> {
+    return this.#health.retryHeld();
   }
 
   /**

@@ -18,8 +18,10 @@ export interface EngineHealthDeps {
   log: Logger;
   /** A check found another status, build or set of broken capabilities (the first check too). */
   changed(health: EngineHealth): void;
-  /** A capability that was broken works again: held sends may go. */
-  repaired(health: EngineHealth): void;
+  /** Held sends (ENGINE_INCOMPATIBLE) now. */
+  held(): number;
+  /** Puts the held sends back in the queue (a repaired capability, or an operator's retry). */
+  retryHeld(): void;
 }
 
 /**
@@ -77,6 +79,14 @@ export class EngineHealthMonitor {
     return capability ? incompatible(this.deps.client, kind, capability, health) : undefined;
   }
 
+  /** Checks, then puts the held sends back in the queue; resolves to how many were held. */
+  async retryHeld(): Promise<number> {
+    const held = this.deps.held();
+    await this.check().catch(() => undefined); // a repair found here retries them already
+    this.deps.retryHeld();
+    return held;
+  }
+
   /** After an engine failure: probe again, then `blocked(kind)`. */
   async recheck(kind: string): Promise<WakitError | undefined> {
     try {
@@ -116,7 +126,7 @@ export class EngineHealthMonitor {
         'client %s: capabilities repaired',
         this.deps.client,
       );
-      this.deps.repaired(health);
+      this.deps.retryHeld();
     }
     return health;
   }

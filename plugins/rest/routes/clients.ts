@@ -9,8 +9,6 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import {
   ClientInfo,
   ClientList,
-  EngineHealth,
-  HeldRetry,
   ClientSummary,
   LogoutResult,
   PairingCode,
@@ -19,6 +17,7 @@ import {
   QrQuery,
   clientNameParam,
 } from '../schemas.js';
+import { EngineHealth, HeldRetry } from '../health-schemas.js';
 
 const RUNNING = new Set(['STARTING', 'SCAN_QR', 'AUTHENTICATED', 'READY', 'DISCONNECTED']);
 const NameParams = z.object({ name: clientNameParam }).strict();
