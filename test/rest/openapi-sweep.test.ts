@@ -78,6 +78,15 @@ const SAMPLES = [
   'false_15550001111@c.us_ABCDEF',
 ];
 
+/** Where the first HTTP answer in `text` ends (it has a Content-Length), or -1 before that. */
+function answerEnd(text: string): number {
+  const head = text.indexOf('\r\n\r\n');
+  if (head < 0) return -1;
+  const length = /^content-length:\s*(\d+)/im.exec(text.slice(0, head))?.[1];
+  const end = head + 4 + Number(length ?? 0);
+  return text.length >= end ? end : -1;
+}
+
 function pathParams(op: Operation): Parameter[] {
   return (op.parameters ?? []).filter((p): p is Parameter => 'in' in p && p.in === 'path');
 }
@@ -308,18 +317,20 @@ describe('REST: OpenAPI sweep of the cross-cutting answers over every operation'
     const { port } = new URL(closing.url);
     // Each connection is first served a /healthz (so the server has taken it), then the request of
     // an operation is begun before the close (the connection is then not idle) and ended after.
-    const HEALTHY = '{"status":"ok"}';
     const pending = operations().map(([method, path, op]) => {
       const socket = new Socket();
       let text = '';
       let served: () => void = () => undefined;
       const healthy = new Promise<void>((resolve) => (served = resolve));
       const answer = new Promise<string>((resolve, reject) => {
-        socket.setEncoding('utf8');
+        socket.setEncoding('latin1'); // a character per byte, as Content-Length counts
+        let first = true;
         socket.on('data', (chunk: string) => {
           text += chunk;
-          if (text.includes(HEALTHY)) {
-            text = text.slice(text.indexOf(HEALTHY) + HEALTHY.length);
+          const end = first ? answerEnd(text) : -1;
+          if (end >= 0) {
+            first = false;
+            text = text.slice(end);
             served();
           }
         });
