@@ -49,7 +49,13 @@ const GENERIC_HEADERS = new Set([
   'referrer-policy',
   'content-security-policy',
   'x-accel-buffering',
+  // in a fleet, an answer another node gave (docs/rest-api.md)
+  'x-wakit-node',
 ]);
+
+function isGeneric(name: string): boolean {
+  return GENERIC_HEADERS.has(name) || name.startsWith('access-control-'); // CORS
+}
 
 /**
  * Refusals (400) that JSON Schema cannot state, each described in words in the document: a paging
@@ -230,7 +236,7 @@ export class ContractChecker {
     }
     const names = new Map(Object.keys(declared).map((name) => [name.toLowerCase(), name]));
     for (const [name, value] of Object.entries(headers)) {
-      if (GENERIC_HEADERS.has(name)) continue;
+      if (isGeneric(name)) continue;
       const declaredName = names.get(name);
       if (!declaredName) problems.push(`${what}: header ${name} not declared`);
       else
