@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { BotClient, Message } from '../../src/index.js';
-import { validateJson } from '../helpers/rest-json-schema.js';
+import { documentedResponse, validateJson } from '../helpers/rest-json-schema.js';
 import {
   ADMIN_TOKEN,
   BOT_ID,
@@ -42,7 +42,7 @@ describe('REST: forwarding a message', function () {
 
   function conforms(res: TestResponse, status: number): void {
     expect(res.status, res.text).to.equal(status);
-    const response = doc.paths[ROUTE]?.post?.responses[String(status)];
+    const response = documentedResponse(doc, 'post', ROUTE, status);
     const type = (res.headers.get('content-type') ?? '').split(';')[0];
     const schema = response?.content?.[type]?.schema;
     expect(schema, `${ROUTE} documents ${status} ${type}`).to.not.equal(undefined);
