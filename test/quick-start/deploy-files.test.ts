@@ -1,5 +1,5 @@
 // The Dockerfile and compose.yaml parsed and their essentials checked: fast, and exact about what
-// they say. test/deploy/image.test.ts builds and runs the image for real.
+// they say. test/deploy/ builds and runs the image for real.
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
