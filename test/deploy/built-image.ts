@@ -1,7 +1,8 @@
 // What the image tests share: the image, built once per test process with rootful podman (the
 // base pulled, or a stand-in made, first), containers run under Docker's default seccomp profile
 // and removed afterwards, and a bot as `npm create wakit` makes it.
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { dockerfileBase, ensureBaseImage } from './base-image.js';
 import { createPodman, podmanUnusable, type Podman } from './podman.js';
@@ -145,4 +146,36 @@ export async function scaffoldBot(dir: string, engine: object, rest = true): Pro
     },
   };
   await writeFile(path.join(dir, 'bot.config.json'), JSON.stringify(config, null, 2));
+}
+
+export interface ImageFixture {
+  built: BuiltImage;
+  podman: Podman;
+  containers: Containers;
+  /** A folder of the test file's own (bots, build contexts), removed afterwards. */
+  work: string;
+  /** Where this file's time went, printed after it with the build's (once per process). */
+  timings: string[];
+}
+
+let buildTimingsShown = false;
+
+/** Mocha hooks of an image test file: the built image before, containers and folder removed after. */
+export function imageFixture(): ImageFixture {
+  const fx = { timings: [] as string[] } as ImageFixture;
+  before(async () => {
+    fx.built = await builtImage();
+    fx.podman = fx.built.podman;
+    fx.containers = new Containers(fx.podman);
+    fx.work = await mkdtemp(path.join(os.tmpdir(), 'wakit-image-'));
+  });
+  after(async () => {
+    await fx.containers?.removeAll();
+    if (fx.work) await rm(fx.work, { recursive: true, force: true });
+    const shown = buildTimingsShown || !fx.built ? [] : fx.built.timings;
+    if (fx.built) buildTimingsShown = true;
+    const all = [...shown, ...fx.timings];
+    if (all.length > 0) console.log(`      image test timings: ${all.join('; ')}`);
+  });
+  return fx;
 }

@@ -2,47 +2,33 @@
 // `up` needs WAKIT_REST_TOKEN, `ps`, `logs`, `stop` and `down` do not; the bot serves and passes
 // its health check; SIGTERM stops it with exit 0.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import {
-  builtImage,
   GRACE_S,
   IMAGE,
   IMAGE_TEST_TIMEOUT_MS,
+  imageFixture,
   REPO,
   scaffoldBot,
   TOKEN,
 } from './built-image.js';
-import { exec, type Podman } from './podman.js';
+import { exec } from './podman.js';
 import { ContainerProbe, freePort, until } from './probe.js';
 
 describe('the image through compose.yaml (docker-compose on podman)', function () {
   this.timeout(IMAGE_TEST_TIMEOUT_MS);
-  let podman: Podman;
-  let work: string;
-  const timings: string[] = [];
-
-  before(async () => {
-    podman = (await builtImage()).podman;
-    work = await mkdtemp(path.join(os.tmpdir(), 'wakit-image-'));
-  });
-
-  after(async () => {
-    if (work) await rm(work, { recursive: true, force: true });
-    if (timings.length > 0) console.log(`      image test timings: ${timings.join('; ')}`);
-  });
+  const fx = imageFixture();
 
   it('compose.yaml: up needs the token, ps/logs/down do not; the bot serves', async () => {
     const started = Date.now();
-    const project = path.join(work, 'compose');
+    const project = path.join(fx.work, 'compose');
     await scaffoldBot(path.join(project, 'bot'), { type: 'simulator', autoScanMs: 300 });
-    await podman.ok(['tag', IMAGE, 'localhost/wakit:latest']);
-    const service = await podman.serve();
+    await fx.podman.ok(['tag', IMAGE, 'localhost/wakit:latest']);
+    const service = await fx.podman.serve();
     const port = await freePort();
     const compose = (args: string[], token?: string) => {
       const env: NodeJS.ProcessEnv = {
-        ...podman.env,
+        ...fx.podman.env,
         DOCKER_HOST: service.host,
         WAKIT_PORT: String(port),
       };
@@ -89,14 +75,14 @@ describe('the image through compose.yaml (docker-compose on podman)', function (
       expect(listed.code).to.equal(0);
       expect(listed.stdout).to.match(/wakit-image-test[_-]wakit[_-]1\s.*Up/);
       const container = /(wakit-image-test[_-]wakit[_-]1)\s/.exec(listed.stdout)?.[1] ?? '';
-      const check = await podman.run(['healthcheck', 'run', container]);
+      const check = await fx.podman.run(['healthcheck', 'run', container]);
       expect(check.code, `healthcheck run ${container}: ${check.stdout}${check.stderr}`).to.equal(
         0,
       );
       // stop (SIGTERM) without the token: a graceful exit 0
       const stop = await compose(['stop', '-t', String(GRACE_S)]);
       expect(stop.code, `stop without the token: ${stop.stderr}`).to.equal(0);
-      expect(await new ContainerProbe(podman, container).state()).to.deep.include({
+      expect(await new ContainerProbe(fx.podman, container).state()).to.deep.include({
         running: false,
         exitCode: 0,
       });
@@ -108,6 +94,6 @@ describe('the image through compose.yaml (docker-compose on podman)', function (
       await compose(['down', '-v', '-t', '0'], TOKEN);
       await service.stop();
     }
-    timings.push(`compose: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    fx.timings.push(`compose: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   });
 });

@@ -4,53 +4,30 @@
 // the token API, its plugin importing `wakitjs`) as uid 10001 with its data in the volume, under
 // Docker's default seccomp profile; SIGTERM stops it with exit 0 within the grace period.
 import { expect } from 'chai';
-import { chown, cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chown, cp, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  builtImage,
-  Containers,
   GRACE_S,
   IMAGE,
   IMAGE_TEST_TIMEOUT_MS,
+  imageFixture,
   REPO,
   scaffoldBot,
   TOKEN,
   UID,
-  type BuiltImage,
 } from './built-image.js';
-import type { Podman } from './podman.js';
 import { freePort, until } from './probe.js';
-
 const PHONE = '15550001111';
 
 describe('the image, built and run (rootful podman)', function () {
   this.timeout(IMAGE_TEST_TIMEOUT_MS);
-  let built: BuiltImage;
-  let podman: Podman;
-  let containers: Containers;
-  let work: string;
-  const timings: string[] = [];
-
-  before(async () => {
-    built = await builtImage();
-    podman = built.podman;
-    containers = new Containers(podman);
-    work = await mkdtemp(path.join(os.tmpdir(), 'wakit-image-'));
-  });
-
-  after(async () => {
-    await containers?.removeAll();
-    if (work) await rm(work, { recursive: true, force: true });
-    const all = [...(built?.timings ?? []), ...timings];
-    if (all.length > 0) console.log(`      image test timings: ${all.join('; ')}`);
-  });
+  const fx = imageFixture();
 
   it('the final image has no compilers and keeps its HEALTHCHECK (docker format)', async () => {
-    const compilers = await podman.run([
+    const compilers = await fx.podman.run([
       'run',
       '--rm',
-      ...podman.ulimitFlags,
+      ...fx.podman.ulimitFlags,
       '--entrypoint',
       'sh',
       IMAGE,
@@ -58,7 +35,7 @@ describe('the image, built and run (rootful podman)', function () {
       'for t in gcc g++ cc make python3; do command -v $t; done; true',
     ]);
     expect(compilers.stdout.trim(), 'compilers in the final image').to.equal('');
-    const health = await podman.ok([
+    const health = await fx.podman.ok([
       'image',
       'inspect',
       '--format',
@@ -69,13 +46,13 @@ describe('the image, built and run (rootful podman)', function () {
   });
 
   it('a host directory prepared as docs/deploy.md says (uid 10001, 0700) works as /data', async () => {
-    const host = path.join(work, 'bind-data');
+    const host = path.join(fx.work, 'bind-data');
     await mkdir(host, { mode: 0o700 });
     await chown(host, UID, UID);
-    await podman.ok([
+    await fx.podman.ok([
       'run',
       '--rm',
-      ...podman.ulimitFlags,
+      ...fx.podman.ulimitFlags,
       '-v',
       `${host}:/data`,
       '--entrypoint',
@@ -89,7 +66,7 @@ describe('the image, built and run (rootful podman)', function () {
 
   it('.dockerignore keeps secrets out of the build context: bot/.env, nested .env, sessions', async () => {
     // a context shaped like a checkout with a bot folder beside the Dockerfile
-    const context = path.join(work, 'context');
+    const context = path.join(fx.work, 'context');
     const files = {
       'package.json': '{}',
       'src/index.ts': '',
@@ -108,13 +85,13 @@ describe('the image, built and run (rootful podman)', function () {
     await cp(path.join(REPO, '.dockerignore'), path.join(context, '.dockerignore'));
     await writeFile(
       path.join(context, 'Dockerfile.context'),
-      `FROM ${built.base}\nCOPY . /context\nRUN cd /context && find . -type f | sort\n`,
+      `FROM ${fx.built.base}\nCOPY . /context\nRUN cd /context && find . -type f | sort\n`,
     );
-    const out = await podman.ok([
+    const out = await fx.podman.ok([
       'build',
       '--pull=never',
       '--no-cache',
-      ...podman.ulimitFlags,
+      ...fx.podman.ulimitFlags,
       '-f',
       path.join(context, 'Dockerfile.context'),
       context,
@@ -139,11 +116,11 @@ describe('the image, built and run (rootful podman)', function () {
 
   it('runs a scaffolded bot: stays up, serves, non-root, data in the volume, SIGTERM exits 0', async () => {
     const started = Date.now();
-    const bot = path.join(work, 'bot');
+    const bot = path.join(fx.work, 'bot');
     await scaffoldBot(bot, { type: 'simulator', autoScanMs: 300 });
     const port = await freePort();
-    const volume = await containers.volume('wakit-image-test-data');
-    const c = await containers.run('wakit-image-test', [
+    const volume = await fx.containers.volume('wakit-image-test-data');
+    const c = await fx.containers.run('wakit-image-test', [
       '-e',
       `WAKIT_REST_TOKEN=${TOKEN}`,
       '-v',
@@ -190,16 +167,16 @@ describe('the image, built and run (rootful podman)', function () {
     expect(send.status, await send.clone().text()).to.equal(202);
     await received('from the image test');
     // HEALTHCHECK's own command
-    const check = await podman.run(['healthcheck', 'run', c.name]);
+    const check = await fx.podman.run(['healthcheck', 'run', c.name]);
     expect(check.code, `healthcheck run: ${check.stdout}${check.stderr}`).to.equal(0);
     // the user the image runs as, and the process itself
-    expect((await podman.ok(['exec', c.name, 'id', '-u'])).trim()).to.equal(String(UID));
-    expect((await podman.ok(['exec', c.name, 'id', '-g'])).trim()).to.equal(String(UID));
-    const top = await podman.ok(['top', c.name, 'user', 'args']);
+    expect((await fx.podman.ok(['exec', c.name, 'id', '-u'])).trim()).to.equal(String(UID));
+    expect((await fx.podman.ok(['exec', c.name, 'id', '-g'])).trim()).to.equal(String(UID));
+    const top = await fx.podman.ok(['top', c.name, 'user', 'args']);
     expect(top).to.match(new RegExp(`^(wakit|${UID})\\s+node /app/bin/wakit.js start`, 'm'));
     // the data directory is the volume (WAKIT_DATA=/data): sessions and outbox, private
     const mount = (
-      await podman.ok(['volume', 'inspect', '--format', '{{.Mountpoint}}', volume])
+      await fx.podman.ok(['volume', 'inspect', '--format', '{{.Mountpoint}}', volume])
     ).trim();
     for (const file of ['sessions', 'sessions/outbox.db', 'sessions/bot']) {
       const s = await stat(path.join(mount, file));
@@ -211,12 +188,14 @@ describe('the image, built and run (rootful podman)', function () {
 
     // SIGTERM: a graceful stop with exit 0, well within the grace period
     const stopAt = Date.now();
-    await podman.ok(['stop', '-t', String(GRACE_S), c.name], { timeoutMs: (GRACE_S + 15) * 1000 });
+    await fx.podman.ok(['stop', '-t', String(GRACE_S), c.name], {
+      timeoutMs: (GRACE_S + 15) * 1000,
+    });
     const stoppedIn = Date.now() - stopAt;
     expect(await c.state()).to.deep.include({ running: false, exitCode: 0 });
     expect(stoppedIn, 'stopped within the grace period').to.be.lessThan(GRACE_S * 1000);
     expect(await c.logs()).to.include('Stopped.');
-    timings.push(
+    fx.timings.push(
       `run: ${((Date.now() - started) / 1000).toFixed(0)} s (SIGTERM → exit 0 in ${(stoppedIn / 1000).toFixed(1)} s)`,
     );
   });
