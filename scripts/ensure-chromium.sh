@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Part of `npm test`: the real-browser tests need a system Chromium (puppeteer never downloads one),
-# the fleet tests a real `redis-server` (Redis 7), the image test (test/deploy/image.test.ts)
+# the fleet tests a real `redis-server` (Redis 7), the image tests (test/deploy/)
 # rootful podman with runc, debootstrap and docker-compose. Finds them, installs Debian's packages
 # when running as root, or says exactly what to install.
 set -euo pipefail

@@ -1,10 +1,11 @@
 // The Dockerfile and compose.yaml parsed and their essentials checked: fast, and exact about what
-// they say. test/deploy/image.test.ts builds and runs the image for real.
+// they say. test/deploy/ builds and runs the image for real.
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import yaml from 'js-yaml';
+import { parseConfig, substituteEnv } from '../../src/config/index.js';
 
 const REPO = path.resolve('.');
 
@@ -116,5 +117,47 @@ describe('deploy files (Dockerfile, compose.yaml)', () => {
     expect(dataVolume).to.be.a('string');
     expect(compose.volumes).to.have.key(dataVolume?.split(':')[0] ?? '');
     expect(text).to.match(/^\s*#.*"type": "remote"|^\s*#.*GOOGLE_APPLICATION_CREDENTIALS/m);
+  });
+
+  it('docs/deploy.md: its configs are valid, its Kubernetes manifest probes /healthz and /readyz with the data volume', async () => {
+    const text = await readFile(path.join(REPO, 'docs/deploy.md'), 'utf8');
+    const blocks = (lang: string) =>
+      [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map(
+        (m) => m[1] ?? '',
+      );
+    const env = {
+      WAKIT_REST_TOKEN: 't'.repeat(32),
+      WAKIT_GCS_BUCKET: 'bkt',
+      WAKIT_REDIS_URL: 'redis://r:6379',
+    };
+    const configs = blocks('json');
+    expect(configs).to.have.length(2);
+    for (const json of configs) parseConfig(substituteEnv(JSON.parse(json), env));
+
+    const docs = blocks('yaml').flatMap((y) => yaml.loadAll(y)) as {
+      kind: string;
+      spec: {
+        template?: {
+          spec: {
+            securityContext: { runAsUser: number; runAsGroup: number };
+            containers: {
+              livenessProbe: { httpGet: { path: string } };
+              readinessProbe: { httpGet: { path: string } };
+              volumeMounts: { name: string; mountPath: string }[];
+            }[];
+            volumes: { name: string; persistentVolumeClaim?: unknown }[];
+          };
+        };
+      };
+    }[];
+    const deployment = docs.find((d) => d.kind === 'Deployment')?.spec.template?.spec;
+    expect(deployment?.securityContext).to.include({ runAsUser: 10001, runAsGroup: 10001 });
+    const container = deployment?.containers[0];
+    expect(container?.livenessProbe.httpGet.path).to.equal('/healthz');
+    expect(container?.readinessProbe.httpGet.path).to.equal('/readyz');
+    const data = container?.volumeMounts.find((m) => m.mountPath === '/data');
+    const volume = deployment?.volumes.find((v) => v.name === data?.name);
+    expect(volume?.persistentVolumeClaim, 'the data volume is a claim').to.be.an('object');
+    expect(docs.map((d) => d.kind)).to.include('PersistentVolumeClaim');
   });
 });
