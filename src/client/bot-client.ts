@@ -19,7 +19,7 @@ import {
   OWNERSHIP,
   SESSION_STORE,
 } from '../kernel/tokens.js';
-import type { Ownership } from '../cluster/ownership.js';
+import { singleServer, type Ownership } from '../cluster/ownership.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
@@ -333,7 +333,9 @@ export class BotClient {
       return this.#intake.accept(chatId, content, options);
     }
     const state = this.state;
-    const holding = this.config.queue.holdUntilReady && state !== 'STOPPED' && state !== 'FAILED';
+    // in a fleet, a client being taken over here accepts as one on another node does
+    const hold = this.config.queue.holdUntilReady || this.ownership !== singleServer;
+    const holding = hold && state !== 'STOPPED' && state !== 'FAILED';
     if (state !== 'READY' && !holding) {
       return Promise.reject(
         new WakitError('CLIENT_NOT_READY', `Client ${this.name} is ${state}, not READY`, {

@@ -182,15 +182,19 @@ describe('a fleet of three nodes on Redis (real processes)', function () {
     expect(refused.status).to.equal(503);
     expect((refused.json as { code: string }).code).to.equal('STORAGE_UNAVAILABLE');
     await fleet.redis.restart();
-    let back: { status: number } = { status: 0 };
-    await eventually(async () => {
-      back = await node.request('POST', '/api/v1/messages', {
-        json: { client: 'c2', chatId: PHONE, content: 'R-0' },
-      });
-      return back.status === 202;
-    }, 30_000);
-    expect(back.status).to.equal(202);
-    accepted.push({ id: '', client: 'c2', body: 'R-0' });
+    // each survivor reconnects to Redis on its own schedule: wait until each accepts again
+    for (const survivor of [nodes[1], nodes[2]]) {
+      const body = `R-0-${survivor.nodeId}`;
+      let back: { status: number } = { status: 0 };
+      await eventually(async () => {
+        back = await survivor.request('POST', '/api/v1/messages', {
+          json: { client: 'c2', chatId: PHONE, content: body },
+        });
+        return back.status === 202;
+      }, 30_000);
+      expect(back.status, `${survivor.nodeId} accepts again after the restart`).to.equal(202);
+      accepted.push({ id: '', client: 'c2', body });
+    }
     for (let i = 1; i < 12; i++)
       accepted.push(await send(nodes[1 + (i % 2)], CLIENTS[i % 6], `R-${i}`));
     const all = await eventually(
