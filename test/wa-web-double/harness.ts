@@ -36,6 +36,11 @@ export interface DoubleHarnessOptions {
   store?: (dir: string) => SessionStore;
   /** Extra engine config (merged before parsing). */
   engine?: Record<string, unknown>;
+  /**
+   * Benchmarks only: rewrites the Chromium flags wakit passes (to compare with puppeteer's
+   * defaults); the engine's own launch is untouched otherwise.
+   */
+  rewriteArgs?: (args: string[]) => string[];
   logger?: Logger;
 }
 
@@ -51,6 +56,7 @@ export class DoubleHarness {
   readonly store: SessionStore;
   readonly clientName: string;
   private readonly logger: Logger;
+  private readonly rewriteArgs: DoubleHarnessOptions['rewriteArgs'];
 
   private constructor(
     readonly dir: string,
@@ -60,6 +66,7 @@ export class DoubleHarness {
     buildsDir: string,
   ) {
     this.clientName = options.clientName ?? 'bot';
+    this.rewriteArgs = options.rewriteArgs;
     this.logger =
       options.logger ?? pino({ level: process.env.WAKIT_DOUBLE_DEBUG ? 'debug' : 'silent' });
     this.store = options.store?.(dir) ?? new LocalSessionStore(path.join(dir, 'sessions'));
@@ -81,7 +88,7 @@ export class DoubleHarness {
   }
 
   private bindings(): WwebjsBindings {
-    return observingBindings(this.clients, this.requests);
+    return observingBindings(this.clients, this.requests, this.rewriteArgs);
   }
 
   /** A new engine for the client (a process start): same store, same double build. */
@@ -171,10 +178,16 @@ export async function savedProfile(h: DoubleHarness): Promise<Buffer | null> {
  * `clients`, and its page's requests to `requests` from the moment whatsapp-web.js sets up its web
  * cache (before it loads https://web.whatsapp.com/).
  */
-export function observingBindings(clients: ClientLike[], requests: string[]): WwebjsBindings {
+export function observingBindings(
+  clients: ClientLike[],
+  requests: string[],
+  rewriteArgs?: (args: string[]) => string[],
+): WwebjsBindings {
   return {
     ...defaultBindings,
     createClient: (options) => {
+      const puppeteer = options.puppeteer as { args?: string[] };
+      if (rewriteArgs) puppeteer.args = rewriteArgs(puppeteer.args ?? []);
       const client = defaultBindings.createClient(options);
       const real = client as unknown as { initWebVersionCache(): Promise<void>; pupPage: Page };
       const original = real.initWebVersionCache.bind(real);
