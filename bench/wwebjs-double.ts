@@ -2,7 +2,8 @@
  * The real whatsapp-web.js 1.34.7 in headless Chromium on the WhatsApp Web double
  * (test/wa-web-double/): cold start to READY with a saved session and linking from a fresh profile
  * (median of 5), and the browser's memory (PSS of its process tree) per client after READY and
- * 200 messages in and 200 out, for 1 and 5 clients in one process. The double is far lighter than
+ * 200 messages in and 200 out, for 1, 5 and 10 clients in one process, with wakit's launch flags
+ * and with puppeteer's defaults. The double is far lighter than
  * WhatsApp Web: this measures the browser's own cost, not WhatsApp Web's heap.
  */
 import { execFileSync } from 'node:child_process';
@@ -84,9 +85,15 @@ function treePssMb(pid: number): number {
   return kb / 1024;
 }
 
-async function pssPerClient(clients: number): Promise<number> {
+/** What puppeteer launches with when given no flags of ours (only the sandbox off, as root). */
+const PUPPETEER_DEFAULTS = (args: string[]): string[] =>
+  args.filter((a) => a === '--no-sandbox' || a === '--disable-setuid-sandbox');
+
+async function pssPerClient(clients: number, puppeteerDefaults = false): Promise<number> {
   const harnesses = await Promise.all(
-    Array.from({ length: clients }, () => DoubleHarness.create()),
+    Array.from({ length: clients }, () =>
+      DoubleHarness.create(puppeteerDefaults ? { rewriteArgs: PUPPETEER_DEFAULTS } : {}),
+    ),
   );
   try {
     for (const h of harnesses) {
@@ -107,8 +114,13 @@ async function pssPerClient(clients: number): Promise<number> {
 export async function benchWwebjsDouble(): Promise<Record<string, unknown>> {
   const linking = await timeLinking();
   const cold = await timeColdStart();
-  const pss1 = await pssPerClient(1);
-  const pss5 = await pssPerClient(5);
+  const pss: Record<string, unknown> = {};
+  for (const clients of [1, 5, 10]) {
+    pss[`browser PSS per client, ${clients} client(s), MB`] = {
+      value: round(await pssPerClient(clients)),
+      'puppeteer defaults': round(await pssPerClient(clients, true)),
+    };
+  }
   return {
     'link from a fresh profile to READY, ms': {
       value: `${round(median(linking), 0)}`,
@@ -118,7 +130,6 @@ export async function benchWwebjsDouble(): Promise<Record<string, unknown>> {
       value: `${round(median(cold), 0)}`,
       'median (min–max)': spread(cold),
     },
-    'browser PSS per client, 1 client, MB': { value: round(pss1) },
-    'browser PSS per client, 5 clients, MB': { value: round(pss5) },
+    ...pss,
   };
 }
