@@ -8,17 +8,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { nextEvent, startAndLink, type EngineHarness } from '../test/engines/engine-contract.js';
+import { nextEvent } from '../test/engines/engine-contract.js';
 import { DoubleHarness } from '../test/wa-web-double/harness.js';
 import { ALICE } from '../test/wa-web-double/world.js';
-import type { WwebjsEngine } from '../src/engines/wwebjs/index.js';
 import { median, round, spread } from './stats.js';
 
 const ROUNDS = 5;
 const MESSAGES = 200;
-
-const asHarness = (h: DoubleHarness, engine: WwebjsEngine) =>
-  ({ engine, link: (qr: string) => h.link(qr), deadlineMs: 30_000 }) as unknown as EngineHarness;
 
 async function timeLinking(): Promise<number[]> {
   const times: number[] = [];
@@ -26,7 +22,7 @@ async function timeLinking(): Promise<number[]> {
     const h = await DoubleHarness.create();
     try {
       const started = performance.now();
-      await startAndLink(asHarness(h, h.engine()));
+      await h.linkedEngine(30_000);
       times.push(performance.now() - started);
     } finally {
       await h.cleanup();
@@ -39,8 +35,7 @@ async function timeColdStart(): Promise<number[]> {
   const h = await DoubleHarness.create();
   const times: number[] = [];
   try {
-    const first = h.engine();
-    await startAndLink(asHarness(h, first));
+    const first = await h.linkedEngine(30_000);
     await first.stop();
     for (let i = 0; i < ROUNDS; i++) {
       const engine = h.engine();
@@ -97,8 +92,7 @@ async function pssPerClient(clients: number, puppeteerDefaults = false): Promise
   );
   try {
     for (const h of harnesses) {
-      const engine = h.engine();
-      await startAndLink(asHarness(h, engine));
+      const engine = await h.linkedEngine(30_000);
       for (let i = 0; i < MESSAGES; i++) {
         await h.phone('receive', { from: ALICE.pn, body: `in ${i}` });
         await engine.send(ALICE.pn, { kind: 'text', text: `out ${i}`, options: {} });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer';
-import { nextEvent, startAndLink, type EngineHarness } from '../engines/engine-contract.js';
+import { nextEvent } from '../engines/engine-contract.js';
 import {
   BASELINE_BUILD,
   KEY_RENAME_BUILD,
@@ -109,12 +109,7 @@ describe('WhatsApp Web double builds', function () {
 
   it('the baseline sends media end to end through the real library', async () => {
     h = await DoubleHarness.create({ build: BASELINE_BUILD });
-    const engine = h.engine();
-    await startAndLink({
-      engine,
-      link: (qr: string) => h.link(qr),
-      deadlineMs: 15_000,
-    } as unknown as EngineHarness);
+    const engine = await h.linkedEngine();
     const result = await engine.send(ALICE.pn, {
       kind: 'image',
       media: { data: PNG, mimetype: 'image/png', filename: 'dot.png' },

@@ -21,6 +21,7 @@ import type {
   WwebjsBindings,
   WwebjsEngineConfig,
 } from '../../src/engines/wwebjs/types.js';
+import { startAndLink, type EngineHarness } from '../engines/engine-contract.js';
 import { BASELINE_BUILD, type DoubleBuild } from './builds.js';
 import { writeBuild } from './page-builder.js';
 import { DEFAULT_WORLD, type DoubleWorld } from './world.js';
@@ -99,6 +100,18 @@ export class DoubleHarness {
       { bindings: this.bindings(), destroyTimeoutMs: 5_000 },
     );
     this.engines.push(engine);
+    return engine;
+  }
+
+  /** What engine-contract.ts's `startAndLink` needs: the engine, the phone's scan, a deadline. */
+  contractView(engine: WwebjsEngine, deadlineMs = 15_000): EngineHarness {
+    return { engine, link: (qr: string) => this.link(qr), deadlineMs } as unknown as EngineHarness;
+  }
+
+  /** A new engine, started and linked by the phone side (qr → scan → authenticated → ready). */
+  async linkedEngine(deadlineMs = 15_000): Promise<WwebjsEngine> {
+    const engine = this.engine();
+    await startAndLink(this.contractView(engine, deadlineMs));
     return engine;
   }
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import { nextEvent, startAndLink, type EngineHarness } from '../engines/engine-contract.js';
+import { nextEvent } from '../engines/engine-contract.js';
 import { DoubleHarness } from './harness.js';
 import { ALICE, BOB } from './world.js';
 
@@ -18,12 +18,7 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
 
   beforeEach(async () => {
     h = await DoubleHarness.create();
-    engine = h.engine();
-    await startAndLink({
-      engine,
-      link: (qr: string) => h.link(qr),
-      deadlineMs: 15_000,
-    } as unknown as EngineHarness);
+    engine = await h.linkedEngine();
   });
   afterEach(async () => {
     await h.cleanup();
