@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { nextEvent } from '../engines/engine-contract.js';
+import { BASELINE_BUILD } from './builds.js';
 import { DoubleHarness, savedProfile } from './harness.js';
 import { BOT } from './world.js';
 
@@ -39,6 +40,22 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
     await h.phone('enterCode', code);
     await ready;
     expect(engine.me()?.id).to.equal(BOT.pn);
+  });
+
+  it('the QR ref rotates on its timer; after engine.qrMaxRetries codes: disconnected("qr_timeout")', async () => {
+    await h.cleanup();
+    h = await DoubleHarness.create({
+      build: { ...BASELINE_BUILD, qrRefreshMs: 300 },
+      engine: { qrMaxRetries: 2 },
+    });
+    const engine = h.engine();
+    const codes: string[] = [];
+    engine.on('qr', (qr) => codes.push(qr));
+    const disconnected = nextEvent(engine, 'disconnected', () => true, 20_000);
+    await engine.start();
+    expect((await disconnected)[0]).to.equal('qr_timeout');
+    expect(codes.length).to.be.at.least(2);
+    expect(new Set(codes.map((c) => c.split(',')[0])).size).to.equal(codes.length);
   });
 
   it('the phone unpairs the device: disconnected("logout"), the profile is deleted, the next start shows a QR', async () => {
