@@ -10,6 +10,7 @@ import { benchOutbox } from './outbox.js';
 import { benchPipeline } from './pipeline.js';
 import { benchQueue } from './queue.js';
 import { benchRest } from './rest.js';
+import { benchWwebjsDouble } from './wwebjs-double.js';
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   inbound: benchInbound,
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   rest: benchRest,
   outbox: benchOutbox,
   fleet: benchFleet,
+  'wwebjs-double': benchWwebjsDouble,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -20,6 +20,14 @@ export interface DoubleBuild {
    * issues #201921, #201922, PR #201923.
    */
   mediaPrepClobbersId: boolean;
+  /**
+   * A restored (warm) profile reaches `hasSynced` without waiting for a listener: it can flip
+   * while whatsapp-web.js 1.34.7 is still in `inject()`, which attaches its `change:hasSynced`
+   * listener only at the end (Client.js:400-410), so `authenticated` and `ready` never come (the
+   * symptom of whatsapp-web.js #3785 and its many duplicates). Off: the double waits for the
+   * listener, as a slower real profile effectively does.
+   */
+  syncBeforeListener: boolean;
   /** Time between OPENING and the first settled state after load. */
   bootDelayMs: number;
   /** Time between OPENING and CONNECTED once linked. */
@@ -45,6 +53,7 @@ export const BASELINE_BUILD: DoubleBuild = {
   version: '2.3000.1042386815',
   keySerializedField: '_serialized',
   mediaPrepClobbersId: false,
+  syncBeforeListener: false,
   ...TIMING,
 };
 

@@ -5,7 +5,6 @@
  */
 import { expect } from 'chai';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import { startAndLink, type EngineHarness } from '../engines/engine-contract.js';
 import { DoubleHarness } from './harness.js';
 import { ALICE, BOB, BOT, NOBODY } from './world.js';
 
@@ -24,12 +23,7 @@ describe('groups on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function 
 
   beforeEach(async () => {
     h = await DoubleHarness.create();
-    engine = h.engine();
-    await startAndLink({
-      engine,
-      link: (qr: string) => h.link(qr),
-      deadlineMs: 15_000,
-    } as unknown as EngineHarness);
+    engine = await h.linkedEngine();
   });
   afterEach(async () => {
     await h.cleanup();

@@ -21,6 +21,7 @@ import type {
   WwebjsBindings,
   WwebjsEngineConfig,
 } from '../../src/engines/wwebjs/types.js';
+import { startAndLink, type EngineHarness } from '../engines/engine-contract.js';
 import { BASELINE_BUILD, type DoubleBuild } from './builds.js';
 import { writeBuild } from './page-builder.js';
 import { DEFAULT_WORLD, type DoubleWorld } from './world.js';
@@ -36,6 +37,11 @@ export interface DoubleHarnessOptions {
   store?: (dir: string) => SessionStore;
   /** Extra engine config (merged before parsing). */
   engine?: Record<string, unknown>;
+  /**
+   * Benchmarks only: rewrites the Chromium flags wakit passes (to compare with puppeteer's
+   * defaults); the engine's own launch is untouched otherwise.
+   */
+  rewriteArgs?: (args: string[]) => string[];
   logger?: Logger;
 }
 
@@ -51,6 +57,7 @@ export class DoubleHarness {
   readonly store: SessionStore;
   readonly clientName: string;
   private readonly logger: Logger;
+  private readonly rewriteArgs: DoubleHarnessOptions['rewriteArgs'];
 
   private constructor(
     readonly dir: string,
@@ -60,6 +67,7 @@ export class DoubleHarness {
     buildsDir: string,
   ) {
     this.clientName = options.clientName ?? 'bot';
+    this.rewriteArgs = options.rewriteArgs;
     this.logger =
       options.logger ?? pino({ level: process.env.WAKIT_DOUBLE_DEBUG ? 'debug' : 'silent' });
     this.store = options.store?.(dir) ?? new LocalSessionStore(path.join(dir, 'sessions'));
@@ -81,7 +89,7 @@ export class DoubleHarness {
   }
 
   private bindings(): WwebjsBindings {
-    return observingBindings(this.clients, this.requests);
+    return observingBindings(this.clients, this.requests, this.rewriteArgs);
   }
 
   /** A new engine for the client (a process start): same store, same double build. */
@@ -92,6 +100,18 @@ export class DoubleHarness {
       { bindings: this.bindings(), destroyTimeoutMs: 5_000 },
     );
     this.engines.push(engine);
+    return engine;
+  }
+
+  /** What engine-contract.ts's `startAndLink` needs: the engine, the phone's scan, a deadline. */
+  contractView(engine: WwebjsEngine, deadlineMs = 15_000): EngineHarness {
+    return { engine, link: (qr: string) => this.link(qr), deadlineMs } as unknown as EngineHarness;
+  }
+
+  /** A new engine, started and linked by the phone side (qr → scan → authenticated → ready). */
+  async linkedEngine(deadlineMs = 15_000): Promise<WwebjsEngine> {
+    const engine = this.engine();
+    await startAndLink(this.contractView(engine, deadlineMs));
     return engine;
   }
 
@@ -171,10 +191,16 @@ export async function savedProfile(h: DoubleHarness): Promise<Buffer | null> {
  * `clients`, and its page's requests to `requests` from the moment whatsapp-web.js sets up its web
  * cache (before it loads https://web.whatsapp.com/).
  */
-export function observingBindings(clients: ClientLike[], requests: string[]): WwebjsBindings {
+export function observingBindings(
+  clients: ClientLike[],
+  requests: string[],
+  rewriteArgs?: (args: string[]) => string[],
+): WwebjsBindings {
   return {
     ...defaultBindings,
     createClient: (options) => {
+      const puppeteer = options.puppeteer as { args?: string[] };
+      if (rewriteArgs) puppeteer.args = rewriteArgs(puppeteer.args ?? []);
       const client = defaultBindings.createClient(options);
       const real = client as unknown as { initWebVersionCache(): Promise<void>; pupPage: Page };
       const original = real.initWebVersionCache.bind(real);

@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
-import { nextEvent, startAndLink, type EngineHarness } from '../engines/engine-contract.js';
+import { nextEvent } from '../engines/engine-contract.js';
 import { DoubleHarness } from './harness.js';
-import { ALICE, BOB } from './world.js';
+import { ALICE, BOB, BOT } from './world.js';
 
 type Sent = Array<{ id: string; type: string; body: string }>;
 
@@ -18,12 +18,7 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
 
   beforeEach(async () => {
     h = await DoubleHarness.create();
-    engine = h.engine();
-    await startAndLink({
-      engine,
-      link: (qr: string) => h.link(qr),
-      deadlineMs: 15_000,
-    } as unknown as EngineHarness);
+    engine = await h.linkedEngine();
   });
   afterEach(async () => {
     await h.cleanup();
@@ -45,6 +40,34 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
     expect(sent.map((m) => m.type)).to.deep.equal(['location', 'vcard', 'poll_creation']);
     expect(sent[1].body).to.contain(`waid=${BOB.pn.split('@')[0]}`);
     expect(created).to.deep.equal(['location', 'vcard', 'poll_creation']);
+  });
+
+  it('incoming: undecrypted first then decrypted (one message event), quoting the bot, mentioning it', async () => {
+    const ciphertexts: string[] = [];
+    engine.on('message', (m) => ciphertexts.push(m.type));
+    const decrypted = nextEvent(engine, 'message', (m) => m.body === 'secret');
+    await h.phone('receive', { from: ALICE.pn, body: 'secret', ciphertextMs: 200 });
+    const [message] = await decrypted;
+    expect(message.type).to.equal('chat');
+    expect(ciphertexts).to.deep.equal(['chat']);
+
+    const { id } = await engine.send(ALICE.pn, { kind: 'text', text: 'question?', options: {} });
+    const answer = nextEvent(engine, 'message', (m) => m.body === 'answer');
+    // wakit's MessageData has no mentions: the library's own Message carries them, as the wids
+    // of WhatsApp Web's mentionedJidList (typed string[] in index.d.ts, objects in fact)
+    const library = new Promise<string[]>((resolve) =>
+      h.clients
+        .at(-1)
+        ?.on('message', (m: { body: string; mentionedIds: Array<{ _serialized: string }> }) => {
+          if (m.body === 'answer') resolve(m.mentionedIds.map((w) => w._serialized));
+        }),
+    );
+    await h.phone('receive', { from: ALICE.pn, body: 'answer', quoted: id, mentions: [BOT.pn] });
+    const [reply] = await answer;
+    expect(reply).to.include({ hasQuotedMsg: true, quotedMessageId: id });
+    expect(await library).to.deep.equal([BOT.pn]);
+    const quoted = await engine.getQuotedMessage(reply.id);
+    expect(quoted).to.include({ id, body: 'question?', fromMe: true });
   });
 
   it('reactions both ways, an edit and a revoke of its own message', async () => {

@@ -4,13 +4,10 @@
  * with its documented `disconnected` reason (docs/engines.md, map-errors.ts).
  */
 import { expect } from 'chai';
-import { nextEvent, startAndLink, type EngineHarness } from '../engines/engine-contract.js';
-import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
+import { nextEvent } from '../engines/engine-contract.js';
+import { BASELINE_BUILD } from './builds.js';
 import { DoubleHarness, savedProfile } from './harness.js';
 import { BOT } from './world.js';
-
-const contractView = (h: DoubleHarness, engine: WwebjsEngine) =>
-  ({ engine, link: (qr: string) => h.link(qr), deadlineMs: 15_000 }) as unknown as EngineHarness;
 
 /** Waits until `probe` holds (LocalAuth deletes the profile a moment after `disconnected`). */
 async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
@@ -45,9 +42,24 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
     expect(engine.me()?.id).to.equal(BOT.pn);
   });
 
-  it('the phone unpairs the device: disconnected("logout"), the profile is deleted, the next start shows a QR', async () => {
+  it('the QR ref rotates on its timer; after engine.qrMaxRetries codes: disconnected("qr_timeout")', async () => {
+    await h.cleanup();
+    h = await DoubleHarness.create({
+      build: { ...BASELINE_BUILD, qrRefreshMs: 300 },
+      engine: { qrMaxRetries: 2 },
+    });
     const engine = h.engine();
-    await startAndLink(contractView(h, engine));
+    const codes: string[] = [];
+    engine.on('qr', (qr) => codes.push(qr));
+    const disconnected = nextEvent(engine, 'disconnected', () => true, 20_000);
+    await engine.start();
+    expect((await disconnected)[0]).to.equal('qr_timeout');
+    expect(codes.length).to.be.at.least(2);
+    expect(new Set(codes.map((c) => c.split(',')[0])).size).to.equal(codes.length);
+  });
+
+  it('the phone unpairs the device: disconnected("logout"), the profile is deleted, the next start shows a QR', async () => {
+    const engine = await h.linkedEngine();
     expect(await savedProfile(h)).to.be.instanceOf(Buffer);
     const disconnected = nextEvent(engine, 'disconnected', () => true, 10_000);
     await h.phone('unpair');
@@ -60,8 +72,7 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
   });
 
   it('the session expires: disconnected("session_expired"), and the profile no longer restores', async () => {
-    const engine = h.engine();
-    await startAndLink(contractView(h, engine));
+    const engine = await h.linkedEngine();
     const disconnected = nextEvent(engine, 'disconnected', () => true, 10_000);
     await h.phone('expire');
     expect((await disconnected)[0]).to.equal('session_expired');
@@ -78,8 +89,7 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
     ['TIMEOUT', 'connection_lost'],
   ] as const) {
     it(`WhatsApp Web going ${state} ends with disconnected("${reason}")`, async () => {
-      const engine = h.engine();
-      await startAndLink(contractView(h, engine));
+      const engine = await h.linkedEngine();
       const disconnected = nextEvent(engine, 'disconnected', () => true, 10_000);
       await h.phone('setState', state);
       expect((await disconnected)[0]).to.equal(reason);
@@ -87,8 +97,7 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
   }
 
   it('Chromium dying ends with disconnected("browser_crashed") and the session restores after', async () => {
-    const engine = h.engine();
-    await startAndLink(contractView(h, engine));
+    const engine = await h.linkedEngine();
     const disconnected = nextEvent(engine, 'disconnected', () => true, 10_000);
     process.kill(h.browserPid() ?? 0, 'SIGKILL');
     expect((await disconnected)[0]).to.equal('browser_crashed');

@@ -44,11 +44,19 @@
   const Socket = new D.Model({ state: 'OPENING', hasSynced: false });
   D.Socket = Socket;
   let syncWanted = false;
+  /** Listeners of `change:hasSynced` when it flipped (0: nobody heard it). */
+  D.syncedWithListeners = undefined;
   const maybeSync = () => {
-    if (!syncWanted || Socket.listenerCount('change:hasSynced') === 0) return;
+    const listeners = Socket.listenerCount('change:hasSynced');
+    if (!syncWanted || (listeners === 0 && !warmSync)) return;
     syncWanted = false;
-    setTimeout(() => Socket.set('hasSynced', true), build.syncDelayMs);
+    setTimeout(() => {
+      D.syncedWithListeners = Socket.listenerCount('change:hasSynced');
+      Socket.set('hasSynced', true);
+    }, build.syncDelayMs);
   };
+  // A warm profile syncs without waiting for anyone (build switch `syncBeforeListener`).
+  let warmSync = false;
   Socket.listening = (name) => {
     if (name === 'change:hasSynced') maybeSync();
   };
@@ -109,7 +117,10 @@
   const boot = async () => {
     const linked = await D.storage.readLinked().catch(() => undefined);
     await D.sleep(build.bootDelayMs);
-    if (linked) return D.connect(linked, { persist: false });
+    if (linked) {
+      warmSync = build.syncBeforeListener;
+      return D.connect(linked, { persist: false });
+    }
     rotateRefs();
     Socket.set('state', 'UNPAIRED');
   };
