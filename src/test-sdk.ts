@@ -11,7 +11,7 @@ export interface TestSdkOptions {
   phone?: string;
   /** Environment variables over `.env` and `process.env` (e.g. a test REST token). */
   env?: Record<string, string>;
-  /** Options merged over a plugin's configured options, by config key (e.g. `{ rest: { port } }`). */
+  /** Options merged over an enabled plugin's configured options, by config key (`{ rest: { port } }`). */
   plugins?: Record<string, Record<string, unknown>>;
   /** Where sessions go; default a temporary directory removed by `sdk.stop()`. */
   dataPath?: string;
@@ -32,6 +32,8 @@ export function testConfig(
   const plugins: Record<string, unknown> = { ...config.plugins };
   for (const [key, extra] of Object.entries(options.plugins ?? {})) {
     const configured = plugins[key];
+    // only over plugins the config enables: an override never turns one on
+    if (configured === undefined || configured === false) continue;
     const base = configured && typeof configured === 'object' ? configured : {};
     plugins[key] = { ...base, ...extra };
   }

@@ -122,6 +122,6 @@ describe('auto-reply plugin', () => {
       'plugins.auto-reply.rules.1.type',
       'plugins.auto-reply.rules.2.chats.0',
     ]);
-    expect(error?.issues?.[0]?.message).to.match(/auto-reply: invalid regular expression/);
+    expect(error?.issues?.[0]?.message).to.match(/^invalid regular expression/);
   });
 });

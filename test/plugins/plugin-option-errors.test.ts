@@ -6,20 +6,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { bufferIo } from '../helpers/buffer-io.js';
 import { createSdk, definePlugin, z, type WakitError } from '../../src/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
 
 const API = pathToFileURL(path.resolve('src/index.ts')).href;
-
-function bufferIo(): CliIo & { text: () => string } {
-  const lines: string[] = [];
-  return {
-    out: (t) => void lines.push(t),
-    err: (t) => void lines.push(t),
-    text: () => lines.join('\n'),
-  };
-}
 
 describe('plugin option errors', function () {
   this.timeout(30_000);

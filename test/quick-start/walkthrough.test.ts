@@ -51,7 +51,8 @@ async function pack(dir: string, into: string): Promise<string> {
 }
 
 describe('quick start walkthrough (npm pack → npm create → npm test → wakit dev → README examples)', function () {
-  this.timeout(420_000);
+  // an install compiles better-sqlite3 from source here (no prebuilt binary): minutes on a busy machine
+  this.timeout(900_000);
   let tmp: string;
   let wakitTgz: string;
   let createTgz: string;

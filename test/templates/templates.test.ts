@@ -3,19 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { bufferIo } from '../helpers/buffer-io.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
 
 const REPO = path.resolve('.');
-
-function bufferIo(): CliIo & { text: () => string } {
-  const lines: string[] = [];
-  return {
-    out: (t) => void lines.push(t),
-    err: (t) => void lines.push(t),
-    text: () => lines.join('\n'),
-  };
-}
 
 // The templates' own tests run against the packed package in test/quick-start/walkthrough.test.ts.
 describe('templates (wakit create)', function () {

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Sdk } from '../../src/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
 
-// mocha loads this file as CommonJS; the plugins of a config are imported as ES modules: the API
-// is imported the same way, so that the REST plugin and this test share one module instance
+// the plugins a config names are imported by file URL as ES modules; the API is imported the same
+// way, so that the REST plugin and this test share one module instance (one send contract)
 const { createSdk, createTestSdk, loadConfigFile, testConfig } = await import('../../src/index.js');
 
 const BOT = '15550000001';
@@ -141,6 +141,23 @@ describe('createTestSdk (a bot config made safe for tests)', function () {
     } finally {
       await sdk.stop();
     }
+  });
+
+  it('plugin overrides apply to enabled plugins only: never turn one on', async () => {
+    const { config } = await loadConfigFile(file, {
+      WAKIT_REST_TOKEN: TOKEN,
+      WAKIT_WEBHOOK_SECRET: 'whsec-secret-0123456789abcdef',
+    });
+    const changed = testConfig(
+      { ...config, plugins: { ...config.plugins, forwarder: false } },
+      {
+        dataPath: dir,
+        plugins: { rest: { port: 1 }, forwarder: { routes: [] }, 'media-saver': {} },
+      },
+    );
+    expect(changed.plugins?.rest).to.deep.include({ port: 1 });
+    expect(changed.plugins?.forwarder).to.equal(false);
+    expect(changed.plugins).to.not.have.property('media-saver');
   });
 
   it('a missing variable names .env; nothing is left behind', async () => {

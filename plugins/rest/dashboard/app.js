@@ -2,6 +2,7 @@
 /* global document, sessionStorage, fetch, TextDecoder, setTimeout, setInterval, AbortController, console, FileReader */
 
 const TOKEN_KEY = 'wakit.token';
+const SIM_SENT_KEY = 'wakit.simSent';
 const $ = (selector, root = document) => root.querySelector(selector);
 
 const state = {
@@ -10,11 +11,63 @@ const state = {
   lastEventId: undefined,
   stream: undefined,
   simulator: false,
-  /** What the simulated phone sent from this page: { phone, id, text, at }. */
-  simSent: [],
+  /**
+   * What the simulated phone sent from this page: { phone, id, text, at, afterId } (`afterId`: the
+   * last message the phone had received then). Kept in sessionStorage, like the token, so that a
+   * reload shows both sides of the conversation.
+   */
+  simSent: loadSimSent(),
+  /** The id of the last message each phone received, as last shown: phone → id. */
+  simLastReceived: new Map(),
   /** The simulated phone's own reactions from this page: message id → emoji. */
   simReactions: new Map(),
 };
+
+function loadSimSent() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(SIM_SENT_KEY) ?? '[]');
+    return Array.isArray(saved) ? saved : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remembers a line the simulated phone sent, placed after what it had received by then. */
+function rememberSimSent(entry) {
+  const phone = simPhone();
+  state.simSent.push({
+    ...entry,
+    phone,
+    at: Date.now(),
+    afterId: state.simLastReceived.get(phone),
+  });
+  if (state.simSent.length > 200) state.simSent.shift();
+  // images stay on this page only: a data URL would soon fill sessionStorage
+  const saved = state.simSent.map(({ image: _image, ...rest }) => rest);
+  try {
+    sessionStorage.setItem(SIM_SENT_KEY, JSON.stringify(saved));
+  } catch {
+    // storage full or off: the lines stay until the next reload
+  }
+}
+
+/**
+ * Both sides of the conversation in the order they happened: what the phone received, in the
+ * server's order, and each line it sent right after the message it had last received when it
+ * sent it (timestamps have whole seconds only: an answer in the same second as the question would
+ * otherwise come first). Lines sent before anything shown here come first.
+ */
+function conversation(received, sent) {
+  const shown = new Set(received.map((m) => m.id));
+  const after = new Map();
+  const first = [];
+  for (const line of sent) {
+    if (line.afterId && shown.has(line.afterId)) {
+      after.set(line.afterId, [...(after.get(line.afterId) ?? []), line]);
+    } else first.push(line);
+  }
+  return [...first, ...received.flatMap((m) => [m, ...(after.get(m.id) ?? [])])];
+}
 
 class ApiError extends Error {
   constructor(status, problem) {
@@ -231,9 +284,11 @@ function logEvent(event) {
         ? `${event.data.fromMe ? '→' : '←'} ${event.data.fromMe ? event.data.to : event.data.from}: ${event.data.body}`
         : event.event === 'message.ack'
           ? `ack ${event.data.ack}`
-          : event.event === 'qr'
-            ? 'new QR code'
-            : '';
+          : event.event === 'message.status'
+            ? `${event.data.status} ${event.data.kind} → ${event.data.chatId}${event.data.error ? `: ${event.data.error.code}` : ''}`
+            : event.event === 'qr'
+              ? 'new QR code'
+              : '';
   item.innerHTML = '<time></time> <b></b> <span class="who"></span> <span class="what"></span>';
   $('time', item).textContent = time;
   $('b', item).textContent = event.event;
@@ -385,29 +440,36 @@ async function loadInbox() {
     }));
     const sent = state.simSent
       .filter((m) => m.phone === phone)
-      .map((m) => ({ id: m.id, out: true, at: m.at, author: 'you', text: m.text, image: m.image }));
+      .map((m) => ({
+        id: m.id,
+        out: true,
+        at: m.at,
+        author: 'you',
+        text: m.text,
+        image: m.image,
+        afterId: m.afterId,
+      }));
+    if (inbox.length > 0) state.simLastReceived.set(phone, inbox[inbox.length - 1].id);
     list.replaceChildren(
-      ...[...received, ...sent]
-        .sort((a, b) => a.at - b.at)
-        .map((message) => {
-          const item = document.createElement('li');
-          item.className = message.out ? 'out' : 'in';
-          const who = document.createElement('small');
-          who.textContent = `${message.author} · ${new Date(message.at).toLocaleTimeString()}`;
-          const text = document.createElement('span');
-          text.textContent = message.text;
-          item.append(who);
-          if (message.image) {
-            const img = document.createElement('img');
-            img.src = message.image;
-            img.alt = 'image sent';
-            item.append(img);
-          }
-          item.append(text);
-          if (message.poll) item.append(voteButtons(message.poll));
-          decorateSimMessage(item, message, text, actions);
-          return item;
-        }),
+      ...conversation(received, sent).map((message) => {
+        const item = document.createElement('li');
+        item.className = message.out ? 'out' : 'in';
+        const who = document.createElement('small');
+        who.textContent = `${message.author} · ${new Date(message.at).toLocaleTimeString()}`;
+        const text = document.createElement('span');
+        text.textContent = message.text;
+        item.append(who);
+        if (message.image) {
+          const img = document.createElement('img');
+          img.src = message.image;
+          img.alt = 'image sent';
+          item.append(img);
+        }
+        item.append(text);
+        if (message.poll) item.append(voteButtons(message.poll));
+        decorateSimMessage(item, message, text, actions);
+        return item;
+      }),
     );
     list.scrollTop = list.scrollHeight;
   } catch (error) {
@@ -516,14 +578,11 @@ async function sendAsPhone() {
     $('#sim-text').value = '';
     $('#sim-image').value = '';
     $('#sim-result').textContent = `Sent as ${simPhone()}`;
-    state.simSent.push({
-      phone: simPhone(),
+    rememberSimSent({
       id: sent?.id,
       text: image ? `[image ${image.filename}] ${text}` : text,
       image: dataUrl,
-      at: Date.now(),
     });
-    if (state.simSent.length > 200) state.simSent.shift();
     void loadInbox();
   } catch (error) {
     $('#sim-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
@@ -599,8 +658,7 @@ async function sendKindAsPhone(body, text) {
       client: $('#sim-client').value,
     });
     $('#sim-result').textContent = `Sent as ${simPhone()}`;
-    state.simSent.push({ phone: simPhone(), text, at: Date.now() });
-    if (state.simSent.length > 200) state.simSent.shift();
+    rememberSimSent({ text });
     void loadInbox();
     return true;
   } catch (error) {
