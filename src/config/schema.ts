@@ -98,6 +98,11 @@ const wwebjsEngineSchema = z.strictObject(
       .strictObject({
         /** Files (relative to the config) exporting `{ id, probe, fix }`. */
         extra: z.array(z.string().min(1)).default([]),
+        /**
+         * Built-in fixes not to install (their ids, e.g. `media-send-id`): still probed and
+         * reported, never installed; for a fix that misbehaves on a build.
+         */
+        disable: z.array(z.string().min(1)).default([]),
       })
       .prefault({}),
   },
