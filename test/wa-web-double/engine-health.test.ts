@@ -60,7 +60,7 @@ describe('engine health and held sends on whatsapp-web.js 1.34.7 + the WhatsApp 
     return { status: response.status, headers: response.headers, text, json: body };
   };
   const statusOf = async (location: string) => (await call('GET', location)).json?.status;
-  async function until(check: () => Promise<boolean>, what: string, ms = 20_000) {
+  async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
     const end = Date.now() + ms;
     while (!(await check())) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -77,7 +77,7 @@ describe('engine health and held sends on whatsapp-web.js 1.34.7 + the WhatsApp 
     await client.initialize();
     await h.link(await qr);
     await client.waitUntilReady({ timeoutMs: 20_000 });
-    await until(async () => events.length > 0, 'the engine.health event');
+    await until(() => events.length > 0, 'the engine.health event');
 
     const degraded = {
       status: 'degraded',
@@ -136,7 +136,7 @@ describe('engine health and held sends on whatsapp-web.js 1.34.7 + the WhatsApp 
     await client.stop();
     await client.initialize();
     await client.waitUntilReady({ timeoutMs: 20_000 });
-    await until(async () => client.info().health?.build === NEWEST_BUILD.version, 'the new build');
+    await until(() => client.info().health?.build === NEWEST_BUILD.version, 'the new build');
     // the repaired capability sends what was held; the operator's retry finds nothing left
     await until(
       async () => ['sent', 'delivered', 'read'].includes(String(await statusOf(location))),
