@@ -8,12 +8,13 @@ import { expect } from 'chai';
 import { expectCode, nextEvent, sleep } from '../engines/engine-contract.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { CompatResult } from '../../src/engines/health.js';
-import { BUILTIN_FIXES } from '../../src/engines/wwebjs/compat/index.js';
+import { BUILTIN_FIXES, COMPAT_WEB_VERSION } from '../../src/engines/wwebjs/compat/index.js';
 import {
   BASELINE_BUILD,
   DOWNLOAD_MIMETYPE_BUILD,
   KEY_RENAME_BUILD,
   MEDIA_ID_CLOBBER_BUILD,
+  NEWEST_BUILD,
   READY_RACE_BUILD,
   onboardingModalBuild,
   type DoubleBuild,
@@ -193,6 +194,28 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
       expect(await compat(engine, 'onboarding-modal')).to.include({ needed: true, applied: true });
       await engine.send(ALICE.pn, { kind: 'text', text: 'still here', options: {} });
     });
+  });
+
+  it('the newest build is the default webVersion (COMPAT_WEB_VERSION): with the fixes, text, media and downloads work', async () => {
+    expect(NEWEST_BUILD.version).to.equal(COMPAT_WEB_VERSION);
+    const engine = await linked(NEWEST_BUILD);
+    const text = await engine.send(ALICE.pn, { kind: 'text', text: 'hi', options: {} });
+    const image = await engine.send(ALICE.pn, IMAGE);
+    const sent = await h.phone<Array<{ id: string }>>('sent');
+    expect(sent.map((m) => m.id)).to.deep.equal([text.id, image.id]);
+    expect(await h.phone('sentMedia', image.id)).to.equal(PNG.toString('base64'));
+    const file = await engine.downloadMedia(await imageFromAlice(engine));
+    expect(file.data.equals(PNG)).to.equal(true);
+    const health = await engine.checkHealth();
+    expect(health.build).to.equal(COMPAT_WEB_VERSION);
+    expect(Object.values(health.capabilities).every((c) => c.ok)).to.equal(true);
+    const applied = health.compat.filter((r) => r.needed === true && r.applied).map((r) => r.id);
+    expect(applied).to.have.members([
+      'page-errors',
+      'msg-key-serialized',
+      'media-send-id',
+      'download-mimetype',
+    ]);
   });
 
   describe('the baseline build (none of the changes)', () => {
