@@ -31,8 +31,8 @@ export interface DoubleBuild {
    * A warm profile (a linked account restored from the profile) syncs at once: `hasSynced` is
    * true as the socket reaches CONNECTED, before whatsapp-web.js attaches its `change:hasSynced`
    * listener at the end of `inject()` (Client.js:400-410), so `authenticated` and `ready` never
-   * come ("authenticated/ready never fires" reports, e.g. whatsapp-web.js #3785 and duplicates;
-   * docs/engines.md). page/changes.js.
+   * come. No public report isolates it (it hides among the "ready never fires" reports); it is
+   * read from whatsapp-web.js 1.34.7's own code, as the ready-race fix is. page/changes.js.
    */
   warmProfileSyncsEarly: boolean;
   /**
