@@ -74,10 +74,21 @@ const wwebjsEngineSchema = z.strictObject(
     qrMaxRetries: z.number().int().min(0).default(5),
     /** Time allowed for WhatsApp Web to load and authenticate. */
     authTimeoutMs: z.number().int().min(0).default(60_000),
-    /** Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`. */
+    /**
+     * Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`, or
+     * `live` for no pin. Unset: with the remote cache, the build the compat layer was checked
+     * against (`COMPAT_WEB_VERSION`, docs/engines.md); with a local cache, live.
+     */
     webVersion: z
-      .string()
-      .regex(/^\d+\.\d+\.\d+(-alpha|-beta)?$/, 'a WhatsApp Web version like 2.3000.1027526765')
+      .union([
+        z.literal('live'),
+        z
+          .string()
+          .regex(
+            /^\d+\.\d+\.\d+(-alpha|-beta)?$/,
+            'a WhatsApp Web version like 2.3000.1027526765, or live',
+          ),
+      ])
       .optional(),
     /**
      * Where a pinned `webVersion` comes from: `remote` (the wppconnect wa-version archive),
@@ -98,6 +109,11 @@ const wwebjsEngineSchema = z.strictObject(
       .strictObject({
         /** Files (relative to the config) exporting `{ id, probe, fix }`. */
         extra: z.array(z.string().min(1)).default([]),
+        /**
+         * Built-in fixes not to install (their ids, e.g. `media-send-id`): still probed and
+         * reported, never installed; for a fix that misbehaves on a build.
+         */
+        disable: z.array(z.string().min(1)).default([]),
       })
       .prefault({}),
   },

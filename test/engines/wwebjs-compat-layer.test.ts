@@ -335,4 +335,35 @@ export const fix = () => { globalThis.myFix = 'on'; return { applied: true }; };
       expect((missing as Error).message).to.match(/nope\.mjs could not be loaded/);
     });
   });
+
+  describe('disabled fixes (engine.compat.disable)', () => {
+    it('a disabled fix is probed and reported but never installed; an unknown id is CONFIG_INVALID', async () => {
+      const operator = {
+        id: 'my-fix',
+        summary: '',
+        upstream: [],
+        dropWhen: '',
+        phase: 'ready' as const,
+        covers: [],
+        probe: () => ({ needed: true }),
+        fix: () => {
+          (globalThis as { myFix?: string }).myFix = 'on';
+          return { applied: true };
+        },
+      };
+      await page.setContent('<p>blank</p>');
+      const layer = new CompatLayer([{ ...operator, source: 'x', disabled: true }], log);
+      layer.attach({ pupPage: page });
+      await layer.ready();
+      expect(await page.evaluate('globalThis.myFix')).to.equal(undefined);
+      expect(layer.results()[1]).to.deep.include({ needed: true, applied: false });
+      expect(layer.results()[1].detail).to.match(/^disabled \(engine\.compat\.disable\)/);
+
+      const fixes = await loadFixes([], dir, ['media-send-id']);
+      expect(fixes.filter((f) => f.disabled).map((f) => f.id)).to.deep.equal(['media-send-id']);
+      const unknown = await loadFixes([], dir, ['media-send']).catch((e: unknown) => e);
+      expect(isWakitError(unknown, 'CONFIG_INVALID')).to.equal(true);
+      expect((unknown as Error).message).to.match(/media-send is not a built-in compat fix/);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
 import { mapSendError } from '../../src/engines/wwebjs/map-errors.js';
+import { COMPAT_WEB_VERSION } from '../../src/engines/wwebjs/compat/index.js';
 import {
   WEB_VERSION_ARCHIVE,
   buildClientOptions,
@@ -158,7 +159,15 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
     expect(
       build({ webVersion: '2.3000.1027526765', webVersionCache: 'local' }).webVersionCache,
     ).to.deep.equal({ type: 'local', path: '/w/bot/web-cache', strict: true });
-    expect(build({}).webVersion).to.equal(undefined);
+    // unpinned: COMPAT_WEB_VERSION from the archive; with a local cache (strict) or `live`: none
+    expect(build({})).to.deep.include({
+      webVersion: COMPAT_WEB_VERSION,
+      webVersionCache: { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
+    });
+    expect(build({ webVersionCache: 'local' }).webVersion).to.equal(undefined);
+    const live = build({ webVersion: 'live' });
+    expect(live.webVersion).to.equal(undefined);
+    expect(live.webVersionCache).to.deep.equal({ type: 'local', path: '/w/bot/web-cache' });
     expect(() => build({ webVersion: 'latest' })).to.throw();
     // a directory of the user's own builds (what the WhatsApp Web double is loaded through)
     const own = { type: 'local', path: '/srv/wa-builds' };

@@ -28,6 +28,32 @@ export interface DoubleBuild {
    * listener, as a slower real profile effectively does.
    */
   syncBeforeListener: boolean;
+   * `downloadManager.downloadAndMaybeDecrypt` refuses a call without the media's `mimetype`
+   * (`InvalidMediaFileType`); whatsapp-web.js 1.34.7's `Message.downloadMedia` passes none
+   * (structures/Message.js:559-570): WAHA #2271, wppconnect wa-js 4.4.0 (download with the MIME
+   * type), whatsapp-web.js #201908 (direct DownloadManager downloads failing 8/8). page/changes.js.
+   */
+  downloadRequiresMimetype: boolean;
+  /**
+   * A warm profile (a linked account restored from the profile) syncs at once: `hasSynced` is
+   * true as the socket reaches CONNECTED, before whatsapp-web.js attaches its `change:hasSynced`
+   * listener at the end of `inject()` (Client.js:400-410), so `authenticated` and `ready` never
+   * come. No public report isolates it (it hides among the "ready never fires" reports); it is
+   * read from whatsapp-web.js 1.34.7's own code, as the ready-race fix is. page/changes.js.
+   */
+  warmProfileSyncsEarly: boolean;
+  /**
+   * After the sync a "What's new on WhatsApp Web" modal (`role="dialog"`, a Continue button)
+   * is shown; not acknowledged within this time, the phone logs the device out
+   * (`logout_from_bridge` → `disconnected: LOGOUT`). Real WhatsApp: about five minutes, fresh
+   * accounts (OpenWA #982 and PR #998; whatsapp-web.js #3550). null: no modal. page/changes.js.
+   */
+  onboardingModalLogoutMs: number | null;
+  /**
+   * The media prep path is gone (`WAWebPrepRawMedia.prepRawMedia` undefined): a broken capability
+   * that no compat fix covers, for the engine health and held sends (not a reported build).
+   */
+  mediaPrepMissing: boolean;
   /** Time between OPENING and the first settled state after load. */
   bootDelayMs: number;
   /** Time between OPENING and CONNECTED once linked. */
@@ -54,6 +80,10 @@ export const BASELINE_BUILD: DoubleBuild = {
   keySerializedField: '_serialized',
   mediaPrepClobbersId: false,
   syncBeforeListener: false,
+  downloadRequiresMimetype: false,
+  warmProfileSyncsEarly: false,
+  onboardingModalLogoutMs: null,
+  mediaPrepMissing: false,
   ...TIMING,
 };
 
@@ -71,4 +101,53 @@ export const MEDIA_ID_CLOBBER_BUILD: DoubleBuild = {
   mediaPrepClobbersId: true,
 };
 
-export const BUILDS = [BASELINE_BUILD, KEY_RENAME_BUILD, MEDIA_ID_CLOBBER_BUILD] as const;
+/** Inbound media downloads refused without a MIME type (WAHA #2271; wa-js 4.4.0). */
+export const DOWNLOAD_MIMETYPE_BUILD: DoubleBuild = {
+  ...BASELINE_BUILD,
+  version: '2.3000.1046000000',
+  downloadRequiresMimetype: true,
+};
+
+/** A warm profile syncs before whatsapp-web.js listens (Client.js:400-410). */
+export const READY_RACE_BUILD: DoubleBuild = {
+  ...BASELINE_BUILD,
+  version: '2.3000.1046100000',
+  warmProfileSyncsEarly: true,
+};
+
+/**
+ * The onboarding modal that gets the device logged out (OpenWA #982; #3550). `logoutMs` is the
+ * double's short stand-in for WhatsApp's five minutes.
+ */
+export const onboardingModalBuild = (logoutMs: number): DoubleBuild => ({
+  ...BASELINE_BUILD,
+  version: '2.3000.1046200000',
+  onboardingModalLogoutMs: logoutMs,
+});
+
+/** A build whose media prep path is absent: no compat fix covers it (engine health). */
+export const NO_MEDIA_PREP_BUILD: DoubleBuild = {
+  ...BASELINE_BUILD,
+  version: '2.3000.1046300000',
+  mediaPrepMissing: true,
+};
+
+/**
+ * The newest build: every change above that a fix answers, as `COMPAT_WEB_VERSION`
+ * (src/engines/wwebjs/compat/index.ts), the default `engine.webVersion`, names it.
+ */
+export const NEWEST_BUILD: DoubleBuild = {
+  ...MEDIA_ID_CLOBBER_BUILD,
+  version: '2.3000.1047780587',
+  downloadRequiresMimetype: true,
+};
+
+export const BUILDS = [
+  BASELINE_BUILD,
+  KEY_RENAME_BUILD,
+  MEDIA_ID_CLOBBER_BUILD,
+  DOWNLOAD_MIMETYPE_BUILD,
+  READY_RACE_BUILD,
+  NO_MEDIA_PREP_BUILD,
+  NEWEST_BUILD,
+] as const;

@@ -92,10 +92,14 @@ export class DoubleHarness {
     return observingBindings(this.clients, this.requests, this.rewriteArgs);
   }
 
-  /** A new engine for the client (a process start): same store, same double build. */
-  engine(): WwebjsEngine {
+  /**
+   * A new engine for the client (a process start): same store, same double build; `overrides`
+   * change its engine config (e.g. `compat`), as a user's config would.
+   */
+  engine(overrides: Record<string, unknown> = {}): WwebjsEngine {
+    const config = engineSchema.parse({ ...this.config, ...overrides }) as WwebjsEngineConfig;
     const engine = new WwebjsEngine(
-      this.config,
+      config,
       { clientName: this.clientName, store: this.store, logger: this.logger },
       { bindings: this.bindings(), destroyTimeoutMs: 5_000 },
     );

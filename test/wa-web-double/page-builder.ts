@@ -19,6 +19,7 @@ const PARTS = [
   'events',
   'actions',
   'groups',
+  'changes',
   'phone',
 ] as const;
 const PAGE_DIR = path.join(import.meta.dirname, 'page');

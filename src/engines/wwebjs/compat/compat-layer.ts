@@ -7,6 +7,8 @@ import type { CompatFix, CompatPhase, FixAnswer, ProbeAnswer } from './types.js'
 /** A fix with where it came from: `builtin` or the operator's file. */
 export interface LoadedFix extends CompatFix {
   source: string;
+  /** Named in `engine.compat.disable`: probed and reported, never installed. */
+  disabled?: boolean;
 }
 
 /** What the compat layer needs of a whatsapp-web.js Client. */
@@ -88,7 +90,7 @@ export class CompatLayer {
         try {
           const answer = (await runInPage(page, fix.probe, STEP_TIMEOUT_MS)) as ProbeAnswer;
           last.needed = answer.needed ?? last.needed;
-          if (answer.detail) last.detail = answer.detail;
+          if (answer.detail || fix.disabled) last.detail = describe(fix, answer.detail);
         } catch (error) {
           last.detail = `probe failed: ${errorText(error)}`;
         }
@@ -139,6 +141,7 @@ async function installOne(page: EvaluatingPage, fix: LoadedFix): Promise<CompatR
     return { ...base, needed: null, applied: false, detail: `probe failed: ${errorText(error)}` };
   }
   const needed = probe.needed === true ? true : probe.needed === false ? false : null;
+  if (fix.disabled) return { ...base, needed, applied: false, detail: describe(fix, probe.detail) };
   if (needed === false) {
     return { ...base, needed, applied: false, ...(probe.detail ? { detail: probe.detail } : {}) };
   }
@@ -149,4 +152,10 @@ async function installOne(page: EvaluatingPage, fix: LoadedFix): Promise<CompatR
   } catch (error) {
     return { ...base, needed, applied: false, detail: `fix failed: ${errorText(error)}` };
   }
+}
+
+/** A probe's detail; a disabled fix says so first. */
+function describe(fix: LoadedFix, detail: string | undefined): string | undefined {
+  if (!fix.disabled) return detail;
+  return `disabled (engine.compat.disable)${detail ? `; ${detail}` : ''}`;
 }

@@ -3,6 +3,7 @@
  * shipped yet, one file per change (docs/engines.md has the table). Each fix is probed in the page
  * and installed only where the build needs it; operators add their own with `engine.compat.extra`.
  */
+import { WakitError } from '../../../errors/index.js';
 import { downloadMimetype } from './download-mimetype.js';
 import { loadExtraFixes } from './load-extra.js';
 import { mediaSendId } from './media-send-id.js';
@@ -35,10 +36,31 @@ export const PAGE_ERRORS_FIX = {
   dropWhen: 'never (it is how wakit reports page errors)',
 } as const;
 
-/** The built-in fixes and the operator's ones (`engine.compat.extra`, resolved from `baseDir`). */
-export async function loadFixes(extra: readonly string[], baseDir: string): Promise<LoadedFix[]> {
-  const builtin = BUILTIN_FIXES.map((fix) => ({ ...fix, source: 'builtin' }));
-  const taken = new Set([PAGE_ERRORS_FIX.id, ...builtin.map((fix) => fix.id)]);
+/**
+ * The built-in fixes and the operator's ones (`engine.compat.extra`, resolved from `baseDir`).
+ * Built-in fixes named in `disable` (`engine.compat.disable`) are kept, marked disabled: still
+ * probed and reported, never installed. An id that is not a built-in fix is CONFIG_INVALID.
+ */
+export async function loadFixes(
+  extra: readonly string[],
+  baseDir: string,
+  disable: readonly string[] = [],
+): Promise<LoadedFix[]> {
+  const ids = BUILTIN_FIXES.map((fix) => fix.id);
+  const unknown = disable.filter((id) => !ids.includes(id));
+  if (unknown.length > 0) {
+    throw new WakitError(
+      'CONFIG_INVALID',
+      `engine.compat.disable: ${unknown.join(', ')} is not a built-in compat fix (${ids.join(', ')})`,
+      { details: { path: 'engine.compat.disable', unknown } },
+    );
+  }
+  const builtin = BUILTIN_FIXES.map((fix) => ({
+    ...fix,
+    source: 'builtin',
+    ...(disable.includes(fix.id) ? { disabled: true } : {}),
+  }));
+  const taken = new Set([PAGE_ERRORS_FIX.id, ...ids]);
   return [...builtin, ...(await loadExtraFixes(extra, baseDir, taken))];
 }
 
