@@ -77,7 +77,10 @@ function fromHttpError(error: {
 }
 
 /** 5xx codes whose message and details are wakit's own words for the caller (no internals). */
-const EXPLAINED_5XX: ReadonlySet<string> = new Set(['MEDIA_DOWNLOAD_FAILED', 'ENGINE_INCOMPATIBLE']);
+const EXPLAINED_5XX: ReadonlySet<string> = new Set([
+  'MEDIA_DOWNLOAD_FAILED',
+  'ENGINE_INCOMPATIBLE',
+]);
 
 /** The problem body for any thrown value; 5xx never carry an internal message. */
 export function toProblem(error: unknown): Problem {

@@ -28,6 +28,7 @@ export interface DoubleBuild {
    * listener, as a slower real profile effectively does.
    */
   syncBeforeListener: boolean;
+  /**
    * `downloadManager.downloadAndMaybeDecrypt` refuses a call without the media's `mimetype`
    * (`InvalidMediaFileType`); whatsapp-web.js 1.34.7's `Message.downloadMedia` passes none
    * (structures/Message.js:559-570): WAHA #2271, wppconnect wa-js 4.4.0 (download with the MIME
