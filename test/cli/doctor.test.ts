@@ -4,29 +4,13 @@
  * a linked client (the simulator reports its build and capabilities like a real engine would).
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { RedisServer } from '../helpers/redis-server.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
-
-const BIN = path.resolve('bin/wakit.js');
-
-function doctor(cwd: string, args: string[] = []): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, 'doctor', ...args],
-      { cwd, env: { ...process.env, PUPPETEER_EXECUTABLE_PATH: '' }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, out: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
+import { doctor } from '../helpers/wakit-doctor.js';
 
 async function closedPort(): Promise<number> {
   const server = net.createServer();

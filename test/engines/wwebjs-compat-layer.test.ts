@@ -306,7 +306,7 @@ export const fix = () => { globalThis.myFix = 'on'; return { applied: true }; };
         path.join(dir, 'bad-fix.mjs'),
         `export default { id: 'Bad Id', probe: 1 };\n`,
       );
-      const fixes = await loadFixes(['./my-fix.mjs'], dir);
+      const fixes = await loadFixes({ extra: ['./my-fix.mjs'] }, dir);
       expect(fixes.map((f) => f.id)).to.deep.equal([...BUILTIN_FIXES.map((f) => f.id), 'my-fix']);
       const mine = fixes.at(-1)!;
       expect(mine).to.deep.include({ source: './my-fix.mjs', phase: 'ready' });
@@ -323,15 +323,15 @@ export const fix = () => { globalThis.myFix = 'on'; return { applied: true }; };
         applied: true,
       });
 
-      const bad = await loadFixes(['./bad-fix.mjs'], dir).catch((e: unknown) => e);
+      const bad = await loadFixes({ extra: ['./bad-fix.mjs'] }, dir).catch((e: unknown) => e);
       expect(isWakitError(bad, 'CONFIG_INVALID')).to.equal(true);
       expect((bad as Error).message).to.match(/bad-fix\.mjs is not a compat fix: id: kebab-case/);
       const clash = await writeFile(
         path.join(dir, 'clash.mjs'),
         `export default { id: 'ready-race', probe: '() => ({ needed: false })', fix: '() => ({ applied: true })' };\n`,
-      ).then(() => loadFixes(['./clash.mjs'], dir).catch((e: unknown) => e));
+      ).then(() => loadFixes({ extra: ['./clash.mjs'] }, dir).catch((e: unknown) => e));
       expect((clash as Error).message).to.match(/reuses the fix id "ready-race"/);
-      const missing = await loadFixes(['./nope.mjs'], dir).catch((e: unknown) => e);
+      const missing = await loadFixes({ extra: ['./nope.mjs'] }, dir).catch((e: unknown) => e);
       expect((missing as Error).message).to.match(/nope\.mjs could not be loaded/);
     });
   });
@@ -359,9 +359,11 @@ export const fix = () => { globalThis.myFix = 'on'; return { applied: true }; };
       expect(layer.results()[1]).to.deep.include({ needed: true, applied: false });
       expect(layer.results()[1].detail).to.match(/^disabled \(engine\.compat\.disable\)/);
 
-      const fixes = await loadFixes([], dir, ['media-send-id']);
+      const fixes = await loadFixes({ extra: [], disable: ['media-send-id'] }, dir);
       expect(fixes.filter((f) => f.disabled).map((f) => f.id)).to.deep.equal(['media-send-id']);
-      const unknown = await loadFixes([], dir, ['media-send']).catch((e: unknown) => e);
+      const unknown = await loadFixes({ extra: [], disable: ['media-send'] }, dir).catch(
+        (e: unknown) => e,
+      );
       expect(isWakitError(unknown, 'CONFIG_INVALID')).to.equal(true);
       expect((unknown as Error).message).to.match(/media-send is not a built-in compat fix/);
     });

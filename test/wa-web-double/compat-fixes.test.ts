@@ -8,7 +8,11 @@ import { expect } from 'chai';
 import { expectCode, nextEvent, sleep } from '../engines/engine-contract.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { CompatResult } from '../../src/engines/health.js';
-import { BUILTIN_FIXES, COMPAT_WEB_VERSION } from '../../src/engines/wwebjs/compat/index.js';
+import {
+  BUILTIN_FIXES,
+  COMPAT_WEB_VERSION,
+  PageError,
+} from '../../src/engines/wwebjs/compat/index.js';
 import {
   BASELINE_BUILD,
   DOWNLOAD_MIMETYPE_BUILD,
@@ -136,9 +140,15 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
   describe('download-mimetype (downloads need the MIME type, DOWNLOAD_MIMETYPE_BUILD)', () => {
     it('without the fix an inbound image cannot be downloaded: InvalidMediaFileType', async () => {
       const engine = await linked(DOWNLOAD_MIMETYPE_BUILD, ['download-mimetype']);
-      const { code, text } = await failure(engine.downloadMedia(await imageFromAlice(engine)));
-      expect(code).to.equal('ENGINE_ERROR');
-      expect(text).to.contain('InvalidMediaFileType: no mimetype given for image media');
+      const download = engine.downloadMedia(await imageFromAlice(engine));
+      const error = (await download.catch((e: unknown) => e)) as { code: string; cause: unknown };
+      expect(error.code).to.equal('ENGINE_ERROR');
+      const cause = error.cause as PageError;
+      expect(cause.message).to.contain('InvalidMediaFileType: no mimetype given for image media');
+      // page-errors: the page's own error name and its page-side stack reach Node
+      expect(cause).to.be.instanceOf(PageError);
+      expect(cause.name).to.equal('InvalidMediaFileType');
+      expect(cause.stack).to.match(/--- page ---\n\s+at /);
     });
 
     it('with the fix the download returns the bytes Alice sent', async () => {

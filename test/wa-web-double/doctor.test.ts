@@ -3,28 +3,12 @@
  * 1.34.7 and the WhatsApp Web double: a profile linked here, then the doctor starts the client
  * from it and reports the build, every capability and every compat fix (needed / installed).
  */
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
+import { doctor } from '../helpers/wakit-doctor.js';
 import { NEWEST_BUILD } from './builds.js';
 import { DoubleHarness } from './harness.js';
-
-const BIN = path.resolve('bin/wakit.js');
-
-function doctor(cwd: string, args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, 'doctor', ...args],
-      { cwd, env: { ...process.env, PUPPETEER_EXECUTABLE_PATH: '' }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, out: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
 
 describe('wakit doctor --client on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function () {
   this.timeout(120_000);

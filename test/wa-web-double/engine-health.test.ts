@@ -8,17 +8,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { pino } from 'pino';
-import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
+import type { RestServer } from '../../plugins/rest/server.js';
 import type { BotClient } from '../../src/client/bot-client.js';
 import type { EngineHealth } from '../../src/engines/health.js';
-import { restHostOf } from '../helpers/rest-host.js';
 import { NEWEST_BUILD, NO_MEDIA_PREP_BUILD } from './builds.js';
 import { DoubleHarness } from './harness.js';
 import { buildPage } from './page-builder.js';
+import { restOnDouble } from './rest-on-double.js';
 import { ALICE } from './world.js';
 
-const TOKEN = 'double-token-0123456789abcdef0123456789';
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -27,38 +25,19 @@ describe('engine health and held sends on whatsapp-web.js 1.34.7 + the WhatsApp 
   let h: DoubleHarness;
   let server: RestServer;
   let client: BotClient;
+  let call: Awaited<ReturnType<typeof restOnDouble>>['call'];
 
   beforeEach(async () => {
     h = await DoubleHarness.create({ build: NO_MEDIA_PREP_BUILD });
     const sdk = h.sdk({ clients: ['bot'] });
     client = sdk.createClient({ name: 'bot' });
-    server = await createRestServer({
-      sdk: restHostOf(sdk),
-      logger: pino({ level: 'silent' }),
-      options: { port: 0, tokens: [{ token: TOKEN, clients: ['*'] }] },
-    });
-    await server.listen();
+    ({ server, call } = await restOnDouble(sdk));
   });
   afterEach(async () => {
     await server.close();
     await h.cleanup();
   });
 
-  const call = async (method: string, route: string, json?: unknown, headers = {}) => {
-    const response = await fetch(`${server.url}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const text = await response.text();
-    const isJson = response.headers.get('content-type')?.includes('json') ?? false;
-    const body = (isJson ? JSON.parse(text) : null) as Record<string, unknown> | null;
-    return { status: response.status, headers: response.headers, text, json: body };
-  };
   const statusOf = async (location: string) => (await call('GET', location)).json?.status;
   async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
     const end = Date.now() + ms;

@@ -4,49 +4,27 @@
  * sent and seen by the phone.
  */
 import { expect } from 'chai';
-import { pino } from 'pino';
-import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
-import { restHostOf } from '../helpers/rest-host.js';
+import type { RestServer } from '../../plugins/rest/server.js';
 import { DoubleHarness } from './harness.js';
+import { restOnDouble } from './rest-on-double.js';
 import { ALICE, BOT } from './world.js';
-
-const TOKEN = 'double-token-0123456789abcdef0123456789';
 
 describe('the spec REST flow on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function () {
   this.timeout(60_000);
   let h: DoubleHarness;
   let server: RestServer;
+  let call: Awaited<ReturnType<typeof restOnDouble>>['call'];
 
   beforeEach(async () => {
     h = await DoubleHarness.create();
     const sdk = h.sdk({ clients: ['bot'] });
     sdk.createClient({ name: 'bot' });
-    server = await createRestServer({
-      sdk: restHostOf(sdk),
-      logger: pino({ level: 'silent' }),
-      options: { port: 0, tokens: [{ token: TOKEN, clients: ['*'] }] },
-    });
-    await server.listen();
+    ({ server, call } = await restOnDouble(sdk));
   });
   afterEach(async () => {
     await server.close();
     await h.cleanup();
   });
-
-  const call = async (method: string, route: string, json?: unknown, headers = {}) => {
-    const response = await fetch(`${server.url}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const text = await response.text();
-    const isJson = response.headers.get('content-type')?.includes('json') ?? false;
-    return { status: response.status, text, json: isJson ? (JSON.parse(text) as unknown) : null };
-  };
 
   async function poll<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
     for (let i = 0; i < 150; i++) {

@@ -174,8 +174,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   /** The built-in compat fixes and the operator's (`engine.compat.extra`); CONFIG_INVALID if bad. */
   private loadFixes(): Promise<LoadedFix[]> {
-    const { extra, disable } = this.config.compat;
-    this.fixes ??= loadFixes(extra, this.deps.baseDir ?? process.cwd(), disable);
+    this.fixes ??= loadFixes(this.config.compat, this.deps.baseDir ?? process.cwd());
     this.fixes.catch(() => (this.fixes = null));
     return this.fixes;
   }

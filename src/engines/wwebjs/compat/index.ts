@@ -42,9 +42,8 @@ export const PAGE_ERRORS_FIX = {
  * probed and reported, never installed. An id that is not a built-in fix is CONFIG_INVALID.
  */
 export async function loadFixes(
-  extra: readonly string[],
+  { extra, disable = [] }: { extra: readonly string[]; disable?: readonly string[] },
   baseDir: string,
-  disable: readonly string[] = [],
 ): Promise<LoadedFix[]> {
   const ids = BUILTIN_FIXES.map((fix) => fix.id);
   const unknown = disable.filter((id) => !ids.includes(id));
