@@ -107,24 +107,6 @@ describe('WhatsApp Web double builds', function () {
     });
   });
 
-  it('syncBeforeListener: a warm profile syncs before whatsapp-web.js listens (#3785); off, it waits for the listener', async () => {
-    const restoredSync = async (syncBeforeListener: boolean): Promise<unknown> => {
-      h = await DoubleHarness.create({ build: { ...BASELINE_BUILD, syncBeforeListener } });
-      await (await h.linkedEngine()).stop();
-      const again = h.engine();
-      await again.start();
-      const page = await h.page();
-      await page.waitForFunction('window.__waDouble.state().hasSynced === true', {
-        timeout: 15_000,
-      });
-      const state = await h.phone<{ syncedWithListeners: number }>('state');
-      await h.cleanup();
-      return state.syncedWithListeners;
-    };
-    expect(await restoredSync(false)).to.be.greaterThan(0);
-    expect(await restoredSync(true)).to.equal(0);
-  });
-
   it('the baseline sends media end to end through the real library', async () => {
     h = await DoubleHarness.create({ build: BASELINE_BUILD });
     const engine = await h.linkedEngine();

@@ -21,14 +21,6 @@ export interface DoubleBuild {
    */
   mediaPrepClobbersId: boolean;
   /**
-   * A restored (warm) profile reaches `hasSynced` without waiting for a listener: it can flip
-   * while whatsapp-web.js 1.34.7 is still in `inject()`, which attaches its `change:hasSynced`
-   * listener only at the end (Client.js:400-410), so `authenticated` and `ready` never come (the
-   * symptom of whatsapp-web.js #3785 and its many duplicates). Off: the double waits for the
-   * listener, as a slower real profile effectively does.
-   */
-  syncBeforeListener: boolean;
-  /**
    * `downloadManager.downloadAndMaybeDecrypt` refuses a call without the media's `mimetype`
    * (`InvalidMediaFileType`); whatsapp-web.js 1.34.7's `Message.downloadMedia` passes none
    * (structures/Message.js:559-570): WAHA #2271, wppconnect wa-js 4.4.0 (download with the MIME
@@ -80,7 +72,6 @@ export const BASELINE_BUILD: DoubleBuild = {
   version: '2.3000.1042386815',
   keySerializedField: '_serialized',
   mediaPrepClobbersId: false,
-  syncBeforeListener: false,
   downloadRequiresMimetype: false,
   warmProfileSyncsEarly: false,
   onboardingModalLogoutMs: null,

@@ -21,7 +21,6 @@
     state: () => ({
       socket: D.Socket.state,
       hasSynced: D.Socket.hasSynced,
-      syncedWithListeners: D.syncedWithListeners,
       linked: D.me ? { ...D.me } : null,
       ref: D.Conn.ref,
     }),

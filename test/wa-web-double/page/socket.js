@@ -45,18 +45,14 @@
   D.Socket = Socket;
   let syncWanted = false;
   /** Listeners of `change:hasSynced` when it flipped (0: nobody heard it). */
-  D.syncedWithListeners = undefined;
   const maybeSync = () => {
     const listeners = Socket.listenerCount('change:hasSynced');
-    if (!syncWanted || (listeners === 0 && !warmSync)) return;
+    if (!syncWanted || listeners === 0) return;
     syncWanted = false;
     setTimeout(() => {
-      D.syncedWithListeners = Socket.listenerCount('change:hasSynced');
       Socket.set('hasSynced', true);
     }, build.syncDelayMs);
   };
-  // A warm profile syncs without waiting for anyone (build switch `syncBeforeListener`).
-  let warmSync = false;
   Socket.listening = (name) => {
     if (name === 'change:hasSynced') maybeSync();
   };
@@ -118,7 +114,6 @@
     const linked = await D.storage.readLinked().catch(() => undefined);
     await D.sleep(build.bootDelayMs);
     if (linked) {
-      warmSync = build.syncBeforeListener;
       return D.connect(linked, { persist: false });
     }
     rotateRefs();
