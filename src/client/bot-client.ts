@@ -317,9 +317,9 @@ export class BotClient {
   }
 
   /**
-   * Whether a send is accepted now. For a client another node of the fleet runs (or nobody, for a
-   * moment, during a failover) the local state says nothing (it is STOPPED here): the send is
-   * journaled in the shared outbox for the owner unless the owner reported the client FAILED.
+   * Whether a send is accepted now. In a fleet, a client another node runs (or nobody, during a
+   * failover) or one being taken over here is journaled in the shared outbox for the owner unless
+   * it is FAILED (a remote one: as its owner reported).
    */
   #accept(chatId: string, content: OutgoingContent, options: AcceptOptions): Promise<QueuedSend> {
     if (!this.ownership.isLocal(this.name)) {
@@ -333,7 +333,6 @@ export class BotClient {
       return this.#intake.accept(chatId, content, options);
     }
     const state = this.state;
-    // in a fleet, a client being taken over here accepts as one on another node does
     const hold = this.config.queue.holdUntilReady || this.ownership !== singleServer;
     const holding = hold && state !== 'STOPPED' && state !== 'FAILED';
     if (state !== 'READY' && !holding) {
