@@ -1,34 +1,45 @@
 import 'reflect-metadata';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { parseConfig } from './config/validate.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
 import { WakitError, toWakitError } from './errors/index.js';
 import type { EngineFactory } from './engines/engine.js';
 import type { SimulatorNetwork } from './engines/simulator/index.js';
-import { engineForConfig } from './engines/engine-for-config.js';
 import type { BotClient } from './client/bot-client.js';
 import type { ClientEventName, ClientEvents } from './client/client-events.js';
-import { createRootContainer, createSessionStore } from './kernel/container.js';
-import { ClientManager } from './kernel/client-manager.js';
-import {
+import { createRootContainer, resolveCore } from './kernel/container.js';
+import type { ClientManager } from './kernel/client-manager.js';
+import type {
   ClientAdmin,
-  type AddClientOptions,
-  type ClientListing,
-  type RemoveClientOptions,
+  AddClientOptions,
+  ClientListing,
+  RemoveClientOptions,
 } from './kernel/client-admin.js';
 import type { ClientRegistry } from './kernel/client-registry.js';
-import { FileClientRegistry } from './kernel/file-client-registry.js';
-import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
+import type { Lifecycle, CloseHook, Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
-import { EventLoopMonitor } from './kernel/event-loop-monitor.js';
-import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
+import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
+import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
-import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
-import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
+import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
+import type { OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
-import { Fleet } from './cluster/fleet.js';
+import type { Fleet } from './cluster/fleet.js';
 import type { Ownership } from './cluster/ownership.js';
+import {
+  CLIENT_REGISTRY,
+  ENGINE_FACTORY,
+  EVENT_LOOP,
+  LIFECYCLE,
+  OWNERSHIP,
+  SIMULATOR,
+} from './kernel/tokens.js';
+import { CLIENT_ADMIN, CLIENT_MANAGER, PLUGIN_HOST, SEND_LOOKUP } from './kernel/service-tokens.js';
+import {
+  registerService,
+  serviceRegistry,
+  type ServiceRegistry,
+} from './kernel/service-overrides.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -51,6 +62,12 @@ export interface SdkOptions {
    * in a fleet (`cluster`) the placement decides.
    */
   ownership?: Ownership;
+  /**
+   * Replaces kernel services before anything is built, e.g. a session store on S3 or Postgres:
+   * `services: (s) => s.register(SESSION_STORE, { useClass: S3SessionStore })`. The tokens are in
+   * src/kernel/public-tokens.ts; what each service is and its lifetime: docs/kernel.md.
+   */
+  services?: (services: ServiceRegistry) => void;
   /**
    * Tests: plugins see `ctx.testing` and turn their outbound side effects off (the REST plugin
    * delivers no webhooks). `createTestSdk` sets it.
@@ -94,19 +111,13 @@ export class Sdk {
   readonly #admin: ClientAdmin;
   readonly #errors: ErrorSink;
   readonly #plugins: PluginHost;
-  readonly #lifecycle = new Lifecycle();
+  readonly #lifecycle: Lifecycle;
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
   readonly #simulator: SimulatorNetwork | undefined;
   /** Event-loop delay while started (`watchdog` config; the REST plugin exports it in `/metrics`). */
   readonly eventLoop: EventLoopMonitor;
   /** Tracked sends across clients: by tracking id, and listed (newest first), from the outbox. */
-  readonly sends: SendLookup = {
-    get: async (trackingId) =>
-      this.#clients.findSend(trackingId) ?? (await this.#outbox.get(trackingId)),
-    list: (query) => this.#outbox.list(query),
-    open: async (client) =>
-      Object.values(await this.#outbox.countOpen(client)).reduce((sum, n) => sum + n, 0),
-  };
+  readonly sends: SendLookup;
   readonly #outbox: OutboxStore;
   /** This node of a fleet (`cluster` config); undefined on a single server. */
   readonly #fleet: Fleet | undefined;
@@ -117,84 +128,35 @@ export class Sdk {
     this.baseDir = options.baseDir ?? process.cwd();
     this.testing = options.testing ?? false;
     this.logger = options.logger ?? createLogger(config.log);
-    const engine = options.engineFactory
-      ? { factory: options.engineFactory }
-      : engineForConfig(config, this.logger, this.baseDir);
-    this.#simulator = engine.simulator;
-    this.#errors = new ErrorSink(this.logger);
-    this.#outbox = createOutboxStore(
+    const root = createRootContainer({
       config,
-      this.baseDir,
-      (error) => this.#errors.report({ source: 'queue', event: 'journal', error }),
-      this.logger,
-    );
-    // A fleet (`cluster`): placement, the client registry on Redis and the cluster view.
-    const cluster = config.cluster;
-    this.#fleet = cluster
-      ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
-      : undefined;
-    const fleetNode = this.#fleet;
+      baseDir: this.baseDir,
+      logger: this.logger,
+      testing: this.testing,
+    });
+    if (options.engineFactory) {
+      registerService(root, ENGINE_FACTORY, { useValue: options.engineFactory });
+    }
+    if (options.clientRegistry) {
+      registerService(root, CLIENT_REGISTRY, { useValue: options.clientRegistry });
+    }
+    if (options.ownership) registerService(root, OWNERSHIP, { useValue: options.ownership });
+    options.services?.(serviceRegistry(root));
+    const { errors, outbox, fleet } = resolveCore(root);
+    this.#errors = errors;
+    this.#outbox = outbox;
+    this.#fleet = fleet;
+    this.#lifecycle = root.resolve(LIFECYCLE);
+    this.#clients = root.resolve(CLIENT_MANAGER);
+    this.#admin = root.resolve(CLIENT_ADMIN);
+    fleet?.bind({ clients: this.#clients, admin: this.#admin });
+    this.sends = root.resolve(SEND_LOOKUP);
+    this.#simulator = root.resolve(SIMULATOR);
+    this.eventLoop = root.resolve(EVENT_LOOP);
+    this.#plugins = root.resolve(PLUGIN_HOST);
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
-    const ownership = options.ownership ?? fleetNode?.placement;
-    const container = createRootContainer({
-      config,
-      baseDir: this.baseDir,
-      logger: this.logger,
-      engineFactory: engine.factory,
-      store: createSessionStore(
-        config,
-        this.baseDir,
-        this.logger,
-        // in a fleet the session lease names the node and its address
-        fleetNode ? { holderId: fleetNode.nodeId, holderUrl: () => fleetNode.url } : {},
-      ),
-      errors: this.#errors,
-      outbox: this.#outbox,
-      ...(ownership ? { ownership } : {}),
-    });
-    this.#clients = container.resolve(ClientManager);
-    const clients = this.#clients;
-    this.#admin = new ClientAdmin({
-      config,
-      manager: clients,
-      registry:
-        options.clientRegistry ??
-        fleetNode?.registry ??
-        new FileClientRegistry(path.resolve(this.baseDir, config.auth.dataPath), {
-          warn: (message) => this.logger.warn(message),
-        }),
-      logger: this.logger,
-      phase: () => this.phase,
-      expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
-      ...(fleetNode ? { start: (client: BotClient) => fleetNode.startClient(client) } : {}),
-    });
-    const admin = this.#admin;
-    fleetNode?.bind({ clients, admin });
-    this.eventLoop = new EventLoopMonitor({
-      warnMs: config.watchdog.eventLoopDelayWarnMs,
-      checkMs: config.watchdog.eventLoopCheckMs,
-      logger: this.logger.child({ component: 'watchdog' }),
-    });
     const eventLoop = this.eventLoop;
-    this.#plugins = new PluginHost({
-      config,
-      baseDir: this.baseDir,
-      testing: this.testing,
-      logger: this.logger,
-      errors: this.#errors,
-      get clients() {
-        return clients.list();
-      },
-      client: (name) => clients.get(name),
-      onClient: (listener) => clients.onClient(listener),
-      clientAdmin: admin,
-      sends: this.sends,
-      stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
-      simulator: this.#simulator,
-      eventLoop,
-      cluster: fleetNode?.view,
-    });
     this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
     this.onClose('event-loop', () => eventLoop.stop());
     this.#startHooks.push({ name: 'plugins', hook: () => this.#plugins.start() });

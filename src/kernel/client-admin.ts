@@ -6,7 +6,6 @@
  */
 import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
-import { internalsOf } from '../client/client-internals.js';
 import type { ClientInfo, ClientState } from '../client/types.js';
 import type { WakitConfig } from '../config/schema.js';
 import { WakitError, toWakitError } from '../errors/index.js';
@@ -215,7 +214,7 @@ export class ClientAdmin {
       try {
         if (options.deleteSession) await client.logout();
       } finally {
-        await internalsOf(client).close();
+        await this.#deps.manager.close(client);
       }
     } finally {
       this.#busy.delete(name);
@@ -258,7 +257,7 @@ export class ClientAdmin {
       const client = this.#deps.manager.find(name);
       if (client) {
         this.#deps.manager.remove(name);
-        await internalsOf(client).close();
+        await this.#deps.manager.close(client);
       }
       this.#log.info({ client: name }, 'client %s removed by another node', name);
       changed = true;

@@ -1,14 +1,11 @@
-import { inject, injectable, type DependencyContainer } from 'tsyringe';
+import { inject, injectable, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { BotClient } from '../client/bot-client.js';
 import { internalsOf } from '../client/client-internals.js';
 import type { TrackedSend } from '../queue/index.js';
-import { CLIENT_NAME_PATTERN, type WakitConfig } from '../config/schema.js';
+import { CLIENT_NAME_PATTERN } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
-import { OutboundQueue } from '../queue/index.js';
-import { CLIENT_NAME, CLOCK, CONFIG, CONTAINER, LOGGER, OUTBOUND_QUEUE, OUTBOX } from './tokens.js';
-import { journalChange, type OutboxStore } from '../queue/outbox/index.js';
-import type { Clock } from './clock.js';
+import { CLIENT_NAME, CONTAINER, LOGGER } from './tokens.js';
 
 /** VALIDATION_FAILED unless `name` is a valid client name (1-64 of A-Z, a-z, 0-9, _ and -). */
 export function assertClientName(name: unknown): asserts name is string {
@@ -21,18 +18,20 @@ export function assertClientName(name: unknown): asserts name is string {
   }
 }
 
-/** Creates clients, one child container each (own name, logger and outbound queue), and finds them. */
+/**
+ * Creates clients and finds them. Each client lives in its own child container: its name and
+ * logger are registered there, and the per-client services (its outbound queue, its send gate)
+ * are built there, one each; the container is disposed when the client is closed.
+ */
 @injectable()
 export class ClientManager {
   readonly #clients = new Map<string, BotClient>();
+  readonly #scopes = new Map<BotClient, DependencyContainer>();
   readonly #listeners = new Set<(client: BotClient) => void>();
 
   constructor(
     @inject(CONTAINER) private readonly root: DependencyContainer,
-    @inject(CONFIG) private readonly config: Readonly<WakitConfig>,
     @inject(LOGGER) private readonly logger: Logger,
-    @inject(CLOCK) private readonly clock: Clock,
-    @inject(OUTBOX) private readonly outbox: OutboxStore,
   ) {}
 
   create(name: unknown): BotClient {
@@ -43,21 +42,13 @@ export class ClientManager {
       });
     }
     const child = this.root.createChildContainer();
-    const log = this.logger.child({ client: name });
     child.register(CLIENT_NAME, { useValue: name });
-    child.register(LOGGER, { useValue: log });
-    child.register(OUTBOUND_QUEUE, {
-      useValue: new OutboundQueue({
-        client: name,
-        config: this.config.queue,
-        clock: this.clock,
-        logger: log,
-        onChange: (entry) => journalChange(this.outbox, entry),
-        durable: () => this.outbox.committed(),
-      }),
+    child.register(LOGGER, {
+      useFactory: instanceCachingFactory(() => this.logger.child({ client: name })),
     });
     const client = child.resolve(BotClient);
     this.#clients.set(name, client);
+    this.#scopes.set(client, child);
     for (const listener of this.#listeners) listener(client);
     return client;
   }
@@ -107,7 +98,15 @@ export class ClientManager {
     await Promise.all(this.list().map((client) => internalsOf(client).drain(deadlineMs)));
   }
 
+  /** Closes a client (stopped, its queue closed) and disposes its child container. */
+  async close(client: BotClient): Promise<void> {
+    await internalsOf(client).close();
+    const scope = this.#scopes.get(client);
+    this.#scopes.delete(client);
+    await scope?.dispose();
+  }
+
   async closeAll(): Promise<void> {
-    await Promise.all(this.list().map((client) => internalsOf(client).close()));
+    await Promise.all(this.list().map((client) => this.close(client)));
   }
 }

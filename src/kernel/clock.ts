@@ -5,8 +5,19 @@ export interface Clock {
   clearTimeout(handle: NodeJS.Timeout): void;
 }
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle),
-};
+/** The real time (the kernel's `CLOCK` by default). */
+export class SystemClock implements Clock {
+  now(): number {
+    return Date.now();
+  }
+
+  setTimeout(fn: () => void, ms: number): NodeJS.Timeout {
+    return setTimeout(fn, ms);
+  }
+
+  clearTimeout(handle: NodeJS.Timeout): void {
+    clearTimeout(handle);
+  }
+}
+
+export const systemClock: Clock = new SystemClock();

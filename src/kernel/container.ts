@@ -1,90 +1,150 @@
 import 'reflect-metadata';
-import path from 'node:path';
-import { container as globalContainer, type DependencyContainer } from 'tsyringe';
+import {
+  Lifecycle as Scope,
+  container as globalContainer,
+  type DependencyContainer,
+} from 'tsyringe';
 import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
-import type { SessionStore } from '../auth/session-store.js';
-import { LocalSessionStore } from '../auth/local-store.js';
-import type { EngineFactory } from '../engines/engine.js';
 import { DefaultMediaResolver } from '../client/default-media-resolver.js';
-import { systemClock } from './clock.js';
-import type { ErrorSink } from './error-sink.js';
+import { engineForConfig } from '../engines/engine-for-config.js';
+import { singleServer } from '../cluster/ownership.js';
+import { OpenGate } from '../queue/index.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
-import { singleServer, type Ownership } from '../cluster/ownership.js';
+import type { Fleet } from '../cluster/fleet.js';
+import { SystemClock } from './clock.js';
+import { ErrorSink } from './error-sink.js';
+import { Lifecycle } from './lifecycle.js';
+import { ClientManager } from './client-manager.js';
 import {
+  clientAdminOf,
+  eventLoopOf,
+  fileClientRegistryOf,
+  outboxOf,
+  pluginHostOf,
+  queueFactoryOf,
+  sendLookupOf,
+  sessionStoreOf,
+} from './service-factories.js';
+import { registerFleet } from './fleet-registrations.js';
+import { once, perClient } from './providers.js';
+import {
+  BASE_DIR,
+  CLIENT_NAME,
+  CLIENT_REGISTRY,
   CLOCK,
   CONFIG,
   CONTAINER,
+  ENGINE,
   ENGINE_FACTORY,
   ERROR_SINK,
-  OUTBOX,
-  OWNERSHIP,
+  EVENT_BUS,
+  EVENT_LOOP,
+  LIFECYCLE,
   LOGGER,
   MEDIA_RESOLVER,
+  OUTBOUND_QUEUE,
+  OUTBOX,
+  OWNERSHIP,
+  QUEUE_FACTORY,
+  SEND_GATE,
+  SESSION_HOLDER,
   SESSION_STORE,
+  SIMULATOR,
+  TESTING,
 } from './tokens.js';
+import { CLIENT_ADMIN, CLIENT_MANAGER, FLEET, PLUGIN_HOST, SEND_LOOKUP } from './service-tokens.js';
 
-export interface KernelParts {
+export { createSessionStore } from './service-factories.js';
+
+/** What `createSdk` was given: the only values in the container. */
+export interface KernelInputs {
   config: Readonly<WakitConfig>;
   baseDir: string;
   logger: Logger;
-  engineFactory: EngineFactory;
-  store: SessionStore;
-  errors: ErrorSink;
-  outbox: OutboxStore;
-  /** Which clients this process runs; default: all (one server). */
-  ownership?: Ownership;
+  testing: boolean;
 }
 
 /**
- * The session store the `auth` section asks for. The GCS store (and @google-cloud/storage) is
- * loaded on first use, so local setups never pay for it.
+ * The root container of one SDK with every default service; nothing is built until resolved.
+ * Lifetimes: one per SDK (classes as singletons, factories cached once), or one per client
+ * (registered here, built in each client's child container). docs/kernel.md lists them.
  */
-export function createSessionStore(
-  config: Readonly<WakitConfig>,
-  baseDir: string,
-  logger: Logger,
-  options: { holderId?: string; holderUrl?: () => string } = {},
-): SessionStore {
-  const auth = config.auth;
-  if (auth.type === 'local') {
-    return new LocalSessionStore(path.resolve(baseDir, auth.dataPath), {
-      warn: (message) => logger.warn(message),
-    });
-  }
-  let loading: Promise<SessionStore> | undefined;
-  const load = (): Promise<SessionStore> =>
-    (loading ??= import('../auth/gcs-store.js').then(
-      ({ GcsSessionStore }) =>
-        new GcsSessionStore(
-          { ...auth, dataPath: path.resolve(baseDir, auth.dataPath) },
-          logger,
-          options,
-        ),
-    ));
-  return {
-    type: 'remote',
-    exists: async (client) => (await load()).exists(client),
-    read: async (client) => (await load()).read(client),
-    write: async (client, data) => (await load()).write(client, data),
-    delete: async (client) => (await load()).delete(client),
-    acquire: async (client, options) => (await load()).acquire(client, options),
-    workDir: async (client) => (await load()).workDir(client),
-  };
+export function createRootContainer(inputs: KernelInputs): DependencyContainer {
+  const root = globalContainer.createChildContainer();
+  root.register(CONFIG, { useValue: inputs.config });
+  root.register(BASE_DIR, { useValue: inputs.baseDir });
+  root.register(TESTING, { useValue: inputs.testing });
+  root.register(LOGGER, { useValue: inputs.logger });
+  root.register(CONTAINER, { useFactory: (c) => c });
+  root.register(OWNERSHIP, { useValue: singleServer });
+  root.register(SESSION_HOLDER, { useValue: {} });
+
+  root.register(CLOCK, { useClass: SystemClock }, { lifecycle: Scope.Singleton });
+  root.register(LIFECYCLE, { useClass: Lifecycle }, { lifecycle: Scope.Singleton });
+  root.register(CLIENT_MANAGER, { useClass: ClientManager }, { lifecycle: Scope.Singleton });
+  root.register(
+    ERROR_SINK,
+    once((c) => new ErrorSink(c.resolve(LOGGER))),
+  );
+  root.register(OUTBOX, once(outboxOf));
+  root.register(SESSION_STORE, once(sessionStoreOf));
+  root.register(
+    ENGINE,
+    once(() => engineForConfig(inputs.config, inputs.logger, inputs.baseDir)),
+  );
+  root.register(
+    ENGINE_FACTORY,
+    once((c) => c.resolve(ENGINE).factory),
+  );
+  root.register(SIMULATOR, { useFactory: simulatorOf });
+  root.register(
+    MEDIA_RESOLVER,
+    once((c) => new DefaultMediaResolver(c.resolve(CONFIG).media)),
+  );
+  root.register(CLIENT_REGISTRY, once(fileClientRegistryOf));
+  // one server has no event stream yet: the core event bus replaces this line
+  root.register(EVENT_BUS, { useFactory: () => undefined });
+  root.register(QUEUE_FACTORY, once(queueFactoryOf));
+  root.register(CLIENT_ADMIN, once(clientAdminOf));
+  root.register(SEND_LOOKUP, once(sendLookupOf));
+  root.register(EVENT_LOOP, once(eventLoopOf));
+  root.register(PLUGIN_HOST, once(pluginHostOf));
+
+  root.register(SEND_GATE, { useClass: OpenGate }, { lifecycle: Scope.ContainerScoped });
+  root.register(
+    OUTBOUND_QUEUE,
+    perClient((c) =>
+      c.resolve(QUEUE_FACTORY)({
+        client: c.resolve(CLIENT_NAME),
+        logger: c.resolve(LOGGER),
+        gate: c.resolve(SEND_GATE),
+      }),
+    ),
+  );
+  if (inputs.config.cluster) registerFleet(root);
+  return root;
 }
 
-/** Builds the root container of one SDK: config, logger, clock, session store, engine factory, media. */
-export function createRootContainer(parts: KernelParts): DependencyContainer {
-  const root = globalContainer.createChildContainer();
-  root.register(CONTAINER, { useValue: root });
-  root.register(CONFIG, { useValue: parts.config });
-  root.register(LOGGER, { useValue: parts.logger });
-  root.register(CLOCK, { useValue: systemClock });
-  root.register(SESSION_STORE, { useValue: parts.store });
-  root.register(ENGINE_FACTORY, { useValue: parts.engineFactory });
-  root.register(ERROR_SINK, { useValue: parts.errors });
-  root.register(OUTBOX, { useValue: parts.outbox });
-  root.register(OWNERSHIP, { useValue: parts.ownership ?? singleServer });
-  root.register(MEDIA_RESOLVER, { useValue: new DefaultMediaResolver(parts.config.media) });
-  return root;
+/** The simulator's network, unless another engine factory replaced the configured one. */
+function simulatorOf(c: DependencyContainer) {
+  const engine = c.resolve(ENGINE);
+  return c.resolve(ENGINE_FACTORY) === engine.factory ? engine.simulator : undefined;
+}
+
+/**
+ * Builds the services that hold resources, in this order: the error sink (the outbox reports to
+ * it), the outbox, the fleet (its Redis connection) and the session store (in a fleet its lease
+ * names the node). The rest are built as the SDK resolves them.
+ */
+export function resolveCore(root: DependencyContainer): {
+  errors: ErrorSink;
+  outbox: OutboxStore;
+  fleet: Fleet | undefined;
+} {
+  const errors = root.resolve(ERROR_SINK);
+  const outbox = root.resolve(OUTBOX);
+  const fleet = root.isRegistered(FLEET) ? root.resolve(FLEET) : undefined;
+  root.resolve(SESSION_STORE);
+  return { errors, outbox, fleet };
 }

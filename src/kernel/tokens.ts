@@ -1,14 +1,26 @@
+/**
+ * The kernel's DI tokens, typed: `container.resolve(OUTBOX)` is an `OutboxStore`. What each one is,
+ * its lifetime and its default provider: docs/kernel.md. The tokens a user may replace or inject
+ * are re-exported by ./public-tokens.ts. The services built on clients (client manager, admin,
+ * plugin host, fleet) have theirs in ./service-tokens.ts: their classes inject tokens from here,
+ * so naming their types here would make an import cycle.
+ */
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { SessionStore } from '../auth/session-store.js';
 import type { EngineFactory } from '../engines/engine.js';
+import type { SimulatorNetwork } from '../engines/simulator/index.js';
 import type { WakitConfig } from '../config/schema.js';
 import type { MediaResolver } from '../client/media-resolver.js';
 import type { Clock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
-import type { OutboundQueue } from '../queue/index.js';
+import type { OutboundQueue, SendGate } from '../queue/index.js';
 import type { Ownership } from '../cluster/ownership.js';
+import type { FleetEventStream } from '../cluster/cluster-view.js';
+import type { ClientRegistry } from './client-registry.js';
+import type { EventLoopMonitor } from './event-loop-monitor.js';
+import type { Lifecycle } from './lifecycle.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -17,19 +29,63 @@ export function token<T>(name: string): Token<T> {
   return Symbol(`wakit.${name}`);
 }
 
-/** Root container. */
+/** Builds the outbound queue of one client (its name, logger and send gate). */
+export type QueueFactory = (scope: {
+  client: string;
+  logger: Logger;
+  gate: SendGate;
+}) => OutboundQueue;
+
+/** What a session store's lease says about its holder (a fleet names the node and its address). */
+export interface SessionHolder {
+  holderId?: string;
+  holderUrl?: () => string;
+}
+
+/** The engine `config.engine` names: its factory, and the simulator's network if it is that one. */
+export interface EngineChoice {
+  factory: EngineFactory;
+  simulator?: SimulatorNetwork;
+}
+
+// ── root: one per SDK ─────────────────────────────────────────────────────────────────────────
+
+/** The container resolving it (the root, or a client's child container). */
 export const CONTAINER = token<DependencyContainer>('container');
 export const CONFIG = token<Readonly<WakitConfig>>('config');
+/** Where relative paths of the config resolve from. */
+export const BASE_DIR = token<string>('baseDir');
+/** `SdkOptions.testing`: plugins turn their outbound side effects off. */
+export const TESTING = token<boolean>('testing');
+/** The SDK's logger; in a client's child container, that client's child logger. */
 export const LOGGER = token<Logger>('logger');
 export const CLOCK = token<Clock>('clock');
-export const SESSION_STORE = token<SessionStore>('sessionStore');
-export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
-export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 export const ERROR_SINK = token<ErrorSink>('errorSink');
+/** The SDK's phases and close hooks. */
+export const LIFECYCLE = token<Lifecycle>('lifecycle');
+export const ENGINE = token<EngineChoice>('engine');
+export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
+/** The simulator's network (engine.type `simulator`), else undefined. */
+export const SIMULATOR = token<SimulatorNetwork | undefined>('simulator');
+export const SESSION_HOLDER = token<SessionHolder>('sessionHolder');
+export const SESSION_STORE = token<SessionStore>('sessionStore');
+export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 export const OUTBOX = token<OutboxStore>('outbox');
+/** Where clients added at run time are kept. */
+export const CLIENT_REGISTRY = token<ClientRegistry>('clientRegistry');
 /** Which clients this process runs (a fleet's placement; one server: all). */
 export const OWNERSHIP = token<Ownership>('ownership');
+/**
+ * The events of every client as one stream. Today: the fleet's stream (undefined on one server);
+ * the core event bus takes this token over (one registration line in container.ts).
+ */
+export const EVENT_BUS = token<FleetEventStream | undefined>('eventBus');
+export const QUEUE_FACTORY = token<QueueFactory>('queueFactory');
+export const EVENT_LOOP = token<EventLoopMonitor>('eventLoop');
 
-/** Per-client child container. */
+// ── per client: resolved in the client's child container ─────────────────────────────────────
+
 export const CLIENT_NAME = token<string>('clientName');
+/** Asked before each send of the client goes out: go, or wait until a due time. */
+export const SEND_GATE = token<SendGate>('sendGate');
 export const OUTBOUND_QUEUE = token<OutboundQueue>('outboundQueue');

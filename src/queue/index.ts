@@ -1,4 +1,5 @@
 export { OutboundQueue } from './outbound-queue.js';
+export { OpenGate, type GatedSend, type GateVerdict, type SendGate } from './send-gate.js';
 export type {
   BacklogSource,
   DrainResult,

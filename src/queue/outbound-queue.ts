@@ -16,6 +16,7 @@ import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { HeldSends } from './held-sends.js';
+import { takeThroughGate, type SendGate } from './send-gate.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -45,6 +46,7 @@ export class OutboundQueue {
   readonly #log: Logger | undefined;
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #durable: (() => Promise<void>) | undefined;
+  readonly #gate: SendGate | undefined;
   readonly #pending = new PendingSends();
   readonly #held = new HeldSends();
   readonly #tracking: TrackingStore;
@@ -71,6 +73,7 @@ export class OutboundQueue {
     this.#log = options.logger;
     this.#onChange = options.onChange;
     this.#durable = options.durable;
+    this.#gate = options.gate;
     this.#tracking = new TrackingStore(options.config.trackLimit);
     this.#loop = new DispatchLoop({
       clock: this.#clock,
@@ -322,7 +325,7 @@ export class OutboundQueue {
     const next =
       this.#intake === 'closed'
         ? Infinity
-        : this.#pending.take(this.#clock.now(), this.#pacing.nextSendAt);
+        : takeThroughGate(this.#pending, this.#gate, this.#clock.now(), this.#pacing.nextSendAt);
     if (typeof next === 'number') {
       // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
       if (next !== Infinity) this.#loop.wakeIn(next);

@@ -3,6 +3,7 @@ import type { QueueConfig } from '../config/schema.js';
 import type { ErrorCode, WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SendEntry } from './send-entry.js';
+import type { SendGate } from './send-gate.js';
 
 /** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
 export type SendPriority = 'reply' | 'normal' | 'bulk';
@@ -101,6 +102,8 @@ export interface OutboundQueueOptions {
    * journaled (`OutboxStore.committed`), which keeps the at-least-once window to one send.
    */
   durable?: () => Promise<void>;
+  /** Asked before each send goes out (the client's `SEND_GATE`); default: every send may go. */
+  gate?: SendGate;
 }
 
 export type UpdateListener = (record: TrackedSend) => void;

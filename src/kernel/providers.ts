@@ -1,0 +1,16 @@
+import {
+  instanceCachingFactory,
+  instancePerContainerCachingFactory,
+  type DependencyContainer,
+  type FactoryProvider,
+} from 'tsyringe';
+
+/** A provider built once per SDK (the root container), on first resolve. */
+export function once<T>(make: (c: DependencyContainer) => T): FactoryProvider<T> {
+  return { useFactory: instanceCachingFactory(make) };
+}
+
+/** A provider built once per client: resolved in a client's child container, one each. */
+export function perClient<T>(make: (c: DependencyContainer) => T): FactoryProvider<T> {
+  return { useFactory: instancePerContainerCachingFactory(make) };
+}
