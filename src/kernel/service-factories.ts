@@ -120,9 +120,14 @@ export function queueFactoryOf(c: DependencyContainer): QueueFactory {
     });
 }
 
+/** This node of a fleet, if `registerFleet` registered one. */
+function fleetIn(c: DependencyContainer) {
+  return c.isRegistered(FLEET, true) ? c.resolve(FLEET) : undefined;
+}
+
 export function clientAdminOf(c: DependencyContainer): ClientAdmin {
   const lifecycle = c.resolve(LIFECYCLE);
-  const fleet = c.isRegistered(FLEET, true) ? c.resolve(FLEET) : undefined;
+  const fleet = fleetIn(c);
   return new ClientAdmin({
     config: c.resolve(CONFIG),
     manager: c.resolve(CLIENT_MANAGER),
@@ -158,7 +163,7 @@ export function eventLoopOf(c: DependencyContainer): EventLoopMonitor {
 export function pluginHostOf(c: DependencyContainer): PluginHost {
   const clients = c.resolve(CLIENT_MANAGER);
   const lifecycle = c.resolve(LIFECYCLE);
-  const fleet = c.isRegistered(FLEET, true) ? c.resolve(FLEET) : undefined;
+  const fleet = fleetIn(c);
   return new PluginHost({
     config: c.resolve(CONFIG),
     baseDir: c.resolve(BASE_DIR),

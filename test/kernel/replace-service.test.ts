@@ -16,7 +16,7 @@ import {
   injectable,
   type Clock,
 } from '../../src/kernel/public-tokens.js';
-import { BOT_PHONE, tempDir } from '../helpers/sdk-fixtures.js';
+import { BOT_PHONE, linkedClient, tempDir } from '../helpers/sdk-fixtures.js';
 
 /** The "database" (a table of sessions by client name): it outlives every SDK of a test. */
 const table = new Map<string, Buffer>();
@@ -126,10 +126,7 @@ describe('kernel: a user replaces a service (SdkOptions.services)', () => {
   it('the default session store keeps the session in files instead (the control case)', async () => {
     const sdk = simulatorSdk(undefined);
     await sdk.start();
-    const client = sdk.createClient({ name: 'bot' });
-    client.on('qr', (qr) => sdk.simulator.scan(qr, { phone: BOT_PHONE }));
-    await client.initialize();
-    await client.waitUntilReady({ timeoutMs: 5_000 });
+    await linkedClient(sdk, 'bot');
     expect(writes).to.deep.equal([]);
     expect(await readdir(dataPath)).to.include('bot');
   });
@@ -143,10 +140,7 @@ describe('kernel: a user replaces a service (SdkOptions.services)', () => {
     };
     const sdk = simulatorSdk((s) => s.register(CLOCK, { useValue: clock }));
     await sdk.start();
-    const client = sdk.createClient({ name: 'bot' });
-    client.on('qr', (qr) => sdk.simulator.scan(qr, { phone: BOT_PHONE }));
-    await client.initialize();
-    await client.waitUntilReady({ timeoutMs: 5_000 });
+    const client = await linkedClient(sdk, 'bot');
     sdk.simulator.phone('15550001111');
     const queued = await client.enqueue(prepareContent('15550001111', 'hello'));
     await queued.result;
@@ -171,10 +165,7 @@ describe('kernel: a user replaces a service (SdkOptions.services)', () => {
       }),
     );
     await sdk.start();
-    const client = sdk.createClient({ name: 'bot' });
-    client.on('qr', (qr) => sdk.simulator.scan(qr, { phone: BOT_PHONE }));
-    await client.initialize();
-    await client.waitUntilReady({ timeoutMs: 5_000 });
+    const client = await linkedClient(sdk, 'bot');
     sdk.simulator.phone('15550001111');
     const queued = await client.enqueue(prepareContent('15550001111', 'hello'));
     await queued.result;
