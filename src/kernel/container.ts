@@ -55,8 +55,6 @@ import {
 } from './tokens.js';
 import { CLIENT_ADMIN, CLIENT_MANAGER, FLEET, PLUGIN_HOST, SEND_LOOKUP } from './service-tokens.js';
 
-export { createSessionStore } from './service-factories.js';
-
 /** What `createSdk` was given: the only values in the container. */
 export interface KernelInputs {
   config: Readonly<WakitConfig>;

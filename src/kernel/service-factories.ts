@@ -39,7 +39,7 @@ import { CLIENT_ADMIN, CLIENT_MANAGER, FLEET, SEND_LOOKUP } from './service-toke
  * The session store the `auth` section asks for. The GCS store (and @google-cloud/storage) is
  * loaded on first use, so local setups never pay for it.
  */
-export function createSessionStore(
+function createSessionStore(
   config: Readonly<WakitConfig>,
   baseDir: string,
   logger: Logger,
