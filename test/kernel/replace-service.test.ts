@@ -173,6 +173,31 @@ describe('kernel: a user replaces a service (SdkOptions.services)', () => {
     expect((await sdk.sends.get(queued.trackingId))?.status).to.be.oneOf(['sent', 'delivered']);
   });
 
+  it('replacements are built once per SDK, at createSdk, in the kernel’s order (outbox, then session store)', async () => {
+    const built: string[] = [];
+    const sdk = simulatorSdk((s) =>
+      s
+        .register(SESSION_STORE, {
+          useFactory: () => {
+            built.push('sessionStore');
+            return new TableSessionStore(pino({ level: 'silent' }));
+          },
+        })
+        .register(OUTBOX, {
+          useFactory: () => {
+            built.push('outbox');
+            return new MemoryOutbox();
+          },
+        }),
+    );
+    expect(built).to.deep.equal(['outbox', 'sessionStore']);
+    await sdk.start();
+    await linkedClient(sdk, 'one', '15550000001');
+    await linkedClient(sdk, 'two', '15550000002');
+    expect(built).to.deep.equal(['outbox', 'sessionStore']);
+    expect(writes).to.deep.equal(['one', 'two']);
+  });
+
   it('CONFIG_INVALID for a token that is not a replaceable service, or a provider of nothing', () => {
     const bad = (services: SdkOptions['services']) => () => simulatorSdk(services);
     expect(bad((s) => s.register(CONFIG, { useValue: {} as never })))
