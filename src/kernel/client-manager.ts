@@ -6,7 +6,18 @@ import type { TrackedSend } from '../queue/index.js';
 import { CLIENT_NAME_PATTERN, type WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { OutboundQueue } from '../queue/index.js';
-import { CLIENT_NAME, CLOCK, CONFIG, CONTAINER, LOGGER, OUTBOUND_QUEUE, OUTBOX } from './tokens.js';
+import {
+  CLIENT_NAME,
+  CLOCK,
+  CONFIG,
+  CONTAINER,
+  ERROR_SINK,
+  LOGGER,
+  OUTBOUND_QUEUE,
+  OUTBOX,
+} from './tokens.js';
+import type { ErrorSink } from './error-sink.js';
+import { callSafely, Listeners } from './listeners.js';
 import { journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import type { Clock } from './clock.js';
 
@@ -25,7 +36,9 @@ export function assertClientName(name: unknown): asserts name is string {
 @injectable()
 export class ClientManager {
   readonly #clients = new Map<string, BotClient>();
-  readonly #listeners = new Set<(client: BotClient) => void>();
+  readonly #listeners = new Listeners<[client: BotClient]>((error, client) =>
+    this.#listenerFailed(error, client),
+  );
 
   constructor(
     @inject(CONTAINER) private readonly root: DependencyContainer,
@@ -33,6 +46,7 @@ export class ClientManager {
     @inject(LOGGER) private readonly logger: Logger,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(OUTBOX) private readonly outbox: OutboxStore,
+    @inject(ERROR_SINK) private readonly errors: ErrorSink,
   ) {}
 
   create(name: unknown): BotClient {
@@ -58,7 +72,7 @@ export class ClientManager {
     });
     const client = child.resolve(BotClient);
     this.#clients.set(name, client);
-    for (const listener of this.#listeners) listener(client);
+    this.#listeners.emit(client);
     return client;
   }
 
@@ -89,9 +103,15 @@ export class ClientManager {
 
   /** Calls `listener` for every client, those that exist now and those created later. */
   onClient(listener: (client: BotClient) => void): () => void {
-    for (const client of this.#clients.values()) listener(client);
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    for (const client of this.#clients.values()) {
+      callSafely(listener, [client], (error) => this.#listenerFailed(error, client));
+    }
+    return this.#listeners.add(listener);
+  }
+
+  /** An `onClient` listener threw (or rejected): the sink hears it, the other listeners still run. */
+  #listenerFailed(error: unknown, client: BotClient): void {
+    this.errors.report({ source: 'handler', event: 'client', client: client.name, error });
   }
 
   /** A tracked send of any client by its tracking id. */
