@@ -25,6 +25,8 @@ import { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
+import { EventBus } from './events/event-bus.js';
+import { EVENT_BUS } from './kernel/tokens.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
 import { Fleet } from './cluster/fleet.js';
@@ -93,6 +95,8 @@ export class Sdk {
   readonly #clients: ClientManager;
   readonly #admin: ClientAdmin;
   readonly #errors: ErrorSink;
+  /** Every client's events (SSE, webhooks, metrics and plugins read them here). */
+  readonly events: EventBus<BotClient>;
   readonly #plugins: PluginHost;
   readonly #lifecycle = new Lifecycle();
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
@@ -155,6 +159,14 @@ export class Sdk {
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
+    this.events = new EventBus({
+      onClient: (listener) => clients.onClient(listener),
+      report: (error, where) => this.#errors.report({ source: 'plugin', ...where, error }),
+      ...(fleetNode ? { fleet: fleetNode.view.events } : {}),
+    });
+    // the token names the bus by what it needs of a client (tokens.ts imports no client code)
+    container.register(EVENT_BUS, { useValue: this.events as unknown as EventBus });
+    this.onClose('events', () => this.events.close());
     this.#admin = new ClientAdmin({
       config,
       manager: clients,
@@ -194,6 +206,7 @@ export class Sdk {
       simulator: this.#simulator,
       eventLoop,
       cluster: fleetNode?.view,
+      events: this.events,
     });
     this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
     this.onClose('event-loop', () => eventLoop.stop());
