@@ -22,6 +22,7 @@ import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
+import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
 import type { Fleet } from './cluster/fleet.js';
@@ -29,6 +30,7 @@ import type { Ownership } from './cluster/ownership.js';
 import {
   CLIENT_REGISTRY,
   ENGINE_FACTORY,
+  EVENT_BUS,
   EVENT_LOOP,
   LIFECYCLE,
   OWNERSHIP,
@@ -110,6 +112,8 @@ export class Sdk {
   readonly #clients: ClientManager;
   readonly #admin: ClientAdmin;
   readonly #errors: ErrorSink;
+  /** Every client's events (SSE, webhooks, metrics and plugins read them here). */
+  readonly events: EventBus<BotClient>;
   readonly #plugins: PluginHost;
   readonly #lifecycle: Lifecycle;
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
@@ -153,6 +157,8 @@ export class Sdk {
     this.sends = root.resolve(SEND_LOOKUP);
     this.#simulator = root.resolve(SIMULATOR);
     this.eventLoop = root.resolve(EVENT_LOOP);
+    this.events = root.resolve(EVENT_BUS) as unknown as EventBus<BotClient>;
+    this.onClose('events', () => this.events.close());
     this.#plugins = root.resolve(PLUGIN_HOST);
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();

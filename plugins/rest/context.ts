@@ -22,6 +22,7 @@ export type RestHost = Pick<
   | 'stopping'
   | 'eventLoop'
   | 'cluster'
+  | 'events'
 > &
   Partial<Pick<PluginContext, 'testing'>>;
 

@@ -115,7 +115,6 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const metrics = options.metrics ? new RestMetrics(sdk) : undefined;
   const hub = new EventHub(sdk, {
     bufferSize: options.sse.bufferSize,
-    onListenerError: (error) => log.error({ err: error }, 'an event listener threw'),
     onPublishError: publishFailureLog(log),
   });
   const clientWebhooks = new ClientWebhooks(sdk.clientAdmin, { ...options.clientWebhooks, log });

@@ -5,6 +5,7 @@ import type { Bucket } from '@google-cloud/storage';
 import type { Logger } from 'pino';
 import { WakitError, isWakitError } from '../errors/index.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
+import { callSafely } from '../kernel/listeners.js';
 import type { AcquireOptions, SessionLease, SessionStore } from './session-store.js';
 import { deleteObject, readRecord, writeRecord } from './gcs-record.js';
 import { gcsStatus } from './gcs-status.js';
@@ -283,12 +284,12 @@ export class GcsLease implements SessionLease {
       },
     );
     logger.error({ client, holder, reason }, 'session lease lost');
-    try {
-      onLost?.(this.lostError);
-    } catch (error) {
-      logger.error(
-        { client, err: error instanceof Error ? error.message : String(error) },
-        'onLost threw',
+    if (onLost) {
+      callSafely(onLost, [this.lostError], (error) =>
+        logger.error(
+          { client, err: error instanceof Error ? error.message : String(error) },
+          'onLost threw',
+        ),
       );
     }
   }

@@ -12,6 +12,7 @@ import type {
 } from './types.js';
 import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
 import type { EngineHealth } from '../engines/health.js';
+import { EVENT_NAMES, EXPOSED_EVENT_NAMES } from '../events/event-types.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -50,29 +51,7 @@ export interface ClientEvents {
 
 export type ClientEventName = keyof ClientEvents;
 /** The events that carry what happens to an account (what REST streams over SSE and webhooks). */
-export const ACCOUNT_EVENT_NAMES = [
-  'qr',
-  'authenticated',
-  'auth_failure',
-  'ready',
-  'disconnected',
-  'message',
-  'message.create',
-  'message.ack',
-  'message.reaction',
-  'message.edit',
-  'message.revoke',
-  'message.status',
-  'state',
-  'group.join',
-  'group.leave',
-  'group.update',
-  'call',
-  'poll.vote',
-  'engine.health',
-] as const satisfies readonly ClientEventName[];
+export const ACCOUNT_EVENT_NAMES = EXPOSED_EVENT_NAMES;
 
-export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [
-  ...ACCOUNT_EVENT_NAMES,
-  'session.leased',
-];
+/** Every client event (src/events/event-types.ts declares them). */
+export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = EVENT_NAMES;

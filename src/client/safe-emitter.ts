@@ -3,6 +3,8 @@
  * promise that rejects, is reported to `onListenerError` and the other listeners still run. This is
  * what keeps a faulty user handler from crashing the process or the engine that emitted the event.
  */
+import { callSafely } from '../kernel/listeners.js';
+
 type Listener<A extends unknown[]> = (...args: A) => unknown;
 
 export class SafeEmitter<Events extends { [K in keyof Events]: unknown[] }> {
@@ -47,16 +49,8 @@ export class SafeEmitter<Events extends { [K in keyof Events]: unknown[] }> {
   emit<E extends keyof Events>(event: E, ...args: Events[E]): boolean {
     const list = this.listeners.get(event);
     if (!list || list.length === 0) return false;
-    for (const listener of list) {
-      try {
-        const result = (listener as Listener<Events[E]>)(...args);
-        if (result instanceof Promise) {
-          result.catch((error: unknown) => this.onListenerError(String(event), error));
-        }
-      } catch (error) {
-        this.onListenerError(String(event), error);
-      }
-    }
+    const onError = (error: unknown) => this.onListenerError(String(event), error);
+    for (const listener of list) callSafely(listener as Listener<Events[E]>, args, onError);
     return true;
   }
 }

@@ -18,6 +18,7 @@ import type { ClientState } from '../client/types.js';
 import { toWakitError } from '../errors/index.js';
 import type { ClientOwner } from './cluster-view.js';
 import type { Ownership } from './ownership.js';
+import { Listeners } from '../kernel/listeners.js';
 
 /** The value of `<prefix>:owner:<client>`. */
 export interface OwnerRecord {
@@ -66,7 +67,9 @@ export class Placement implements Ownership {
   readonly #o: PlacementOptions;
   readonly #log: Logger;
   readonly #owned = new Set<string>();
-  readonly #listeners = new Set<(client: string, local: boolean) => void>();
+  readonly #listeners = new Listeners<[client: string, local: boolean]>((error) =>
+    this.#log.error({ err: toWakitError(error) }, 'an ownership listener threw'),
+  );
   #states = new Map<string, ClientState>();
   /** Client → node id of its claim, as of the last round. */
   #nodes = new Map<string, string>();
@@ -101,8 +104,7 @@ export class Placement implements Ownership {
   }
 
   onChange(listener: (client: string, local: boolean) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   /** Attaches the node's clients; each one's state changes are published while this node runs it. */
@@ -138,13 +140,7 @@ export class Placement implements Ownership {
   }
 
   #emit(client: string, local: boolean): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(client, local);
-      } catch (error) {
-        this.#log.error({ err: toWakitError(error) }, 'an ownership listener threw');
-      }
-    }
+    this.#listeners.emit(client, local);
   }
 
   /** Where `client` runs now, from its claim. */

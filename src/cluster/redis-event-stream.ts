@@ -12,6 +12,7 @@ import { WakitError } from '../errors/index.js';
 import type { FleetEvent, FleetEventStream } from './cluster-view.js';
 import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js';
 import { StreamConsumer } from './stream-consumer.js';
+import { Listeners } from '../kernel/listeners.js';
 import {
   entryFields,
   fleetEventsOf,
@@ -56,7 +57,9 @@ export class RedisEventStream implements FleetEventStream {
   readonly #o: Required<Omit<RedisEventStreamOptions, 'logger'>> & { logger?: Logger };
   /** Publishes, ranges and group commands: fails fast while Redis is away. */
   readonly #redis: Redis;
-  readonly #listeners = new Set<(event: FleetEvent) => void>();
+  readonly #listeners = new Listeners<[event: FleetEvent]>((error) =>
+    this.#o.logger?.error({ err: error }, 'an event stream listener threw'),
+  );
   readonly #consumers = new Set<StreamConsumer>();
   /** Consumers stopped by their `consume()` caller, still winding down. */
   readonly #stopping = new Set<Promise<void>>();
@@ -225,12 +228,6 @@ export class RedisEventStream implements FleetEventStream {
   }
 
   #fanOut(event: FleetEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#o.logger?.error({ err: error }, 'an event stream listener threw');
-      }
-    }
+    this.#listeners.emit(event);
   }
 }

@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import { callSafely } from '../kernel/listeners.js';
 import type { EngineEventName, EngineEvents } from './engine.js';
 
 /**
  * The typed event half of an Engine: `on/off/once` with the port's event map, and `fire`, which
- * emits without ever throwing into the engine (a listener's throw is logged).
+ * calls every listener safely: a listener's throw is logged, the listeners after it still run,
+ * and nothing is thrown into the engine.
  */
 export abstract class EngineEmitter extends EventEmitter {
   constructor(private readonly eventLog: Logger) {
@@ -33,10 +35,11 @@ export abstract class EngineEmitter extends EventEmitter {
   }
 
   fire<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void {
-    try {
-      this.emit(event, ...args);
-    } catch (error) {
-      this.eventLog.error({ err: error, event }, 'engine event listener threw');
+    // rawListeners: `once` wrappers, which remove themselves when called
+    for (const listener of this.rawListeners(event)) {
+      callSafely(listener as (...a: EngineEvents[E]) => unknown, args, (error) =>
+        this.eventLog.error({ err: error, event }, 'engine event listener threw'),
+      );
     }
   }
 }

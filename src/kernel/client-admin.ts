@@ -12,6 +12,7 @@ import { WakitError, toWakitError } from '../errors/index.js';
 import { assertClientName, type ClientManager } from './client-manager.js';
 import type { ClientRecord, ClientRegistry } from './client-registry.js';
 import type { Phase } from './lifecycle.js';
+import { Listeners } from './listeners.js';
 
 /**
  * Who owns a client: `config` (named in `config.clients`), `api` (added at run time with
@@ -70,7 +71,9 @@ export class ClientAdmin {
   readonly #records = new Map<string, ClientRecord>();
   /** Names being added or removed right now (a second request for one of them is refused). */
   readonly #busy = new Set<string>();
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Listeners<[]>((error) =>
+    this.#log.error({ err: toWakitError(error) }, 'a client registry listener threw'),
+  );
   #loaded: Promise<void> | undefined;
   #settingsChain: Promise<unknown> = Promise.resolve();
 
@@ -121,8 +124,7 @@ export class ClientAdmin {
 
   /** Calls `listener` after the records changed (loaded, added, removed, settings replaced). */
   onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   origin(name: string): ClientOrigin {
@@ -316,13 +318,7 @@ export class ClientAdmin {
   }
 
   #changed(): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch (error) {
-        this.#log.error({ err: toWakitError(error) }, 'a client registry listener threw');
-      }
-    }
+    this.#listeners.emit();
   }
 }
 

@@ -5,7 +5,9 @@ import { internalsOf } from '../client/client-internals.js';
 import type { TrackedSend } from '../queue/index.js';
 import { CLIENT_NAME_PATTERN } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
-import { CLIENT_NAME, CONTAINER, LOGGER } from './tokens.js';
+import { CLIENT_NAME, CONTAINER, ERROR_SINK, LOGGER } from './tokens.js';
+import type { ErrorSink } from './error-sink.js';
+import { callSafely, Listeners } from './listeners.js';
 
 /** VALIDATION_FAILED unless `name` is a valid client name (1-64 of A-Z, a-z, 0-9, _ and -). */
 export function assertClientName(name: unknown): asserts name is string {
@@ -27,11 +29,14 @@ export function assertClientName(name: unknown): asserts name is string {
 export class ClientManager {
   readonly #clients = new Map<string, BotClient>();
   readonly #scopes = new Map<BotClient, DependencyContainer>();
-  readonly #listeners = new Set<(client: BotClient) => void>();
+  readonly #listeners = new Listeners<[client: BotClient]>((error, client) =>
+    this.#listenerFailed(error, client),
+  );
 
   constructor(
     @inject(CONTAINER) private readonly root: DependencyContainer,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(ERROR_SINK) private readonly errors: ErrorSink,
   ) {}
 
   create(name: unknown): BotClient {
@@ -49,7 +54,7 @@ export class ClientManager {
     const client = child.resolve(BotClient);
     this.#clients.set(name, client);
     this.#scopes.set(client, child);
-    for (const listener of this.#listeners) listener(client);
+    this.#listeners.emit(client);
     return client;
   }
 
@@ -80,9 +85,15 @@ export class ClientManager {
 
   /** Calls `listener` for every client, those that exist now and those created later. */
   onClient(listener: (client: BotClient) => void): () => void {
-    for (const client of this.#clients.values()) listener(client);
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    for (const client of this.#clients.values()) {
+      callSafely(listener, [client], (error) => this.#listenerFailed(error, client));
+    }
+    return this.#listeners.add(listener);
+  }
+
+  /** An `onClient` listener threw (or rejected): the sink hears it, the other listeners still run. */
+  #listenerFailed(error: unknown, client: BotClient): void {
+    this.errors.report({ source: 'handler', event: 'client', client: client.name, error });
   }
 
   /** A tracked send of any client by its tracking id. */

@@ -18,6 +18,7 @@ import { Lifecycle } from './lifecycle.js';
 import { ClientManager } from './client-manager.js';
 import {
   clientAdminOf,
+  eventBusOf,
   eventLoopOf,
   fileClientRegistryOf,
   outboxOf,
@@ -26,6 +27,7 @@ import {
   sendLookupOf,
   sessionStoreOf,
 } from './service-factories.js';
+import type { EventBus } from '../events/event-bus.js';
 import { registerFleet } from './fleet-registrations.js';
 import { once, perClient } from './providers.js';
 import {
@@ -101,8 +103,10 @@ export function createRootContainer(inputs: KernelInputs): DependencyContainer {
     once((c) => new DefaultMediaResolver(c.resolve(CONFIG).media)),
   );
   root.register(CLIENT_REGISTRY, once(fileClientRegistryOf));
-  // one server has no event stream yet: the core event bus replaces this line
-  root.register(EVENT_BUS, { useFactory: () => undefined });
+  root.register(
+    EVENT_BUS,
+    once((c) => eventBusOf(c) as unknown as EventBus),
+  );
   root.register(QUEUE_FACTORY, once(queueFactoryOf));
   root.register(CLIENT_ADMIN, once(clientAdminOf));
   root.register(SEND_LOOKUP, once(sendLookupOf));

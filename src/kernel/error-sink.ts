@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { toWakitError, type WakitError } from '../errors/index.js';
+import { Listeners } from './listeners.js';
 
 /** Where a failure happened. */
 export type ErrorSource =
@@ -25,15 +26,17 @@ export type ErrorReport = Omit<WakitErrorEvent, 'error'> & { error: unknown };
  */
 export class ErrorSink {
   readonly #log: Logger;
-  readonly #listeners = new Set<(event: WakitErrorEvent) => void>();
+  readonly #listeners: Listeners<[event: WakitErrorEvent]>;
 
   constructor(log: Logger) {
     this.#log = log;
+    this.#listeners = new Listeners<[event: WakitErrorEvent]>((listenerError) =>
+      this.#log.error({ err: toWakitError(listenerError) }, 'an error listener threw'),
+    );
   }
 
   on(listener: (event: WakitErrorEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   report(report: ErrorReport): void {
@@ -46,12 +49,6 @@ export class ErrorSink {
       where.plugin ? ` in plugin ${where.plugin}` : '',
       error.message,
     );
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (listenerError) {
-        this.#log.error({ err: toWakitError(listenerError) }, 'an error listener threw');
-      }
-    }
+    this.#listeners.emit(event);
   }
 }

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import { Fleet } from '../cluster/fleet.js';
-import { CLIENT_REGISTRY, CONFIG, EVENT_BUS, LOGGER, OWNERSHIP, SESSION_HOLDER } from './tokens.js';
+import { CLIENT_REGISTRY, CONFIG, LOGGER, OWNERSHIP, SESSION_HOLDER } from './tokens.js';
 import { FLEET } from './service-tokens.js';
 import { once } from './providers.js';
 import { WakitError } from '../errors/index.js';
@@ -16,7 +16,6 @@ export function registerFleet(root: DependencyContainer): void {
   );
   root.register(OWNERSHIP, { useFactory: (c) => c.resolve(FLEET).placement });
   root.register(CLIENT_REGISTRY, { useFactory: (c) => c.resolve(FLEET).registry });
-  root.register(EVENT_BUS, { useFactory: (c) => c.resolve(FLEET).view.events });
   root.register(SESSION_HOLDER, {
     useFactory: (c) => {
       const fleet = c.resolve(FLEET);

@@ -11,6 +11,7 @@ import { LocalSessionStore } from '../auth/local-store.js';
 import { OutboundQueue } from '../queue/index.js';
 import { createOutboxStore, journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import { PluginHost } from '../plugins/plugin-host.js';
+import { EventBus } from '../events/event-bus.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
 import { ClientAdmin } from './client-admin.js';
@@ -23,6 +24,7 @@ import {
   CLOCK,
   CONFIG,
   ERROR_SINK,
+  EVENT_BUS,
   EVENT_LOOP,
   LIFECYCLE,
   LOGGER,
@@ -181,5 +183,19 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
     simulator: c.resolve(SIMULATOR),
     eventLoop: c.resolve(EVENT_LOOP),
     cluster: fleet?.view,
+    // the token names the bus by what it needs of a client (tokens.ts imports no client code)
+    events: c.resolve(EVENT_BUS) as unknown as EventBus<BotClient>,
+  });
+}
+
+/** The core event bus (src/events/): every client's events; in a fleet, through its stream. */
+export function eventBusOf(c: DependencyContainer): EventBus<BotClient> {
+  const clients = c.resolve(CLIENT_MANAGER);
+  const errors = c.resolve(ERROR_SINK);
+  const fleet = fleetIn(c);
+  return new EventBus({
+    onClient: (listener) => clients.onClient(listener),
+    report: (error, where) => errors.report({ source: 'plugin', ...where, error }),
+    ...(fleet ? { fleet: fleet.view.events } : {}),
   });
 }

@@ -17,10 +17,10 @@ import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, SendGate } from '../queue/index.js';
 import type { Ownership } from '../cluster/ownership.js';
-import type { FleetEventStream } from '../cluster/cluster-view.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { EventBus } from '../events/event-bus.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -75,11 +75,8 @@ export const OUTBOX = token<OutboxStore>('outbox');
 export const CLIENT_REGISTRY = token<ClientRegistry>('clientRegistry');
 /** Which clients this process runs (a fleet's placement; one server: all). */
 export const OWNERSHIP = token<Ownership>('ownership');
-/**
- * The events of every client as one stream. Today: the fleet's stream (undefined on one server);
- * the core event bus takes this token over (one registration line in container.ts).
- */
-export const EVENT_BUS = token<FleetEventStream | undefined>('eventBus');
+/** Every client's events, for SSE, webhooks, metrics and plugins (src/events/). */
+export const EVENT_BUS = token<EventBus>('eventBus');
 export const QUEUE_FACTORY = token<QueueFactory>('queueFactory');
 export const EVENT_LOOP = token<EventLoopMonitor>('eventLoop');
 

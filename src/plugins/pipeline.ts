@@ -2,7 +2,7 @@ import { WakitError } from '../errors/index.js';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/message.js';
-import type { EventHandler, EventObserver, PluginEvent } from './types.js';
+import type { EventHandler, PluginEvent } from './types.js';
 
 /** One registered handler. */
 interface Entry {
@@ -11,13 +11,6 @@ interface Entry {
   clients: ReadonlySet<string> | undefined;
   /** The handler enforces its own time limit (the command middleware times each command). */
   ownTimeout: boolean;
-}
-
-/** One registered observer: sees every emission, before the chain, and cannot consume it. */
-interface Watcher {
-  plugin: string;
-  observer: EventObserver<never>;
-  clients: ReadonlySet<string> | undefined;
 }
 
 export interface PipelineOptions {
@@ -38,13 +31,24 @@ function isMessageEvent(name: ClientEventName): boolean {
   return name === 'message' || name === 'message.create';
 }
 
+/** What handlers and observers receive for one emission of `name`. */
+export function pluginEventOf<E extends ClientEventName>(
+  client: BotClient,
+  name: E,
+  args: ClientEvents[E],
+): PluginEvent<E> {
+  const data = args[0];
+  return (isMessageEvent(name)
+    ? { name, client, args, data, state: {}, message: data }
+    : { name, client, args, data, state: {} }) as unknown as PluginEvent<E>;
+}
+
 /**
  * The event pipeline: per client event, an ordered middleware chain of plugin handlers. One
  * listener per (client, event) is attached, and only for events somebody handles.
  */
 export class EventPipeline {
   readonly #chains = new Map<ClientEventName, Entry[]>();
-  readonly #observers = new Map<ClientEventName, Watcher[]>();
   readonly #clients = new Set<BotClient>();
   readonly #attached = new WeakMap<BotClient, Map<ClientEventName, (...args: unknown[]) => void>>();
 
@@ -83,39 +87,11 @@ export class EventPipeline {
     };
   }
 
-  /**
-   * Adds an observer of an event: it sees every emission (commands and events a handler consumed
-   * included) before the chain runs, and cannot consume it; returns its remover.
-   */
-  observe<E extends ClientEventName>(
-    plugin: string,
-    event: E,
-    observer: EventObserver<E>,
-    clients?: readonly string[],
-  ): () => void {
-    const watcher: Watcher = {
-      plugin,
-      observer,
-      clients: clients ? new Set(clients) : undefined,
-    };
-    this.#observers.set(event, [...(this.#observers.get(event) ?? []), watcher]);
-    for (const client of this.#clients) this.#attach(client, event);
-    return () => {
-      const list = this.#observers.get(event) ?? [];
-      this.#observers.set(
-        event,
-        list.filter((w) => w !== watcher),
-      );
-    };
-  }
-
   /** Starts feeding this client's events into the chains and observers. */
   attachClient(client: BotClient): void {
     if (this.#clients.has(client)) return;
     this.#clients.add(client);
-    for (const event of new Set([...this.#chains.keys(), ...this.#observers.keys()])) {
-      this.#attach(client, event);
-    }
+    for (const event of this.#chains.keys()) this.#attach(client, event);
   }
 
   /** Stops listening to every client. */
@@ -153,35 +129,15 @@ export class EventPipeline {
     args: ClientEvents[E],
   ): Promise<void> {
     const chain = this.#chains.get(name) ?? [];
-    const observers = this.#observers.get(name) ?? [];
-    if (chain.length === 0 && observers.length === 0) return RESOLVED;
-    const data = args[0];
+    if (chain.length === 0) return RESOLVED;
+    const event = pluginEventOf(client, name, args);
     const message = isMessageEvent(name);
-    const event = (message
-      ? { name, client, args, data, state: {}, message: data }
-      : { name, client, args, data, state: {} }) as unknown as PluginEvent<E>;
+    const data = args[0];
     const clientName = client.name;
     const fail = (entry: { plugin: string }, error: unknown): void => {
       const messageId = message ? (data as Message).id : undefined;
       this.onFailure({ plugin: entry.plugin, event: name, client: clientName, messageId, error });
     };
-    const watching: Promise<void>[] = [];
-    for (const watcher of observers) {
-      if (watcher.clients && !watcher.clients.has(clientName)) continue;
-      try {
-        const result = (watcher.observer as EventObserver<E>)(event);
-        if (isThenable(result)) {
-          watching.push(
-            Promise.resolve(result).then(
-              () => undefined,
-              (e: unknown) => fail(watcher, e),
-            ),
-          );
-        }
-      } catch (error) {
-        fail(watcher, error);
-      }
-    }
     const step = (index: number): Promise<void> => {
       let i = index;
       let entry = chain[i];
@@ -244,10 +200,7 @@ export class EventPipeline {
           ),
       });
     };
-    const chained = step(0);
-    return watching.length === 0
-      ? chained
-      : Promise.all([...watching, chained]).then(() => undefined);
+    return step(0);
   }
 
   /**

@@ -7,7 +7,8 @@ import { prepareContent } from '../client/send-contract.js';
 import { CommandRegistry } from './commands.js';
 import { isPlugin } from './define-plugin.js';
 import { importConfiguredPlugins } from './loader.js';
-import { EventPipeline } from './pipeline.js';
+import { EventPipeline, pluginEventOf } from './pipeline.js';
+import { callSafely } from '../kernel/listeners.js';
 import {
   parsePluginOptions,
   resolvePluginSet,
@@ -53,6 +54,7 @@ export interface PluginHostDeps extends Pick<
   | 'simulator'
   | 'eventLoop'
   | 'cluster'
+  | 'events'
 > {
   /** True once the SDK is stopping. */
   stopping(): boolean;
@@ -184,6 +186,7 @@ export class PluginHost {
     event: E,
     ...args: ClientEvents[E]
   ): Promise<void> {
+    this.#sdk.events.notify(client, event, args);
     return this.#pipeline.dispatch(client, event, args);
   }
 
@@ -299,6 +302,7 @@ export class PluginHost {
       simulator: sdk.simulator,
       eventLoop: sdk.eventLoop,
       cluster: sdk.cluster,
+      events: sdk.events,
       report: (error, where = {}) =>
         this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
       on: (event, handler, onOptions) => {
@@ -317,7 +321,24 @@ export class PluginHost {
             `Plugin ${name}: observe(${event}) needs a function`,
           );
         }
-        return this.#pipeline.observe(name, event, observer, onOptions?.clients);
+        return sdk.events.observe(
+          event,
+          ({ client, args }) => {
+            const observed = pluginEventOf(client, event, args);
+            const messageId = (observed as { message?: { id?: string } }).message?.id;
+            callSafely(observer, [observed], (error) =>
+              this.#report({
+                source: 'plugin',
+                plugin: name,
+                event,
+                client: client.name,
+                ...(messageId ? { messageId } : {}),
+                error,
+              }),
+            );
+          },
+          onOptions?.clients,
+        );
       },
       command: (commandName, handler, meta) => {
         duringSetup('register commands');

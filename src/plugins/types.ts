@@ -18,6 +18,7 @@ import type { ListPage, ListQuery } from '../queue/outbox/index.js';
 import type { EventLoopStats } from '../kernel/event-loop-monitor.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
 import type { ClusterView } from '../cluster/cluster-view.js';
+import type { EventBus } from '../events/event-bus.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -254,6 +255,8 @@ export interface PluginContext<Options = unknown> {
   readonly eventLoop: EventLoopView;
   /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
   readonly cluster: ClusterView | undefined;
+  /** Every client's events: `observe` them as they happen, or `subscribe` to their records. */
+  readonly events: EventBus<BotClient>;
   /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
   report(error: unknown, where?: ReportWhere): void;
   /** Adds a middleware handler for a client event; returns a function that removes it. */

@@ -1,3 +1,4 @@
+import { Listeners } from '../kernel/listeners.js';
 import type { TrackedSend, UpdateListener } from './types.js';
 
 /**
@@ -5,9 +6,11 @@ import type { TrackedSend, UpdateListener } from './types.js';
  * listener; a listener that throws is reported and the others still hear it.
  */
 export class UpdateListeners {
-  readonly #listeners = new Set<UpdateListener>();
+  readonly #listeners: Listeners<[record: TrackedSend]>;
 
-  constructor(private readonly onError: (error: unknown) => void) {}
+  constructor(onError: (error: unknown) => void) {
+    this.#listeners = new Listeners<[record: TrackedSend]>(onError);
+  }
 
   /** Whether anybody listens (records are made only then). */
   get any(): boolean {
@@ -25,12 +28,6 @@ export class UpdateListeners {
   notify(record: TrackedSend): void {
     if (this.#listeners.size === 0) return;
     Object.freeze(record);
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(record);
-      } catch (error) {
-        this.onError(error);
-      }
-    }
+    this.#listeners.emit(record);
   }
 }

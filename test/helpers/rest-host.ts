@@ -22,6 +22,7 @@ export function restHostOf(sdk: Sdk, overrides: { cluster?: ClusterView } = {}):
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
     cluster: overrides.cluster ?? sdk.cluster,
+    events: sdk.events,
     report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
   };
 }

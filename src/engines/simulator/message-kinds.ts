@@ -3,20 +3,15 @@
  * see it (quotes), and poll votes (who may vote, what is a valid choice, who is told).
  */
 import { WakitError } from '../../errors/index.js';
-import type {
-  ContactCardInput,
-  MessageKindContent,
-  MessageKindData,
-  PollVote,
-} from '../ports/messages.js';
+import type { ContactCardInput, MessageKindContent, PollVote } from '../ports/messages.js';
 import type { MessageData } from '../types.js';
-import { parseVCard, userVCard } from '../vcard.js';
+import { userVCard } from '../vcard.js';
 import type { SimAccount, SimRecord } from './account.js';
 import { serializeId, toNumber } from './ids.js';
 import { incomingMessage, ownMessage } from './messages.js';
 import type { SimulatorNetwork } from './network.js';
 import type { SimPayload } from './phone-payload.js';
-import type { SimInboxMessage, SimKindContent } from './types.js';
+import type { SimKindContent } from './types.js';
 
 const invalid = (message: string, details?: Record<string, unknown>): WakitError =>
   new WakitError('VALIDATION_FAILED', message, details ? { details } : {});
@@ -112,22 +107,6 @@ export function phoneKindPayload(
     return { id: number ? `${number}@c.us` : card.id };
   });
   return kindPayload(network, sender, { kind: 'contact', contacts: cards, ...quoted });
-}
-
-const NONE: MessageKindData = Object.freeze({});
-
-/** The location, poll or cards of a message, as MessageData carries them. */
-export function kindData(record: SimInboxMessage): MessageKindData {
-  // the inbound hot path: nothing to copy for text and media
-  if (!record.location && !record.poll && !record.vcards) return NONE;
-  const data: MessageKindData = {};
-  if (record.location) data.location = { ...record.location };
-  if (record.poll) data.poll = { ...record.poll, options: [...record.poll.options] };
-  if (record.vcards) {
-    data.vcards = [...record.vcards];
-    data.contacts = record.vcards.map(parseVCard);
-  }
-  return data;
 }
 
 /** Whether `account` is in the chat of `record` (wrote it, received it, or is in its group). */

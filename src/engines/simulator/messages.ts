@@ -4,7 +4,7 @@ import type { MessageKindContent } from '../ports/messages.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimPayload } from './phone-payload.js';
 import { serializeId } from './ids.js';
-import { kindData } from './message-kinds.js';
+import { kindData } from './kind-data.js';
 
 /** Text and media (locations, contacts and polls: `kindPayload`). */
 export function payloadOf(content: Exclude<EngineContent, MessageKindContent>): SimPayload {

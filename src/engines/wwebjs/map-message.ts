@@ -1,6 +1,6 @@
 import type { Ack, AckUpdate, MessageData } from '../types.js';
 import type { MessageLike } from './types.js';
-import { kindDataOf } from './messages.js';
+import { kindDataOf } from './kind-data.js';
 
 /** whatsapp-web.js `MessageAck` values are ours already (-1..4); anything else counts as pending. */
 export function toAck(value: unknown): Ack {

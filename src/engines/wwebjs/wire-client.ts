@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DisconnectReason } from '../types.js';
 import { WakitError } from '../../errors/index.js';
+import { callSafely } from '../../kernel/listeners.js';
 import type { EngineEventName, EngineEvents } from '../engine.js';
 import type { Attempt } from './attempt.js';
 import { mapDisconnectReason } from './map-errors.js';
@@ -45,11 +46,9 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
     <A extends unknown[]>(handler: (...args: A) => void) =>
     (...args: A): void => {
       if (!host.isLive(attempt)) return;
-      try {
-        handler(...args);
-      } catch (error) {
-        host.log.error({ err: error }, 'handling a whatsapp-web.js event failed');
-      }
+      callSafely(handler, args, (error) =>
+        host.log.error({ err: error }, 'handling a whatsapp-web.js event failed'),
+      );
     };
   client.on(
     'qr',

@@ -1,0 +1,73 @@
+/**
+ * The core event bus (src/events/): any plugin reads every client's events from it, as records
+ * with ids (what SSE and webhooks deliver) or live (`observe`), without the REST plugin.
+ */
+import { expect } from 'chai';
+import { definePlugin, type WakitErrorEvent } from '../../src/index.js';
+import type { BusEvent } from '../../src/events/event-bus.js';
+import { EXPOSED_EVENT_NAMES, EVENT_TABLE } from '../../src/events/event-types.js';
+import { BOT_ID, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
+
+const ALICE = '15550001111';
+
+describe('the core event bus (ctx.events)', function () {
+  this.timeout(15_000);
+  let dir: { dir: string; cleanup: () => Promise<void> };
+  beforeEach(async () => {
+    dir = await tempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it('a plugin subscribes to records of every client: ids one apart, replayable, live observers too', async () => {
+    const sdk = simulatorSdk(dir.dir);
+    const records: BusEvent[] = [];
+    const live: string[] = [];
+    const errors: WakitErrorEvent[] = [];
+    sdk.on('error', (e) => errors.push(e));
+    sdk.use(
+      definePlugin({
+        name: 'audit',
+        setup(ctx) {
+          ctx.events.subscribe((event) => {
+            if (event.event === 'message') throw new Error('subscriber bug');
+          });
+          ctx.events.subscribe((event) => records.push(event));
+          ctx.events.observe('message', ({ client, args }) => {
+            live.push(`${client.name}:${args[0].body}`);
+          });
+        },
+      }),
+    );
+    await sdk.start();
+    await linkedClient(sdk, 'bot');
+    const alice = sdk.simulator.phone(ALICE);
+    await alice.send(BOT_ID, 'hello bus');
+    const until = Date.now() + 3_000;
+    while (!records.some((r) => r.event === 'message') && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const message = records.find((r) => r.event === 'message');
+    expect(message?.client).to.equal('bot');
+    expect((message?.data as { body?: string }).body).to.equal('hello bus');
+    expect(live).to.deep.equal(['bot:hello bus']);
+    const ids = records.map((r) => Number(r.id));
+    expect(ids.every((id, i) => i === 0 || id === ids[i - 1] + 1)).to.equal(true);
+    expect(records.map((r) => r.event)).to.include.members(['qr', 'authenticated', 'ready']);
+    expect((await sdk.events.since('0')).map((r) => r.id)).to.deep.equal(records.map((r) => r.id));
+    // the throwing subscriber reached the sink, once, and did not keep the others from hearing
+    expect(errors.map((e) => [e.source, e.event, e.client, e.error.message])).to.deep.equal([
+      ['plugin', 'events:message', 'bot', 'subscriber bug'],
+    ]);
+    await sdk.stop();
+  });
+
+  it('declares each event once: the exposed ones are what SSE and webhooks accept', () => {
+    expect([...EXPOSED_EVENT_NAMES]).to.deep.equal(
+      Object.entries(EVENT_TABLE)
+        .filter(([, row]) => row.exposed)
+        .map(([name]) => name),
+    );
+    expect(EXPOSED_EVENT_NAMES).to.not.include('session.leased');
+    expect(EVENT_TABLE['message.status']).to.include({ exposed: true, onDemand: true });
+  });
+});
