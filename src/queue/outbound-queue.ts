@@ -16,7 +16,7 @@ import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { HeldSends } from './held-sends.js';
-import { takeThroughGate, type SendGate } from './send-gate.js';
+import { takeThroughGate } from './gated-take.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -24,6 +24,7 @@ import type {
   PagedJob,
   QueueJob,
   QueueStats,
+  SendGate,
   SendHandle,
   SendPriority,
   SendResult,

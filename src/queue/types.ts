@@ -3,10 +3,9 @@ import type { QueueConfig } from '../config/schema.js';
 import type { ErrorCode, WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SendEntry } from './send-entry.js';
-import type { SendGate } from './send-gate.js';
+import type { SendGate, SendPriority } from './send-gate.js';
 
-/** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
-export type SendPriority = 'reply' | 'normal' | 'bulk';
+export type { SendGate, SendPriority } from './send-gate.js';
 
 /**
  * Life of one accepted send: queued → sending → sent → delivered → read → played, or failed;
