@@ -29,6 +29,7 @@ import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
 import { Fleet } from './cluster/fleet.js';
 import type { Ownership } from './cluster/ownership.js';
+import { fleetPlacement } from './cluster/remote-placement.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -151,7 +152,7 @@ export class Sdk {
       ),
       errors: this.#errors,
       outbox: this.#outbox,
-      ...(ownership ? { ownership } : {}),
+      ...(ownership ? { placement: fleetPlacement(ownership, this.#outbox) } : {}),
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;

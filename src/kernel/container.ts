@@ -10,7 +10,7 @@ import { DefaultMediaResolver } from '../client/default-media-resolver.js';
 import { systemClock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
-import { singleServer, type Ownership } from '../cluster/ownership.js';
+import { localPlacement, type PlacementFactory } from '../client/client-placement.js';
 import {
   CLOCK,
   CONFIG,
@@ -18,7 +18,7 @@ import {
   ENGINE_FACTORY,
   ERROR_SINK,
   OUTBOX,
-  OWNERSHIP,
+  PLACEMENT,
   LOGGER,
   MEDIA_RESOLVER,
   SESSION_STORE,
@@ -32,8 +32,8 @@ export interface KernelParts {
   store: SessionStore;
   errors: ErrorSink;
   outbox: OutboxStore;
-  /** Which clients this process runs; default: all (one server). */
-  ownership?: Ownership;
+  /** Where each client runs; default: here (one server). */
+  placement?: PlacementFactory;
 }
 
 /**
@@ -84,7 +84,7 @@ export function createRootContainer(parts: KernelParts): DependencyContainer {
   root.register(ENGINE_FACTORY, { useValue: parts.engineFactory });
   root.register(ERROR_SINK, { useValue: parts.errors });
   root.register(OUTBOX, { useValue: parts.outbox });
-  root.register(OWNERSHIP, { useValue: parts.ownership ?? singleServer });
+  root.register(PLACEMENT, { useValue: parts.placement ?? localPlacement });
   root.register(MEDIA_RESOLVER, { useValue: new DefaultMediaResolver(parts.config.media) });
   return root;
 }

@@ -8,7 +8,7 @@ import type { Clock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue } from '../queue/index.js';
-import type { Ownership } from '../cluster/ownership.js';
+import type { PlacementFactory } from '../client/client-placement.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -27,8 +27,8 @@ export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
 export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 export const ERROR_SINK = token<ErrorSink>('errorSink');
 export const OUTBOX = token<OutboxStore>('outbox');
-/** Which clients this process runs (a fleet's placement; one server: all). */
-export const OWNERSHIP = token<Ownership>('ownership');
+/** Where each client runs, as a strategy per client (one server: `localPlacement`). */
+export const PLACEMENT = token<PlacementFactory>('placement');
 
 /** Per-client child container. */
 export const CLIENT_NAME = token<string>('clientName');
