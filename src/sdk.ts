@@ -27,9 +27,8 @@ import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
-import { Fleet } from './cluster/fleet.js';
 import type { Ownership } from './cluster/ownership.js';
-import { fleetPlacement } from './cluster/remote-placement.js';
+import { FleetLoader } from './kernel/fleet-loader.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -109,8 +108,8 @@ export class Sdk {
       Object.values(await this.#outbox.countOpen(client)).reduce((sum, n) => sum + n, 0),
   };
   readonly #outbox: OutboxStore;
-  /** This node of a fleet (`cluster` config); undefined on a single server. */
-  readonly #fleet: Fleet | undefined;
+  /** This node of a fleet (`cluster` config), loaded on demand; undefined on a single server. */
+  readonly #fleet: FleetLoader | undefined;
   readonly #pruner: NodeJS.Timeout;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
@@ -123,21 +122,19 @@ export class Sdk {
       : engineForConfig(config, this.logger, this.baseDir);
     this.#simulator = engine.simulator;
     this.#errors = new ErrorSink(this.logger);
-    this.#outbox = createOutboxStore(
+    const onOutboxError = (error: WakitError): void =>
+      this.#errors.report({ source: 'queue', event: 'journal', error });
+    // A fleet (`cluster`): src/cluster is loaded now, lazily; its services wait for it.
+    const fleetNode = FleetLoader.ifConfigured(
       config,
-      this.baseDir,
-      (error) => this.#errors.report({ source: 'queue', event: 'journal', error }),
       this.logger,
+      onOutboxError,
+      options.ownership,
     );
-    // A fleet (`cluster`): placement, the client registry on Redis and the cluster view.
-    const cluster = config.cluster;
-    this.#fleet = cluster
-      ? new Fleet({ config: { ...config, cluster }, logger: this.logger })
-      : undefined;
-    const fleetNode = this.#fleet;
+    this.#fleet = fleetNode;
+    this.#outbox = fleetNode?.outbox ?? createOutboxStore(config, this.baseDir, onOutboxError);
     const { retention } = config.queue;
     this.#pruner = setInterval(() => void this.#prune(), retention.pruneIntervalMs).unref();
-    const ownership = options.ownership ?? fleetNode?.placement;
     const container = createRootContainer({
       config,
       baseDir: this.baseDir,
@@ -148,11 +145,11 @@ export class Sdk {
         this.baseDir,
         this.logger,
         // in a fleet the session lease names the node and its address
-        fleetNode ? { holderId: fleetNode.nodeId, holderUrl: () => fleetNode.url } : {},
+        fleetNode?.holder,
       ),
       errors: this.#errors,
       outbox: this.#outbox,
-      ...(ownership ? { placement: fleetPlacement(ownership, this.#outbox) } : {}),
+      ...(fleetNode ? { placement: fleetNode.placement } : {}),
     });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
@@ -168,10 +165,12 @@ export class Sdk {
       logger: this.logger,
       phase: () => this.phase,
       expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
-      ...(fleetNode ? { start: (client: BotClient) => fleetNode.startClient(client) } : {}),
+      ...(fleetNode
+        ? { start: (client: BotClient) => void fleetNode.whenLoaded((f) => f.startClient(client)) }
+        : {}),
     });
     const admin = this.#admin;
-    fleetNode?.bind({ clients, admin });
+    fleetNode?.whenLoaded((fleet) => fleet.bind({ clients, admin }));
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
       checkMs: config.watchdog.eventLoopCheckMs,
@@ -194,7 +193,9 @@ export class Sdk {
       stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
       simulator: this.#simulator,
       eventLoop,
-      cluster: fleetNode?.view,
+      get cluster() {
+        return fleetNode?.fleet?.view;
+      },
     });
     this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
     this.onClose('event-loop', () => eventLoop.stop());
@@ -204,7 +205,7 @@ export class Sdk {
 
   /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
   get cluster(): ClusterView | undefined {
-    return this.#fleet?.view;
+    return this.#fleet?.fleet?.view;
   }
 
   /**
@@ -322,7 +323,7 @@ export class Sdk {
     this.#lifecycle.enter('starting');
     await this.#prune();
     try {
-      await this.#fleet?.connect();
+      await (await this.#fleet?.loading)?.connect();
       await this.#admin.load();
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
@@ -334,9 +335,10 @@ export class Sdk {
       await this.#shutdown(0);
       throw error;
     }
-    if (this.#fleet) {
+    const fleet = this.#fleet?.fleet;
+    if (fleet) {
       // a fleet initializes only the clients this node claims (docs/scaling.md, Placement)
-      await this.#fleet.start();
+      await fleet.start();
       this.#lifecycle.enter('started');
       return;
     }
@@ -375,15 +377,16 @@ export class Sdk {
   }
 
   async #shutdown(drainTimeoutMs: number): Promise<void> {
-    this.#fleet?.freeze();
+    const fleet = await this.#fleet?.loading.catch(() => undefined);
+    fleet?.freeze();
     await this.#clients.drainAll(drainTimeoutMs);
     // a fleet node hands its clients over at once instead of letting their leases lapse
-    await this.#fleet?.handOver();
+    await fleet?.handOver();
     await this.#lifecycle.runCloseHooks((name, error) => {
       this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
     });
     await this.#clients.closeAll();
-    await this.#fleet?.close();
+    await fleet?.close();
     clearInterval(this.#pruner);
     await this.#outbox.close();
     if (this.phase !== 'failed') this.#lifecycle.enter('stopped');

@@ -59,3 +59,27 @@ export class LocalPlacement implements ClientPlacement {
 }
 
 export const localPlacement: PlacementFactory = (client) => new LocalPlacement(client);
+
+/**
+ * Placements made by a factory that is known later (loaded on demand): a client created before
+ * then gets its placement once the factory is there; its sends wait for it.
+ */
+export function deferredPlacement(later: Promise<PlacementFactory>): PlacementFactory {
+  return (client) => {
+    let placement: ClientPlacement | undefined;
+    let closed = false;
+    const ready = later.then((factory) => (placement = factory(client)));
+    ready.then(
+      (made) => closed && made.close(),
+      () => undefined,
+    );
+    return {
+      accept: async (chatId, content, options) =>
+        (placement ?? (await ready)).accept(chatId, content, options),
+      close: () => {
+        closed = true;
+        placement?.close();
+      },
+    };
+  };
+}

@@ -36,6 +36,12 @@ export interface KernelParts {
   placement?: PlacementFactory;
 }
 
+/** Who holds a session's lease: a fleet names the node and its address (may come later). */
+export interface LeaseHolder {
+  holderId?: string;
+  holderUrl?: () => string;
+}
+
 /**
  * The session store the `auth` section asks for. The GCS store (and @google-cloud/storage) is
  * loaded on first use, so local setups never pay for it.
@@ -44,7 +50,7 @@ export function createSessionStore(
   config: Readonly<WakitConfig>,
   baseDir: string,
   logger: Logger,
-  options: { holderId?: string; holderUrl?: () => string } = {},
+  holder: LeaseHolder | Promise<LeaseHolder> = {},
 ): SessionStore {
   const auth = config.auth;
   if (auth.type === 'local') {
@@ -55,11 +61,11 @@ export function createSessionStore(
   let loading: Promise<SessionStore> | undefined;
   const load = (): Promise<SessionStore> =>
     (loading ??= import('../auth/gcs-store.js').then(
-      ({ GcsSessionStore }) =>
+      async ({ GcsSessionStore }) =>
         new GcsSessionStore(
           { ...auth, dataPath: path.resolve(baseDir, auth.dataPath) },
           logger,
-          options,
+          await holder,
         ),
     ));
   return {

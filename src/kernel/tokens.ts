@@ -10,11 +10,16 @@ import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue } from '../queue/index.js';
 import type { PlacementFactory } from '../client/client-placement.js';
 
-/** A typed DI token: a unique symbol that remembers the type it resolves to. */
+/** A typed DI token: a symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
 
+/**
+ * The token named `name`: a registered symbol (`Symbol.for`), so every copy of this module has the
+ * same one: code loaded with `import()` (src/cluster) registers what the SDK resolves, also where
+ * a test runner loads that code as a second copy. Names are unique.
+ */
 export function token<T>(name: string): Token<T> {
-  return Symbol(`wakit.${name}`);
+  return Symbol.for(`wakit.${name}`);
 }
 
 /** Root container. */

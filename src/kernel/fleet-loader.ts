@@ -1,0 +1,77 @@
+/**
+ * The fleet (`cluster` config) as the SDK sees it: src/cluster is loaded with `import()` here, and
+ * only when `cluster` is configured, so one server never loads Redis. Until it is there, the
+ * services with a fleet variant that the SDK hands out at once (the outbox, each client's
+ * placement, the client registry, the session lease's holder) wait for it.
+ */
+import { container as globalContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import type { Fleet, RegisterFleetOptions } from '../cluster/index.js';
+import type { Ownership } from '../cluster/ownership.js';
+import type { WakitConfig } from '../config/schema.js';
+import type { WakitError } from '../errors/index.js';
+import { deferredPlacement, type PlacementFactory } from '../client/client-placement.js';
+import { DeferredOutbox, type OutboxStore } from '../queue/outbox/index.js';
+import type { ClientRegistry } from './client-registry.js';
+import type { LeaseHolder } from './container.js';
+import { OUTBOX, PLACEMENT, type Token } from './tokens.js';
+
+export class FleetLoader {
+  /** The fleet of `config.cluster`; undefined on a single server (nothing is loaded). */
+  static ifConfigured(
+    config: Readonly<WakitConfig>,
+    logger: Logger,
+    onOutboxError: (error: WakitError) => void,
+    ownership?: Ownership,
+  ): FleetLoader | undefined {
+    const cluster = config.cluster;
+    if (!cluster) return undefined;
+    return new FleetLoader({
+      config: { ...config, cluster },
+      ...{ logger, onOutboxError },
+      ...(ownership ? { ownership } : {}),
+    });
+  }
+
+  /** This node of the fleet, once loaded (rejects when src/cluster cannot be loaded). */
+  readonly loading: Promise<Fleet>;
+  readonly outbox: OutboxStore;
+  readonly placement: PlacementFactory;
+  readonly registry: ClientRegistry;
+  readonly holder: Promise<LeaseHolder>;
+  #fleet: Fleet | undefined;
+
+  constructor(options: RegisterFleetOptions) {
+    const services = globalContainer.createChildContainer();
+    this.loading = import('../cluster/index.js').then(
+      ({ registerFleet }) => (this.#fleet = registerFleet(services, options)),
+    );
+    this.loading.catch(() => undefined);
+    const later = <T>(token: Token<T>): Promise<T> =>
+      this.loading.then(() => services.resolve(token));
+    this.outbox = new DeferredOutbox('redis', later(OUTBOX));
+    this.placement = deferredPlacement(later(PLACEMENT));
+    const registry = async (): Promise<ClientRegistry> => (await this.loading).registry;
+    this.registry = {
+      kind: 'redis',
+      list: async () => (await registry()).list(),
+      put: async (record) => (await registry()).put(record),
+      delete: async (name) => (await registry()).delete(name),
+    };
+    this.holder = this.loading.then((fleet) => ({
+      holderId: fleet.nodeId,
+      holderUrl: () => fleet.url,
+    }));
+    this.holder.catch(() => undefined);
+  }
+
+  /** Calls `use` once the fleet is loaded (a load that failed fails `sdk.start()` instead). */
+  whenLoaded(use: (fleet: Fleet) => void): void {
+    this.loading.then(use, () => undefined);
+  }
+
+  /** This node of the fleet; undefined until loaded. */
+  get fleet(): Fleet | undefined {
+    return this.#fleet;
+  }
+}
