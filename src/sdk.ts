@@ -125,12 +125,7 @@ export class Sdk {
     const onOutboxError = (error: WakitError): void =>
       this.#errors.report({ source: 'queue', event: 'journal', error });
     // A fleet (`cluster`): src/cluster is loaded now, lazily; its services wait for it.
-    const fleetNode = FleetLoader.ifConfigured(
-      config,
-      this.logger,
-      onOutboxError,
-      options.ownership,
-    );
+    const fleetNode = FleetLoader.ifConfigured(config, this.logger, onOutboxError, options);
     this.#fleet = fleetNode;
     this.#outbox = fleetNode?.outbox ?? createOutboxStore(config, this.baseDir, onOutboxError);
     const { retention } = config.queue;
@@ -140,13 +135,8 @@ export class Sdk {
       baseDir: this.baseDir,
       logger: this.logger,
       engineFactory: engine.factory,
-      store: createSessionStore(
-        config,
-        this.baseDir,
-        this.logger,
-        // in a fleet the session lease names the node and its address
-        fleetNode?.holder,
-      ),
+      // in a fleet the session lease names the node and its address
+      store: createSessionStore(config, this.baseDir, this.logger, fleetNode?.holder),
       errors: this.#errors,
       outbox: this.#outbox,
       ...(fleetNode ? { placement: fleetNode.placement } : {}),
@@ -165,12 +155,10 @@ export class Sdk {
       logger: this.logger,
       phase: () => this.phase,
       expect: (action, ...allowed) => this.#lifecycle.expect(action, ...allowed),
-      ...(fleetNode
-        ? { start: (client: BotClient) => void fleetNode.whenLoaded((f) => f.startClient(client)) }
-        : {}),
+      ...(fleetNode ? { start: (client: BotClient) => fleetNode.startClient(client) } : {}),
     });
     const admin = this.#admin;
-    fleetNode?.whenLoaded((fleet) => fleet.bind({ clients, admin }));
+    fleetNode?.bind({ clients, admin });
     this.eventLoop = new EventLoopMonitor({
       warnMs: config.watchdog.eventLoopDelayWarnMs,
       checkMs: config.watchdog.eventLoopCheckMs,
@@ -203,9 +191,17 @@ export class Sdk {
     this.onClose('plugins', () => this.#plugins.close());
   }
 
-  /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
+  /**
+   * The fleet this node belongs to (`cluster` config); undefined on a single server, and until the
+   * fleet's code is loaded (on demand, right after `createSdk`): `start()` and `loadCluster()` wait.
+   */
   get cluster(): ClusterView | undefined {
     return this.#fleet?.fleet?.view;
+  }
+
+  /** Resolves to `sdk.cluster` once the fleet is loaded (a single server: undefined). */
+  async loadCluster(): Promise<ClusterView | undefined> {
+    return (await this.#fleet?.loading)?.view;
   }
 
   /**

@@ -6,7 +6,8 @@
  */
 import { container as globalContainer } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { Fleet, RegisterFleetOptions } from '../cluster/index.js';
+import type { Fleet, FleetBinding, RegisterFleetOptions } from '../cluster/index.js';
+import type { BotClient } from '../client/bot-client.js';
 import type { Ownership } from '../cluster/ownership.js';
 import type { WakitConfig } from '../config/schema.js';
 import type { WakitError } from '../errors/index.js';
@@ -22,7 +23,7 @@ export class FleetLoader {
     config: Readonly<WakitConfig>,
     logger: Logger,
     onOutboxError: (error: WakitError) => void,
-    ownership?: Ownership,
+    { ownership }: { ownership?: Ownership } = {},
   ): FleetLoader | undefined {
     const cluster = config.cluster;
     if (!cluster) return undefined;
@@ -65,8 +66,18 @@ export class FleetLoader {
     this.holder.catch(() => undefined);
   }
 
+  /** Connects the fleet to the SDK's clients once it is loaded. */
+  bind(binding: FleetBinding): void {
+    this.#whenLoaded((fleet) => fleet.bind(binding));
+  }
+
+  /** Starts a client added or restarted at run time, as the fleet places it. */
+  startClient(client: BotClient): void {
+    this.#whenLoaded((fleet) => fleet.startClient(client));
+  }
+
   /** Calls `use` once the fleet is loaded (a load that failed fails `sdk.start()` instead). */
-  whenLoaded(use: (fleet: Fleet) => void): void {
+  #whenLoaded(use: (fleet: Fleet) => void): void {
     this.loading.then(use, () => undefined);
   }
 
