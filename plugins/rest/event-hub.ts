@@ -5,20 +5,14 @@
  *
  * One server: the id is a sequence number increasing by one per event, starting above every id an
  * earlier process gave (from the start time: ids are never reused across restarts), and the last
- * events are kept in a bounded ring buffer for SSE `Last-Event-ID` resume. A fleet (`host.cluster`): the events of the
+ * events are kept in a bounded ring buffer for SSE `Last-Event-ID` resume. A fleet (`rc.fleet`): the events of the
  * clients this node runs are published to the fleet's stream instead, and subscribers are fed from
  * that stream, so every node sees every client's events in one order; the id is the stream id
  * (`<ms>-<n>`) and resume reads the stream (see docs/scaling.md, "One event stream").
  */
-import {
-  compareStreamIds,
-  isStreamId,
-  type BotClient,
-  type ClientEventName,
-  type FleetEvent,
-  type FleetEventStream,
-} from '../../src/index.js';
+import type { BotClient, ClientEventName, FleetEvent, FleetEventStream } from '../../src/index.js';
 import type { RestHost } from './context.js';
+import type { RestFleet } from './fleet-view.js';
 import type { EventType } from './options.js';
 
 export interface HubEvent {
@@ -85,6 +79,8 @@ export class EventHub {
   constructor(
     sdk: RestHost,
     options: {
+      /** The fleet (its event stream); one server: none. */
+      fleet?: RestFleet;
       bufferSize: number;
       onListenerError?: (error: unknown) => void;
       /** A publish to the fleet's stream failed (Redis away): the event is lost. */
@@ -93,7 +89,7 @@ export class EventHub {
   ) {
     this.#first = Date.now() * 100 + 1;
     this.#seq = this.#first - 1;
-    this.#fleet = sdk.cluster?.events;
+    this.#fleet = options.fleet?.view?.events;
     this.#buffer = new Array<HubEvent | undefined>(this.#fleet ? 0 : options.bufferSize);
     this.#onListenerError = options.onListenerError ?? (() => undefined);
     this.#onPublishError = options.onPublishError ?? (() => undefined);
@@ -123,12 +119,12 @@ export class EventHub {
 
   /** Whether `id` can be an event id of this hub (for `Last-Event-ID` and `?since=`). */
   isId(id: string): boolean {
-    return this.#fleet ? isStreamId(id) : SEQUENCE_ID.test(id);
+    return this.#fleet ? this.#fleet.isId(id) : SEQUENCE_ID.test(id);
   }
 
   /** Negative, zero or positive as event id `a` comes before, equals or comes after `b`. */
   compare(a: string, b: string): number {
-    return this.#fleet ? compareStreamIds(a, b) : Number(a) - Number(b);
+    return this.#fleet ? this.#fleet.compareIds(a, b) : Number(a) - Number(b);
   }
 
   /**

@@ -15,6 +15,7 @@ import { StreamConsumer } from './stream-consumer.js';
 import {
   entryFields,
   fleetEventsOf,
+  compareStreamIds,
   isStreamId,
   readReplyEntries,
   type RawEntry,
@@ -116,6 +117,14 @@ export class RedisEventStream implements FleetEventStream {
    * Resolves once the subscription reader knows where the stream ends: events published after that
    * reach every listener (resolves at once when nobody subscribed yet).
    */
+  isId(id: string): boolean {
+    return isStreamId(id);
+  }
+
+  compareIds(a: string, b: string): number {
+    return compareStreamIds(a, b);
+  }
+
   async ready(): Promise<void> {
     await this.#positioned;
   }
