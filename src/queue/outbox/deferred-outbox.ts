@@ -14,12 +14,14 @@ import type {
 } from './outbox-store.js';
 
 /**
- * An outbox that is made later (loaded on demand): every call waits for it. Updates asked for
- * before it is there are applied in order once it is; `watch` starts watching then.
+ * An outbox that is made later (loaded on demand): every call waits for it, and calls made before
+ * it is there reach it in the order they were made (an update never overtakes its append).
  */
 export class DeferredOutbox implements OutboxStore {
   readonly #later: Promise<OutboxStore>;
   #store: OutboxStore | undefined;
+  /** Calls waiting for the outbox: later ones wait behind them. */
+  #queued = 0;
 
   /** `kind`: the kind of the outbox to come. */
   constructor(
@@ -30,64 +32,66 @@ export class DeferredOutbox implements OutboxStore {
     this.#later.catch(() => undefined);
   }
 
-  async #ready(): Promise<OutboxStore> {
-    return this.#store ?? this.#later;
+  /** Runs `op` on the outbox: at once when it is there and nothing waits, else in turn. */
+  #run<T>(op: (store: OutboxStore) => T | Promise<T>): Promise<T> {
+    const store = this.#store;
+    // the executor runs `op` now, and turns what it throws into a rejection
+    if (store && this.#queued === 0) return new Promise<T>((resolve) => resolve(op(store)));
+    this.#queued++;
+    return this.#later.then(op).finally(() => this.#queued--);
   }
 
-  async append(entry: OutboxEntry): Promise<Appended> {
-    return (await this.#ready()).append(entry);
+  append(entry: OutboxEntry): Promise<Appended> {
+    return this.#run((store) => store.append(entry));
   }
 
   update(id: string, change: OutboxChange, seq?: number): void {
-    if (this.#store) this.#store.update(id, change, seq);
-    else void this.#later.then((store) => store.update(id, change, seq));
+    // a failed load has no outbox to write to: sdk.start() fails with its error
+    this.#run((store) => store.update(id, change, seq)).catch(() => undefined);
   }
 
-  async committed(): Promise<void> {
-    return (await this.#ready()).committed();
+  committed(): Promise<void> {
+    return this.#run((store) => store.committed());
   }
 
-  async get(id: string): Promise<TrackedSend | undefined> {
-    return (await this.#ready()).get(id);
+  get(id: string): Promise<TrackedSend | undefined> {
+    return this.#run((store) => store.get(id));
   }
 
-  async list(query: ListQuery): Promise<ListPage> {
-    return (await this.#ready()).list(query);
+  list(query: ListQuery): Promise<ListPage> {
+    return this.#run((store) => store.list(query));
   }
 
-  async open(client: string): Promise<OpenEntry[]> {
-    return (await this.#ready()).open(client);
+  open(client: string): Promise<OpenEntry[]> {
+    return this.#run((store) => store.open(client));
   }
 
-  async openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]> {
-    return (await this.#ready()).openPage(query, limit);
+  openPage(query: WaitingQuery, limit: number): Promise<OpenEntry[]> {
+    return this.#run((store) => store.openPage(query, limit));
   }
 
-  async countOpen(client: string): Promise<Record<SendPriority, number>> {
-    return (await this.#ready()).countOpen(client);
+  countOpen(client: string): Promise<Record<SendPriority, number>> {
+    return this.#run((store) => store.countOpen(client));
   }
 
-  async failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]> {
-    return (await this.#ready()).failOpen(query, failure);
+  failOpen(query: WaitingQuery, failure: BulkFailure): Promise<TrackedSend[]> {
+    return this.#run((store) => store.failOpen(query, failure));
   }
 
-  async media(id: string): Promise<Buffer | undefined> {
-    return (await this.#ready()).media(id);
+  media(id: string): Promise<Buffer | undefined> {
+    return this.#run((store) => store.media(id));
   }
 
-  async prune(policy: RetentionPolicy, now: number): Promise<number> {
-    return (await this.#ready()).prune(policy, now);
+  prune(policy: RetentionPolicy, now: number): Promise<number> {
+    return this.#run((store) => store.prune(policy, now));
   }
 
   watch(client: string, listener: (notice: AppendedNotice) => void): () => void {
     let stop: (() => void) | undefined;
     let stopped = false;
-    void this.#ready().then(
-      (store) => {
-        if (!stopped) stop = store.watch?.(client, listener);
-      },
-      () => undefined,
-    );
+    this.#run((store) => {
+      if (!stopped) stop = store.watch?.(client, listener);
+    }).catch(() => undefined);
     return () => {
       stopped = true;
       stop?.();
