@@ -25,7 +25,7 @@ import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
 import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
-import type { Fleet } from './cluster/fleet.js';
+import type { FleetLoader } from './kernel/fleet-loader.js';
 import type { Ownership } from './cluster/ownership.js';
 import {
   CLIENT_REGISTRY,
@@ -33,7 +33,6 @@ import {
   EVENT_BUS,
   EVENT_LOOP,
   LIFECYCLE,
-  OWNERSHIP,
   SIMULATOR,
 } from './kernel/tokens.js';
 import { CLIENT_ADMIN, CLIENT_MANAGER, PLUGIN_HOST, SEND_LOOKUP } from './kernel/service-tokens.js';
@@ -123,8 +122,8 @@ export class Sdk {
   /** Tracked sends across clients: by tracking id, and listed (newest first), from the outbox. */
   readonly sends: SendLookup;
   readonly #outbox: OutboxStore;
-  /** This node of a fleet (`cluster` config); undefined on a single server. */
-  readonly #fleet: Fleet | undefined;
+  /** This node of a fleet (`cluster` config), loaded on demand; undefined on a single server. */
+  readonly #fleet: FleetLoader | undefined;
   readonly #pruner: NodeJS.Timeout;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
@@ -137,6 +136,7 @@ export class Sdk {
       baseDir: this.baseDir,
       logger: this.logger,
       testing: this.testing,
+      ...(options.ownership ? { ownership: options.ownership } : {}),
     });
     if (options.engineFactory) {
       registerService(root, ENGINE_FACTORY, { useValue: options.engineFactory });
@@ -144,7 +144,6 @@ export class Sdk {
     if (options.clientRegistry) {
       registerService(root, CLIENT_REGISTRY, { useValue: options.clientRegistry });
     }
-    if (options.ownership) registerService(root, OWNERSHIP, { useValue: options.ownership });
     options.services?.(serviceRegistry(root));
     const { errors, outbox, fleet } = resolveCore(root);
     this.#errors = errors;
@@ -169,9 +168,17 @@ export class Sdk {
     this.onClose('plugins', () => this.#plugins.close());
   }
 
-  /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
+  /**
+   * The fleet this node belongs to (`cluster` config); undefined on a single server, and until the
+   * fleet's code is loaded (on demand, right after `createSdk`): `start()` and `loadCluster()` wait.
+   */
   get cluster(): ClusterView | undefined {
-    return this.#fleet?.view;
+    return this.#fleet?.fleet?.view;
+  }
+
+  /** Resolves to `sdk.cluster` once the fleet is loaded (a single server: undefined). */
+  async loadCluster(): Promise<ClusterView | undefined> {
+    return (await this.#fleet?.loading)?.view;
   }
 
   /**
@@ -289,7 +296,7 @@ export class Sdk {
     this.#lifecycle.enter('starting');
     await this.#prune();
     try {
-      await this.#fleet?.connect();
+      await (await this.#fleet?.loading)?.connect();
       await this.#admin.load();
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
@@ -301,9 +308,10 @@ export class Sdk {
       await this.#shutdown(0);
       throw error;
     }
-    if (this.#fleet) {
+    const fleet = this.#fleet?.fleet;
+    if (fleet) {
       // a fleet initializes only the clients this node claims (docs/scaling.md, Placement)
-      await this.#fleet.start();
+      await fleet.start();
       this.#lifecycle.enter('started');
       return;
     }
@@ -342,15 +350,16 @@ export class Sdk {
   }
 
   async #shutdown(drainTimeoutMs: number): Promise<void> {
-    this.#fleet?.freeze();
+    const fleet = await this.#fleet?.loading.catch(() => undefined);
+    fleet?.freeze();
     await this.#clients.drainAll(drainTimeoutMs);
     // a fleet node hands its clients over at once instead of letting their leases lapse
-    await this.#fleet?.handOver();
+    await fleet?.handOver();
     await this.#lifecycle.runCloseHooks((name, error) => {
       this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
     });
     await this.#clients.closeAll();
-    await this.#fleet?.close();
+    await fleet?.close();
     clearInterval(this.#pruner);
     await this.#outbox.close();
     if (this.phase !== 'failed') this.#lifecycle.enter('stopped');

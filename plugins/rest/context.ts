@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { RestFleet } from './fleet-view.js';
 import type { BotClient, PluginContext } from '../../src/index.js';
 import { WakitError } from '../../src/index.js';
 import { requireClientAccess, type Principal } from './auth.js';
@@ -29,6 +30,8 @@ export type RestHost = Pick<
 /** What route modules share: the host, the options and the server's services. */
 export interface RestContext {
   sdk: RestHost;
+  /** The fleet as REST asks about it (one server: a fleet of one). */
+  fleet: RestFleet;
   options: RestOptions;
   log: Logger;
   hub: EventHub;

@@ -6,6 +6,7 @@
  */
 import type { FleetEvent } from '../../src/index.js';
 import type { RestHost } from './context.js';
+import type { RestFleet } from './fleet-view.js';
 
 type Bus = RestHost['events'];
 
@@ -32,6 +33,8 @@ export class EventHub {
   constructor(
     sdk: RestHost,
     options: {
+      /** The fleet (its event stream); one server: none. */
+      fleet?: RestFleet;
       bufferSize: number;
       /** A publish to the fleet's stream failed (Redis away): the event is lost. */
       onPublishError?: (error: unknown) => void;
@@ -40,7 +43,7 @@ export class EventHub {
     this.#bus = sdk.events;
     this.#bus.start({
       bufferSize: options.bufferSize,
-      ...(sdk.cluster ? { fleet: sdk.cluster.events } : {}),
+      ...(options.fleet?.view ? { fleet: options.fleet.view.events } : {}),
       ...(options.onPublishError ? { onPublishError: options.onPublishError } : {}),
     });
   }

@@ -6,8 +6,9 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { RestHost } from './context.js';
+import type { RestFleet } from './fleet-view.js';
 
-export function registerFleetGauges(registry: Registry, sdk: RestHost): void {
+export function registerFleetGauges(registry: Registry, sdk: RestHost, fleet: RestFleet): void {
   const registers = [registry];
   new Gauge({
     name: 'wakit_outbox_depth',
@@ -24,14 +25,15 @@ export function registerFleetGauges(registry: Registry, sdk: RestHost): void {
       );
     },
   });
-  const cluster = sdk.cluster;
+  const cluster = fleet.view;
   if (!cluster) return;
+  const nodes = () => cluster.nodes().catch(() => undefined);
   new Gauge({
     name: 'wakit_cluster_nodes',
     help: 'Live nodes of the fleet',
     registers,
     async collect() {
-      const live = await cluster.nodes().catch(() => undefined);
+      const live = await nodes();
       if (live) this.set(live.length);
     },
   });
@@ -42,7 +44,7 @@ export function registerFleetGauges(registry: Registry, sdk: RestHost): void {
     registers,
     async collect() {
       this.reset();
-      const live = await cluster.nodes().catch(() => undefined);
+      const live = await nodes();
       if (!live) return;
       for (const node of live) this.set({ node: node.nodeId }, node.clients.length);
     },

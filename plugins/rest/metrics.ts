@@ -9,6 +9,7 @@ import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
+import type { RestFleet } from './fleet-view.js';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -24,7 +25,7 @@ export class RestMetrics {
   readonly #http: TalliedCounter<'method' | 'route' | 'status'>;
   readonly #httpDuration: TalliedHistogram<'method' | 'route'>;
 
-  constructor(sdk: RestHost) {
+  constructor(sdk: RestHost, fleet: RestFleet) {
     const registers = [this.registry];
     new Gauge({
       name: 'wakit_clients',
@@ -54,7 +55,7 @@ export class RestMetrics {
         }
       },
     });
-    registerFleetGauges(this.registry, sdk);
+    registerFleetGauges(this.registry, sdk, fleet);
     registerHealthGauges(this.registry, sdk);
     new Gauge({
       name: 'wakit_event_loop_delay_seconds',

@@ -32,6 +32,7 @@ import { chatRoutes } from './routes/chats.js';
 import { contactRoutes } from './routes/contacts.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { clusterRoutes } from './routes/cluster.js';
+import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
@@ -112,8 +113,10 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const { sdk } = init;
   const log = init.logger;
   const auth = new TokenAuth(options.tokens, options.insecure);
-  const metrics = options.metrics ? new RestMetrics(sdk) : undefined;
+  const fleet = restFleet(sdk.cluster);
+  const metrics = options.metrics ? new RestMetrics(sdk, fleet) : undefined;
   const hub = new EventHub(sdk, {
+    fleet,
     bufferSize: options.sse.bufferSize,
     onPublishError: publishFailureLog(log),
   });
@@ -127,6 +130,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const status = { listening: false, closing: false };
   const rc: RestContext = {
     sdk,
+    fleet,
     options,
     log,
     hub,
@@ -142,7 +146,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   // Per-client webhooks change at run time: the subscription follows them. A fleet: the `webhooks`
   // group of the stream hands each event to one node, which delivers it (acknowledged once over).
   let unsubscribeHooks = (): void => undefined;
-  const cluster = sdk.cluster;
+  const cluster = fleet.view;
   const subscribeHooks = (): void => {
     if (cluster) return;
     // tests (`createTestSdk`) never reach a real receiver: no webhook is delivered
@@ -226,7 +230,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     app.use(rateLimitMiddleware(options.rateLimit, (ctx) => identify(auth, ctx)));
   }
   app.use(requireUtf8);
-  if (sdk.cluster) app.use(forwardToOwner(rc));
+  if (fleet.view) app.use(forwardToOwner(rc));
   if (init.pluginRoutes) app.use(pluginRoutes(rc, init.pluginRoutes, deps));
   app.use(routeTable(routes, deps));
 

@@ -16,10 +16,9 @@ import {
   MEDIA_RESOLVER,
   OUTBOUND_QUEUE,
   OUTBOX,
-  OWNERSHIP,
+  PLACEMENT,
   SESSION_STORE,
 } from '../kernel/tokens.js';
-import { singleServer, type Ownership } from '../cluster/ownership.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
@@ -43,17 +42,11 @@ import { messagesApi, type MessagesApi } from './messages-api.js';
 import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
 import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
-import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
+import { SendIntake } from './send-intake.js';
+import type { ClientPlacement, PlacementFactory } from './client-placement.js';
 import { EngineHealthMonitor } from './engine-health.js';
 import type { EngineHealth } from '../engines/health.js';
-import type {
-  ClientInfo,
-  ClientState,
-  ContactInfo,
-  MessageData,
-  MessageSender,
-  OutgoingContent,
-} from './types.js';
+import type { ClientInfo, ClientState, ContactInfo, MessageData, MessageSender } from './types.js';
 
 export type { QueuedSend } from './send-intake.js';
 export type { EnqueueOptions } from './sends-api.js';
@@ -106,7 +99,7 @@ export class BotClient {
     this.#events.emit('message.status', record);
   };
   readonly #recover: () => void;
-  readonly #unlistenOwnership: () => void;
+  readonly #placement: ClientPlacement;
   #lastDisconnect: ClientInfo['lastDisconnect'] = null;
   #onCall: (call: CallData) => void = () => undefined;
 
@@ -121,7 +114,7 @@ export class BotClient {
     @inject(ERROR_SINK) errors: ErrorSink,
     @inject(CLOCK) clock: Clock,
     @inject(OUTBOX) outbox: OutboxStore,
-    @inject(OWNERSHIP) private readonly ownership: Ownership,
+    @inject(PLACEMENT) placement: PlacementFactory,
   ) {
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
@@ -173,7 +166,6 @@ export class BotClient {
       media,
       clock,
       log,
-      ownership,
       account: () => this.#supervisor.engine?.me()?.id ?? null,
       deliver: (chatId, content, account) =>
         deliver(
@@ -196,10 +188,10 @@ export class BotClient {
         .catch((error: unknown) =>
           errors.report({ source: 'queue', event: 'recover', client: name, error }),
         );
-    this.#unlistenOwnership = ownership.onChange((client, local) => {
-      if (client !== name) return;
-      this.#intake.ownershipChanged(local);
-      if (local && this.state === 'READY') this.#recover();
+    this.#placement = placement({
+      ...{ name, config, log, queue, intake: this.#intake },
+      state: () => this.state,
+      recover: () => this.#recover(),
     });
     const core: ClientCore = {
       name,
@@ -207,7 +199,7 @@ export class BotClient {
       log,
       state: () => this.state,
       requireEngine: () => this.#supervisor.requireEngine(),
-      accept: (chatId, content, options) => this.#accept(chatId, content, options),
+      accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
       events: this.#events,
     };
     Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core), contactsApi(core));
@@ -316,35 +308,6 @@ export class BotClient {
     return this.#contacts.resolve(id);
   }
 
-  /**
-   * Whether a send is accepted now. In a fleet, a client another node runs (or nobody, during a
-   * failover) or one being taken over here is journaled in the shared outbox for the owner unless
-   * it is FAILED (a remote one: as its owner reported).
-   */
-  #accept(chatId: string, content: OutgoingContent, options: AcceptOptions): Promise<QueuedSend> {
-    if (!this.ownership.isLocal(this.name)) {
-      if (this.ownership.fleetState(this.name) === 'FAILED') {
-        return Promise.reject(
-          new WakitError('CLIENT_NOT_READY', `Client ${this.name} is FAILED, not READY`, {
-            details: { client: this.name, state: 'FAILED' },
-          }),
-        );
-      }
-      return this.#intake.accept(chatId, content, options);
-    }
-    const state = this.state;
-    const hold = this.config.queue.holdUntilReady || this.ownership !== singleServer;
-    const holding = hold && state !== 'STOPPED' && state !== 'FAILED';
-    if (state !== 'READY' && !holding) {
-      return Promise.reject(
-        new WakitError('CLIENT_NOT_READY', `Client ${this.name} is ${state}, not READY`, {
-          details: { client: this.name, state },
-        }),
-      );
-    }
-    return this.#intake.accept(chatId, content, options);
-  }
-
   /** Waiting sends are failed when the session ends, unless `queue.onSessionEnd` is `keep`. */
   #sessionEnded(code: 'SESSION_EXPIRED' | 'CLIENT_FAILED', why: string): void {
     if (this.config.queue.onSessionEnd !== 'fail') return;
@@ -389,8 +352,7 @@ export class BotClient {
   }
 
   async #close(): Promise<void> {
-    this.#unlistenOwnership();
-    this.#intake.close();
+    this.#placement.close();
     await this.stop().catch((error: unknown) => {
       if (!isWakitError(error)) this.log.error({ err: toWakitError(error) }, 'stop failed');
     });

@@ -2,14 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
-import type { Ownership } from '../cluster/ownership.js';
 import type { OutboundQueue, SendPriority } from '../queue/index.js';
 import { newTrackingId } from '../queue/tracking-id.js';
 import { FINISHED, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { outboxBacklog } from './outbox-backlog.js';
-import { OutboxFollower } from './outbox-follower.js';
-import { OwnerCatchUp } from './owner-catch-up.js';
 import { isActionKind, isLightKind } from './action-contract.js';
 import type { OutgoingContent, SendResult } from './types.js';
 
@@ -37,8 +34,6 @@ export interface SendIntakeDeps {
   media: MediaResolver;
   clock: Clock;
   log: Logger;
-  /** Which clients this process runs (a fleet: sends for others are journaled for their owner). */
-  ownership: Ownership;
   /** The linked account (`me` id) now, or null. */
   account(): string | null;
   /** Makes the send through the engine, refusing another account than `account`. */
@@ -50,77 +45,65 @@ export interface SendIntakeDeps {
 }
 
 /**
+ * Where an accepted send goes and how its result is told. The intake's own route (`local`) queues
+ * every send here; a client placement may pass another (src/cluster: a client another node runs).
+ */
+export interface SendRoute {
+  /** Before journaling: throws SHUTTING_DOWN or QUEUE_FULL when the send would be refused. */
+  admit(): void | Promise<void>;
+  /** False: the send is only journaled (someone else sends it); its result is `follow`'s. */
+  readonly queueHere: boolean;
+  /** The outcome of an unfinished send this process's queue does not hold (its WhatsApp id). */
+  follow(trackingId: string): Promise<{ id: string }>;
+  /**
+   * Made when a send is queued here: turns the queue's result (`queued`, made only when someone
+   * asks for it) into the send's result. Default: the queue's result.
+   */
+  outcome?(trackingId: string): (queued: () => Promise<SendResult>) => Promise<SendResult>;
+}
+
+const queuedResult = (queued: () => Promise<SendResult>): Promise<SendResult> => queued();
+
+/**
  * Takes sends in for one client: journals each in the outbox before it is accepted (so nothing
  * accepted is lost), answers repeated idempotency keys with the first acceptance, and re-queues
  * what a previous process left unfinished, in its original order and priority. The outbox is the
  * queue's backlog: waiting sends beyond the queue's window wait only there.
- *
- * In a fleet (a shared outbox) a send for a client another node runs, or nobody runs for a moment
- * (failover), is only journaled here: the owner pages it in (`OwnerCatchUp`) and sends it with its
- * pacing; its `result` follows the record in the outbox (`OutboxFollower`). While this process runs
- * the client it watches the outbox for such sends, and recovery runs again each time it starts
- * running the client (`ownershipChanged`).
  */
-/** Rejects the results of waiting sends when another node takes the client over (never shown). */
-const HANDED_OFF = new WakitError(
-  'CLIENT_UNAVAILABLE',
-  'The client runs on another node now: the send waits in the shared outbox for it',
-);
-
 export class SendIntake {
   readonly #d: SendIntakeDeps;
   /** Idempotency keys whose first request is still being journaled. */
   readonly #accepting = new Set<string>();
-  readonly #follower: OutboxFollower;
-  readonly #catchUp: OwnerCatchUp;
   #recovered = false;
-  /** Hand-offs so far: a send accepted before one may be another node's (or finished) since. */
-  #handOffs = 0;
+  /** Every send queued here, its result from the queue. */
+  readonly local: SendRoute;
 
   constructor(deps: SendIntakeDeps) {
     this.#d = deps;
     deps.queue.pageTo(outboxBacklog(deps));
-    this.#follower = new OutboxFollower(deps.outbox);
-    this.#catchUp = new OwnerCatchUp(deps);
-    if (deps.ownership.isLocal(deps.client)) this.#catchUp.start();
+    this.local = {
+      admit: () => deps.queue.assertCapacity(),
+      queueHere: true,
+      follow: (trackingId) => deps.queue.follow(trackingId),
+    };
   }
 
-  /**
-   * This process starts (`local`) or stops running the client: it watches the outbox for sends
-   * other nodes accept only while it runs it, and recovers again the next time (call `recover`).
-   */
-  ownershipChanged(local: boolean): void {
+  /** The next `recover()` runs again (the client starts running in this process once more). */
+  rearm(): void {
     this.#recovered = false;
-    if (local) {
-      this.#catchUp.start();
-      return;
-    }
-    this.#catchUp.stop();
-    // Its waiting sends are the new owner's now: forgotten here (still queued in the outbox), so
-    // that they are never sent from here; results handed out follow the outbox instead.
-    this.#handOffs++;
-    this.#d.queue.handOff(HANDED_OFF);
-  }
-
-  /** Stops watching; results followed in the outbox reject with SHUTTING_DOWN (sends stay journaled). */
-  close(): void {
-    this.#catchUp.stop();
-    this.#follower.close(
-      new WakitError('SHUTTING_DOWN', 'Stopped following the send: it stays in the outbox'),
-    );
   }
 
   async accept(
     chatId: string,
     content: OutgoingContent,
     options: AcceptOptions,
+    route: SendRoute = this.local,
   ): Promise<QueuedSend> {
     const { queue, outbox, clock } = this.#d;
     // a media URL the address policy refuses is the caller's error now, never a failed record later
     if ('source' in content) this.#d.media.check?.(content.source);
-    const local = this.#d.ownership.isLocal(this.#d.client);
-    if (local) queue.assertCapacity();
-    else queue.assertRoomFor(sum(await outbox.countOpen(this.#d.client)));
+    const admitted = route.admit();
+    if (admitted) await admitted;
     const stored = await this.#bytesOfPath(content);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
@@ -162,8 +145,8 @@ export class SendIntake {
     } finally {
       if (slot) this.#accepting.delete(slot);
     }
-    if (duplicateOf) return this.#replay(duplicateOf, idempotency!.hash);
-    if (!local) return this.#journaledFor(id, chatId);
+    if (duplicateOf) return this.#replay(duplicateOf, idempotency!.hash, route);
+    if (!route.queueHere) return this.#journaledFor(id, chatId, route);
     let handle;
     try {
       handle = queue.enqueue({
@@ -189,9 +172,9 @@ export class SendIntake {
       });
       throw error;
     }
-    const follower = this.#follower;
-    const handOffs = this.#handOffs;
-    const handedOffSince = (): boolean => this.#handOffs !== handOffs;
+    const queued = (): Promise<SendResult> =>
+      handle.result.then(({ id: messageId }) => ({ id: messageId, trackingId: id }));
+    const settle = route.outcome?.(id) ?? queuedResult;
     // The result promise is made only when someone asks for it: 100,000 waiting sends that
     // nobody awaits hold no promises.
     let result: Promise<SendResult> | undefined;
@@ -199,31 +182,19 @@ export class SendIntake {
       trackingId: id,
       chatId,
       get result() {
-        // First asked for after a hand-off: this queue forgot the send (it waits in the outbox for
-        // the new owner, or is finished by it), so only the outbox knows how it ends.
-        if (!result && handedOffSince()) result = quiet(follower.follow(id));
-        return (result ??= quiet(
-          handle.result.then(
-            ({ id: messageId }) => ({ id: messageId, trackingId: id }),
-            (error: unknown) => {
-              if (error === HANDED_OFF) return follower.follow(id);
-              throw error;
-            },
-          ),
-        ));
+        return (result ??= quiet(settle(queued)));
       },
     };
   }
 
-  /** A send for a client another node runs: journaled only; its result follows the outbox. */
-  #journaledFor(trackingId: string, chatId: string): QueuedSend {
-    const follower = this.#follower;
+  /** A send only journaled here: its result is the route's to follow. */
+  #journaledFor(trackingId: string, chatId: string, route: SendRoute): QueuedSend {
     let result: Promise<SendResult> | undefined;
     return {
       trackingId,
       chatId,
       get result() {
-        return (result ??= quiet(follower.follow(trackingId)));
+        return (result ??= quiet(route.follow(trackingId).then(({ id }) => ({ id, trackingId }))));
       },
     };
   }
@@ -233,8 +204,8 @@ export class SendIntake {
    * becomes READY): the queue learns how many sends of each priority wait in the outbox and loads
    * them page by page, in their original order, before newer ones of the same priority. A send in
    * flight at the crash is sent again: the at-least-once window. A send accepted for another
-   * account than the one linked now is failed with SESSION_EXPIRED when its page is loaded. In a
-   * fleet it runs again each time this process starts running the client.
+   * account than the one linked now is failed with SESSION_EXPIRED when its page is loaded.
+   * After `rearm()` it runs again.
    */
   async recover(): Promise<number> {
     if (this.#recovered) return 0;
@@ -264,7 +235,11 @@ export class SendIntake {
     return ids;
   }
 
-  async #replay(first: { id: string; hash: string }, hash: string): Promise<QueuedSend> {
+  async #replay(
+    first: { id: string; hash: string },
+    hash: string,
+    route: SendRoute,
+  ): Promise<QueuedSend> {
     if (first.hash !== hash) {
       throw new WakitError(
         'IDEMPOTENCY_KEY_REUSED',
@@ -277,11 +252,8 @@ export class SendIntake {
       throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${first.id}`);
     let result = this.#d.queue.resultOf(first.id);
     if (!result) {
-      if (!FINISHED.has(record.status)) {
-        result = this.#d.ownership.isLocal(this.#d.client)
-          ? this.#d.queue.follow(first.id)
-          : this.#follower.follow(first.id);
-      } else if (record.status === 'failed') {
+      if (!FINISHED.has(record.status)) result = route.follow(first.id);
+      else if (record.status === 'failed') {
         result = Promise.reject(
           new WakitError(record.error?.code ?? 'ENGINE_ERROR', record.error?.message),
         );
@@ -315,10 +287,6 @@ export class SendIntake {
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
-}
-
-function sum(counts: Record<SendPriority, number>): number {
-  return counts.reply + counts.normal + counts.bulk;
 }
 
 /** What makes two requests with one idempotency key "the same request". */

@@ -52,6 +52,10 @@ export interface FleetEventStream {
    * running when the returned function is called are not acknowledged: other nodes take them over.
    */
   consume(group: string, handler: (event: FleetEvent) => Promise<void>): () => void;
+  /** Whether `id` is a stream id (`<ms>` or `<ms>-<n>`). */
+  isId(id: string): boolean;
+  /** Negative, zero or positive as stream id `a` comes before, equals or comes after `b`. */
+  compareIds(a: string, b: string): number;
 }
 
 export interface ClusterView {

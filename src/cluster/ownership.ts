@@ -1,8 +1,8 @@
 /**
  * Which clients this process runs. A single server runs every client it has; in a fleet each client
  * runs on exactly one node (its owner) and the others only accept sends into the shared outbox for
- * it and answer its routes by forwarding them (docs/scaling.md). Registered in the kernel as
- * `OWNERSHIP`; the fleet's placement provides the real one.
+ * it and answer its routes by forwarding them (docs/scaling.md). Not registered in the kernel:
+ * the fleet's placement (`fleetPlacement`, remote-placement.ts) consults it per client.
  */
 import type { ClientState } from '../client/types.js';
 

@@ -16,6 +16,7 @@ import { Listeners } from '../kernel/listeners.js';
 import {
   entryFields,
   fleetEventsOf,
+  compareStreamIds,
   isStreamId,
   readReplyEntries,
   type RawEntry,
@@ -119,6 +120,14 @@ export class RedisEventStream implements FleetEventStream {
    * Resolves once the subscription reader knows where the stream ends: events published after that
    * reach every listener (resolves at once when nobody subscribed yet).
    */
+  isId(id: string): boolean {
+    return isStreamId(id);
+  }
+
+  compareIds(a: string, b: string): number {
+    return compareStreamIds(a, b);
+  }
+
   async ready(): Promise<void> {
     await this.#positioned;
   }

@@ -28,7 +28,6 @@ import {
   type EventBusDeps,
   type LiveEvent,
 } from './bus-types.js';
-import { compareStreamIds, isStreamId } from '../cluster/stream-entries.js';
 import { Listeners } from '../kernel/listeners.js';
 import { EVENT_TABLE, plain, type ExposedEventName, type TableEventName } from './event-types.js';
 
@@ -135,12 +134,12 @@ export class EventBus<C extends BusClient = BusClient> {
 
   /** Whether `id` can be an event id of this bus (for `Last-Event-ID` and `?since=`). */
   isId(id: string): boolean {
-    return this.#fleet ? isStreamId(id) : SEQUENCE_ID.test(id);
+    return this.#fleet ? this.#fleet.isId(id) : SEQUENCE_ID.test(id);
   }
 
   /** Negative, zero or positive as event id `a` comes before, equals or comes after `b`. */
   compare(a: string, b: string): number {
-    return this.#fleet ? compareStreamIds(a, b) : Number(a) - Number(b);
+    return this.#fleet ? this.#fleet.compareIds(a, b) : Number(a) - Number(b);
   }
 
   /**

@@ -8,10 +8,11 @@ import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
 import { DefaultMediaResolver } from '../client/default-media-resolver.js';
 import { engineForConfig } from '../engines/engine-for-config.js';
-import { singleServer } from '../cluster/ownership.js';
+import { localPlacement } from '../client/client-placement.js';
+import type { Ownership } from '../cluster/ownership.js';
 import { OpenGate } from '../queue/index.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
-import type { Fleet } from '../cluster/fleet.js';
+import type { FleetLoader } from './fleet-loader.js';
 import { SystemClock } from './clock.js';
 import { ErrorSink } from './error-sink.js';
 import { Lifecycle } from './lifecycle.js';
@@ -47,7 +48,7 @@ import {
   MEDIA_RESOLVER,
   OUTBOUND_QUEUE,
   OUTBOX,
-  OWNERSHIP,
+  PLACEMENT,
   QUEUE_FACTORY,
   SEND_GATE,
   SESSION_HOLDER,
@@ -63,6 +64,8 @@ export interface KernelInputs {
   baseDir: string;
   logger: Logger;
   testing: boolean;
+  /** Testing seam (`SdkOptions.ownership`): which clients this fleet node runs. */
+  ownership?: Ownership;
 }
 
 /**
@@ -77,7 +80,7 @@ export function createRootContainer(inputs: KernelInputs): DependencyContainer {
   root.register(TESTING, { useValue: inputs.testing });
   root.register(LOGGER, { useValue: inputs.logger });
   root.register(CONTAINER, { useFactory: (c) => c });
-  root.register(OWNERSHIP, { useValue: singleServer });
+  root.register(PLACEMENT, { useValue: localPlacement });
   root.register(SESSION_HOLDER, { useValue: {} });
 
   root.register(CLOCK, { useClass: SystemClock }, { lifecycle: Scope.Singleton });
@@ -124,7 +127,7 @@ export function createRootContainer(inputs: KernelInputs): DependencyContainer {
       }),
     ),
   );
-  if (inputs.config.cluster) registerFleet(root);
+  if (inputs.config.cluster) registerFleet(root, inputs.ownership);
   return root;
 }
 
@@ -142,7 +145,7 @@ function simulatorOf(c: DependencyContainer) {
 export function resolveCore(root: DependencyContainer): {
   errors: ErrorSink;
   outbox: OutboxStore;
-  fleet: Fleet | undefined;
+  fleet: FleetLoader | undefined;
 } {
   const errors = root.resolve(ERROR_SINK);
   const outbox = root.resolve(OUTBOX);

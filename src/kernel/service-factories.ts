@@ -45,7 +45,7 @@ function createSessionStore(
   config: Readonly<WakitConfig>,
   baseDir: string,
   logger: Logger,
-  options: SessionHolder = {},
+  holder: SessionHolder | Promise<SessionHolder> = {},
 ): SessionStore {
   const auth = config.auth;
   if (auth.type === 'local') {
@@ -56,11 +56,11 @@ function createSessionStore(
   let loading: Promise<SessionStore> | undefined;
   const load = (): Promise<SessionStore> =>
     (loading ??= import('../auth/gcs-store.js').then(
-      ({ GcsSessionStore }) =>
+      async ({ GcsSessionStore }) =>
         new GcsSessionStore(
           { ...auth, dataPath: path.resolve(baseDir, auth.dataPath) },
           logger,
-          options,
+          await holder,
         ),
     ));
   return {
@@ -83,14 +83,11 @@ export function sessionStoreOf(c: DependencyContainer): SessionStore {
   );
 }
 
-/** SQLite or memory as `queue` says (the Redis outbox in a fleet); failures go to the sink. */
+/** SQLite or memory as `queue` says (a fleet registers the Redis outbox); failures go to the sink. */
 export function outboxOf(c: DependencyContainer): OutboxStore {
   const errors = c.resolve(ERROR_SINK);
-  return createOutboxStore(
-    c.resolve(CONFIG),
-    c.resolve(BASE_DIR),
-    (error) => errors.report({ source: 'queue', event: 'journal', error }),
-    c.resolve(LOGGER),
+  return createOutboxStore(c.resolve(CONFIG), c.resolve(BASE_DIR), (error) =>
+    errors.report({ source: 'queue', event: 'journal', error }),
   );
 }
 
@@ -182,7 +179,9 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
     stopping: () => lifecycle.phase === 'stopping' || lifecycle.phase === 'stopped',
     simulator: c.resolve(SIMULATOR),
     eventLoop: c.resolve(EVENT_LOOP),
-    cluster: fleet?.view,
+    get cluster() {
+      return fleet?.fleet?.view;
+    },
     // the token names the bus by what it needs of a client (tokens.ts imports no client code)
     events: c.resolve(EVENT_BUS) as unknown as EventBus<BotClient>,
   });
@@ -196,6 +195,9 @@ export function eventBusOf(c: DependencyContainer): EventBus<BotClient> {
   return new EventBus({
     onClient: (listener) => clients.onClient(listener),
     report: (error, where) => errors.report({ source: 'plugin', ...where, error }),
-    ...(fleet ? { fleet: fleet.view.events } : {}),
+    // read when the bus starts (after the fleet's code is loaded: plugins start after it)
+    get fleet() {
+      return fleet?.fleet?.view.events;
+    },
   });
 }

@@ -2,7 +2,7 @@
  * Tokens of the services built on clients. Apart from ./tokens.ts because their classes (or the
  * clients they hold) inject tokens from there: naming their types there would make an import cycle.
  */
-import type { Fleet } from '../cluster/fleet.js';
+import type { FleetLoader } from './fleet-loader.js';
 import type { PluginHost } from '../plugins/plugin-host.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { ClientAdmin } from './client-admin.js';
@@ -16,5 +16,5 @@ export const CLIENT_ADMIN = token<ClientAdmin>('clientAdmin');
 /** Tracked sends across clients (memory, then the outbox). */
 export const SEND_LOOKUP = token<SendLookup>('sendLookup');
 export const PLUGIN_HOST = token<PluginHost>('pluginHost');
-/** This node of a fleet; registered only when `config.cluster` is set. */
-export const FLEET = token<Fleet>('fleet');
+/** This node of a fleet, loaded on demand; registered only when `config.cluster` is set. */
+export const FLEET = token<FleetLoader>('fleet');

@@ -16,17 +16,22 @@ import type { Clock } from './clock.js';
 import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, SendGate } from '../queue/index.js';
-import type { Ownership } from '../cluster/ownership.js';
+import type { PlacementFactory } from '../client/client-placement.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { EventBus } from '../events/event-bus.js';
 
-/** A typed DI token: a unique symbol that remembers the type it resolves to. */
+/** A typed DI token: a symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
 
+/**
+ * The token named `name`: a registered symbol (`Symbol.for`), so every copy of this module has the
+ * same one: code loaded with `import()` (src/cluster) registers what the SDK resolves, also where
+ * a test runner loads that code as a second copy. Names are unique.
+ */
 export function token<T>(name: string): Token<T> {
-  return Symbol(`wakit.${name}`);
+  return Symbol.for(`wakit.${name}`);
 }
 
 /** Builds the outbound queue of one client (its name, logger and send gate). */
@@ -67,14 +72,15 @@ export const ENGINE = token<EngineChoice>('engine');
 export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
 /** The simulator's network (engine.type `simulator`), else undefined. */
 export const SIMULATOR = token<SimulatorNetwork | undefined>('simulator');
-export const SESSION_HOLDER = token<SessionHolder>('sessionHolder');
+/** A fleet's holder is known once the fleet's code is loaded: a promise of it. */
+export const SESSION_HOLDER = token<SessionHolder | Promise<SessionHolder>>('sessionHolder');
 export const SESSION_STORE = token<SessionStore>('sessionStore');
 export const MEDIA_RESOLVER = token<MediaResolver>('mediaResolver');
 export const OUTBOX = token<OutboxStore>('outbox');
 /** Where clients added at run time are kept. */
 export const CLIENT_REGISTRY = token<ClientRegistry>('clientRegistry');
-/** Which clients this process runs (a fleet's placement; one server: all). */
-export const OWNERSHIP = token<Ownership>('ownership');
+/** Where each client runs, as a strategy per client (one server: `localPlacement`). */
+export const PLACEMENT = token<PlacementFactory>('placement');
 /** Every client's events, for SSE, webhooks, metrics and plugins (src/events/). */
 export const EVENT_BUS = token<EventBus>('eventBus');
 export const QUEUE_FACTORY = token<QueueFactory>('queueFactory');

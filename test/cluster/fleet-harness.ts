@@ -71,6 +71,8 @@ export function fleetHarness(
       const sdk = createSdk(config, { baseDir: dir });
       nodes.push(sdk);
       if (options.rest) {
+        // the fleet's code is loaded on demand: the REST host reads `sdk.cluster` now
+        await sdk.loadCluster();
         const server = await createRestServer({
           sdk: restHostOf(sdk),
           logger: sdk.logger,

@@ -1,7 +1,7 @@
-/** A Redis outbox on a test redis-server, as `createOutboxStore` builds it in a fleet. */
+/** A Redis outbox on a test redis-server, as the fleet (src/cluster) builds it. */
 import { createRedis } from '../../src/cluster/redis-connection.js';
 import type { WakitError } from '../../src/errors/index.js';
-import { RedisOutbox } from '../../src/queue/outbox/redis-outbox.js';
+import { RedisOutbox } from '../../src/cluster/outbox/redis-outbox.js';
 
 export function redisOutbox(
   url: string,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { WakitError } from '../../src/errors/index.js';
 import type { AppendedNotice, OutboxEntry } from '../../src/queue/outbox/outbox-store.js';
-import type { RedisOutbox } from '../../src/queue/outbox/redis-outbox.js';
+import type { RedisOutbox } from '../../src/cluster/outbox/redis-outbox.js';
 import { RedisServer } from '../helpers/redis-server.js';
 import { redisOutbox } from '../helpers/redis-outbox.js';
 

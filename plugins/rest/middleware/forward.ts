@@ -43,8 +43,7 @@ export class ForwardToOwner extends Error {
 
 /** Throws `ForwardToOwner` when this node is part of a fleet and does not run `client`. */
 export function requireLocal(rc: RestContext, client: string): void {
-  const cluster = rc.sdk.cluster;
-  if (cluster && !cluster.isLocal(client)) throw new ForwardToOwner(client);
+  if (!rc.fleet.runsHere(client)) throw new ForwardToOwner(client);
 }
 
 function unavailable(client: string, why: string): WakitError {
@@ -66,7 +65,7 @@ export function forwardToOwner(rc: RestContext) {
 }
 
 async function forward(rc: RestContext, ctx: Context, client: string): Promise<void> {
-  const cluster = rc.sdk.cluster;
+  const cluster = rc.fleet.view;
   if (!cluster) throw unavailable(client, 'no fleet');
   if (ctx.get(FORWARDED_BY)) {
     throw unavailable(client, 'a forwarded request reached a node that does not run it');

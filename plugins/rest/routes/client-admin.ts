@@ -35,12 +35,11 @@ function requireAllClients(principal: Principal, action: string): void {
 }
 
 function itemOf(rc: RestContext, listing: ClientListing): z.output<typeof ClientListItem> {
-  const cluster = rc.sdk.cluster;
-  // in a fleet, a client another node runs shows the state that node published
-  const remote = cluster && !cluster.isLocal(listing.name);
+  const cluster = rc.fleet.view;
   return {
     name: listing.name,
-    status: (remote ? cluster.stateOf(listing.name) : undefined) ?? listing.state,
+    // in a fleet, a client another node runs shows the state that node published
+    status: rc.fleet.remoteState(listing.name) ?? listing.state,
     origin: listing.origin,
     me: listing.me,
     since: listing.since,

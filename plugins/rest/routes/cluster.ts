@@ -3,7 +3,7 @@
  * announcement lapses; each client's node and when its claim lapses). A token scoped to some
  * clients sees only those. On a single server: `mode: "single"`, no nodes, every client local.
  */
-import { WakitError, z } from '../../../src/index.js';
+import { z } from '../../../src/index.js';
 import { canSee } from '../auth.js';
 import type { RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -68,7 +68,7 @@ export function clusterRoutes(rc: RestContext): AnyRoute[] {
       errors: [401, 503],
       async handler(ctx, { principal }) {
         const visible = rc.sdk.clients.filter((c) => canSee(principal, c.name));
-        const cluster = rc.sdk.cluster;
+        const cluster = rc.fleet.view;
         ctx.set('Cache-Control', 'no-store');
         if (!cluster) {
           ctx.body = {
@@ -84,14 +84,7 @@ export function clusterRoutes(rc: RestContext): AnyRoute[] {
           };
           return;
         }
-        const [nodes, owners] = await Promise.all([
-          cluster.nodes(),
-          Promise.all(visible.map((c) => cluster.ownerOf(c.name))),
-        ]).catch((error: unknown) => {
-          throw new WakitError('STORAGE_UNAVAILABLE', 'The fleet (Redis) cannot be read now', {
-            cause: error,
-          });
-        });
+        const { nodes, owners } = await rc.fleet.overview(visible.map((c) => c.name));
         ctx.body = {
           mode: 'fleet',
           nodeId: cluster.nodeId,
@@ -104,11 +97,12 @@ export function clusterRoutes(rc: RestContext): AnyRoute[] {
           })),
           clients: visible.map((client, index) => {
             const owner = owners[index];
-            const local = cluster.isLocal(client.name);
             return {
               name: client.name,
               node: owner?.nodeId ?? null,
-              state: local ? client.state : (cluster.stateOf(client.name) ?? null),
+              state: rc.fleet.runsHere(client.name)
+                ? client.state
+                : (rc.fleet.remoteState(client.name) ?? null),
               claimExpiresAt: owner ? new Date(owner.expiresAt).toISOString() : null,
             };
           }),

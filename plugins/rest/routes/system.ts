@@ -89,8 +89,7 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
           reasons.push('the REST server is not serving');
         if (rc.sdk.stopping) reasons.push('stopping: queues are draining');
         // in a fleet, a node answers for the clients it runs
-        const cluster = rc.sdk.cluster;
-        const required = requiredClients(rc).filter((name) => !cluster || cluster.isLocal(name));
+        const required = requiredClients(rc).filter((name) => rc.fleet.runsHere(name));
         const missing = required.filter((name) => {
           try {
             return rc.sdk.client(name).state !== 'READY';

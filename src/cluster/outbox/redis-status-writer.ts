@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { WakitError } from '../../errors/index.js';
-import { redisUnavailable } from '../../cluster/redis-connection.js';
-import { FINISHED, type OutboxChange } from './outbox-store.js';
+import { redisUnavailable } from '../redis-connection.js';
+import { FINISHED, type OutboxChange } from '../../queue/outbox/outbox-store.js';
 import { PendingChanges } from './redis-changes.js';
 import type { FirstConnection } from './redis-first-connection.js';
 import { changeArgs } from './redis-rows.js';

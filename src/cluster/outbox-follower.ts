@@ -1,6 +1,6 @@
 import { WakitError } from '../errors/index.js';
 import { FINISHED, type OutboxStore } from '../queue/outbox/index.js';
-import type { SendResult } from './types.js';
+import type { SendResult } from '../client/types.js';
 
 /** How often the followed sends are read from the outbox. */
 export const FOLLOW_INTERVAL_MS = 300;

@@ -5,7 +5,7 @@ import {
   type ListPage,
   type ListQuery,
   type RetentionPolicy,
-} from './outbox-store.js';
+} from '../../queue/outbox/outbox-store.js';
 import { isPresent, toTracked, type OutboxKeys, type SendHash } from './redis-rows.js';
 
 /** Sends read per round trip while listing; finished ones removed per prune script. */

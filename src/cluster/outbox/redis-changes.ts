@@ -1,4 +1,4 @@
-import type { OutboxChange } from './outbox-store.js';
+import type { OutboxChange } from '../../queue/outbox/outbox-store.js';
 
 interface Pending {
   change: OutboxChange;

@@ -12,8 +12,8 @@
  * - channel `<keyPrefix>:outbox:appended`: `{client, seq, nodeId}` per append.
  */
 import type { ErrorCode } from '../../errors/index.js';
-import type { SendPriority, TrackedSend, TrackingStatus } from '../types.js';
-import type { OpenEntry, OutboxChange } from './outbox-store.js';
+import type { SendPriority, TrackedSend, TrackingStatus } from '../../queue/types.js';
+import type { OpenEntry, OutboxChange } from '../../queue/outbox/outbox-store.js';
 
 /** A send's hash as HGETALL returns it (every field a string; absent ones missing). */
 export type SendHash = Record<string, string>;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { WakitError } from '../../errors/index.js';
-import { closeRedis, redisUnavailable } from '../../cluster/redis-connection.js';
-import type { SendPriority, TrackedSend } from '../types.js';
+import { closeRedis, redisUnavailable } from '../redis-connection.js';
+import type { SendPriority, TrackedSend } from '../../queue/types.js';
 import {
   type AppendedNotice,
   type Appended,
@@ -14,7 +14,7 @@ import {
   type OutboxStore,
   type RetentionPolicy,
   type WaitingQuery,
-} from './outbox-store.js';
+} from '../../queue/outbox/outbox-store.js';
 import { FirstConnection } from './redis-first-connection.js';
 import { StatusWriter } from './redis-status-writer.js';
 import { listSends, pruneSends, readSends } from './redis-history.js';
