@@ -1,8 +1,8 @@
 import { WakitError } from '../errors/index.js';
 import type {
+  AnyPluginRouteDefinition,
   HttpMethod,
   PluginRoute,
-  PluginRouteDefinition,
   PluginRouteRegistry,
 } from './types.js';
 
@@ -18,7 +18,7 @@ interface Compiled {
 export class RouteRegistry implements PluginRouteRegistry {
   readonly #routes: Compiled[] = [];
 
-  add(plugin: string, definition: PluginRouteDefinition): PluginRoute {
+  add(plugin: string, definition: AnyPluginRouteDefinition): PluginRoute {
     const method = String(definition?.method ?? '').toUpperCase() as HttpMethod;
     if (!METHODS.includes(method)) {
       throw new WakitError(
