@@ -5,7 +5,6 @@
  * what it declared. The loose form (no schemas) keeps working, outside the document.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -15,14 +14,7 @@ import { createSdk, definePlugin, type Sdk } from '../../src/index.js';
 import restPlugin from '../../plugins/rest/index.js';
 import { ADMIN_TOKEN } from '../helpers/rest-harness.js';
 import { ContractChecker } from '../helpers/openapi-contract.js';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../faults/child-server.js';
 
 const Count = z.object({ name: z.string(), times: z.number().int() }).strict();
 
