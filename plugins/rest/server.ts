@@ -209,7 +209,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...groupRoutes(rc),
     ...chatRoutes(rc),
     ...contactRoutes(rc),
-    ...callRoutes(rc, sdk),
+    ...callRoutes(rc),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...actionRoutes(rc),
