@@ -9,6 +9,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli/main.ts',
+    'entries/simulator': 'src/entries/simulator.ts',
     'plugins/rest/index': 'plugins/rest/index.ts',
     'plugins/auto-reply/index': 'plugins/auto-reply/index.ts',
     'plugins/forwarder/index': 'plugins/forwarder/index.ts',
@@ -20,7 +21,9 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   clean: true,
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: {
+    entry: { index: 'src/index.ts', 'entries/simulator': 'src/entries/simulator.ts' },
+  },
   outDir: 'dist',
   // tsyringe needs the Reflect polyfill before it loads; chunks may import it first otherwise
   banner: { js: "import 'reflect-metadata';" },

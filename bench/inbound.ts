@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { createSdk, SimulatorNetwork, type Sdk } from '../src/index.js';
+import { createSdk, type Sdk } from '../src/index.js';
+import { SimulatorNetwork } from '../src/entries/simulator.js';
 import { LocalSessionStore } from '../src/auth/local-store.js';
 
 export const INBOUND_MESSAGES = 200_000;

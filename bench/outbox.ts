@@ -15,6 +15,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { createSdk, prepareContent, type Sdk } from '../src/index.js';
+// `sdk.simulator` before start (docs/simulator.md)
+import '../src/entries/simulator.js';
 
 const SENDS = Number(process.env.BENCH_OUTBOX_SENDS ?? 100_000);
 const BOT = '15550000001';

@@ -169,8 +169,6 @@ export {
 } from './client/deliver-action.js';
 export type { SendPriority, TrackedSend, TrackingStatus } from './queue/index.js';
 export type { ListPage, ListQuery } from './queue/outbox/index.js';
-// The simulator (engine.type "simulator"): `sdk.simulator`, tests and demos.
-export { SimulatorNetwork } from './engines/simulator/index.js';
 // Engine health (docs/engines.md): `client.info().health`, `engine.health` events.
 export { CAPABILITIES, type Capability, type EngineHealth } from './engines/health.js';
 

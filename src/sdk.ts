@@ -5,6 +5,7 @@ import type { WakitConfig, WakitConfigInput } from './config/schema.js';
 import { WakitError, toWakitError } from './errors/index.js';
 import type { EngineFactory } from './engines/engine.js';
 import type { SimulatorNetwork } from './engines/simulator/index.js';
+import { networkOf, type SimulatorSlot } from './engines/engine-for-config.js';
 import type { BotClient } from './client/bot-client.js';
 import type { ClientEventName, ClientEvents } from './client/client-events.js';
 import { createRootContainer, resolveCore } from './kernel/container.js';
@@ -116,7 +117,7 @@ export class Sdk {
   readonly #plugins: PluginHost;
   readonly #lifecycle: Lifecycle;
   readonly #startHooks: { name: string; hook: () => Promise<void> }[] = [];
-  readonly #simulator: SimulatorNetwork | undefined;
+  readonly #simulator: SimulatorSlot | undefined;
   /** Event-loop delay while started (`watchdog` config; the REST plugin exports it in `/metrics`). */
   readonly eventLoop: EventLoopMonitor;
   /** Tracked sends across clients: by tracking id, and listed (newest first), from the outbox. */
@@ -216,15 +217,9 @@ export class Sdk {
     return this.#lifecycle.phase;
   }
 
-  /** The virtual WhatsApp network of the simulator engine (tests, demos, `wakit dev`). */
+  /** The simulator's virtual network (tests, demos, `wakit dev`); from when: docs/simulator.md. */
   get simulator(): SimulatorNetwork {
-    if (!this.#simulator) {
-      throw new WakitError(
-        'NOT_SUPPORTED',
-        'sdk.simulator exists only with engine.type "simulator"',
-      );
-    }
-    return this.#simulator;
+    return networkOf(this.#simulator);
   }
 
   /** Creates a named client with its own session, QR and outbound queue. */
@@ -298,6 +293,7 @@ export class Sdk {
     try {
       await (await this.#fleet?.loading)?.connect();
       await this.#admin.load();
+      await this.#simulator?.load();
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
         if (!this.#clients.find(name)) this.#clients.create(name);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfigFile, readDotEnv } from './config/load.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
 import { parseConfig } from './config/validate.js';
+import { engineProviders } from './engines/providers.js';
 import { Sdk, type SdkOptions, type StopOptions } from './sdk.js';
 
 export interface TestSdkOptions {
@@ -93,6 +94,8 @@ export async function createTestSdk(file: string, options: TestSdkOptions = {}):
       testConfig(config, { ...options, dataPath }),
       `test config of ${file}`,
     );
+    // loaded first, so `sdk.simulator` is there before `start()` (docs/simulator.md)
+    await engineProviders.simulator();
     return new TestSdk(parsed, { baseDir, testing: true }, temporary);
   } catch (error) {
     if (temporary) await rm(temporary, { recursive: true, force: true });

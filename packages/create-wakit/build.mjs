@@ -11,6 +11,8 @@ await cp(here('../../templates'), here('./templates'), {
   filter: (from) => !/[\\/](node_modules|\.wakit)([\\/]|$)/.test(from),
 });
 await build({
+  // not wakitjs's tsup.config.ts (found from here): its entries and declarations are not ours
+  config: false,
   entry: { index: here('./src/index.ts') },
   outDir: here('./dist'),
   format: ['esm'],

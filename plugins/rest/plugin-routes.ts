@@ -2,16 +2,23 @@
  * Routes other plugins add through `ctx.http.route(...)`, mounted on an @koa/router sub-router
  * under `/api/v1/plugins/<plugin><path>`, behind the token (unless a route says `auth: false`).
  * The sub-router is (re)built when the registry grew, so plugins set up after this one are served.
+ *
+ * One route model: a schema-typed plugin route (with `responses`) becomes a route of the REST
+ * plugin's own kind (`RouteSpec`): validated by its zod schemas like the built-in routes and listed
+ * in the OpenAPI document under its plugin's tag. A route without `responses` is the loose form:
+ * its handler gets the raw request and the document does not list it.
  */
 import type { Context, Next } from 'koa';
 import {
   WakitError,
   type PluginHttpRequest,
+  type PluginHttpResponse,
   type PluginRoute,
   type PluginRouteRegistry,
 } from '../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
 import { defaultClientName, type RestContext } from './context.js';
+import { routeHandler, type AnyRoute } from './route.js';
 import { exactRouter, serveRouter } from './route-table.js';
 
 export interface PluginRouteDeps {
@@ -51,32 +58,15 @@ function mountPath(route: PluginRoute): string {
   return `${PLUGIN_ROUTE_PREFIX}/${route.plugin}${route.path === '/' ? '' : route.path}`;
 }
 
-async function serve(
-  rc: RestContext,
-  deps: PluginRouteDeps,
-  route: PluginRoute,
-  ctx: Context,
-): Promise<void> {
-  const fullPath = mountPath(route);
-  ctx.state.route = fullPath;
-  const principal = route.auth ? deps.authenticate(ctx) : deps.anonymous;
-  const clientName = clientFor(rc, ctx, principal, route.auth);
-  if (clientName) ctx.state.client = clientName;
-  const body = await deps.readBody(ctx);
+function visibleHeaders(ctx: Context): PluginHttpRequest['headers'] {
   const headers: PluginHttpRequest['headers'] = {};
   for (const [name, value] of Object.entries(ctx.headers)) {
     if (!HIDDEN_HEADERS.has(name)) headers[name] = value;
   }
-  const request: PluginHttpRequest = {
-    method: route.method,
-    path: ctx.path.slice(`${PLUGIN_ROUTE_PREFIX}/${route.plugin}`.length) || '/',
-    params: { ...(ctx.params as Record<string, string>) },
-    query: { ...ctx.query },
-    body,
-    headers,
-    ...(clientName ? { clientName } : {}),
-  };
-  const response = await route.handler(request);
+  return headers;
+}
+
+function respond(ctx: Context, response: PluginHttpResponse): void {
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
   ctx.status = response.status ?? (response.body === undefined ? 204 : 200);
   if (response.body === undefined) return;
@@ -93,13 +83,88 @@ async function serve(
   }
 }
 
+function routePath(ctx: Context, route: PluginRoute): string {
+  return ctx.path.slice(`${PLUGIN_ROUTE_PREFIX}/${route.plugin}`.length) || '/';
+}
+
+/** A loose (schema-less) route: the raw request, nothing validated. */
+async function serve(
+  rc: RestContext,
+  deps: PluginRouteDeps,
+  route: PluginRoute,
+  ctx: Context,
+): Promise<void> {
+  const fullPath = mountPath(route);
+  ctx.state.route = fullPath;
+  const principal = route.auth ? deps.authenticate(ctx) : deps.anonymous;
+  const clientName = clientFor(rc, ctx, principal, route.auth);
+  if (clientName) ctx.state.client = clientName;
+  const body = await deps.readBody(ctx);
+  const request: PluginHttpRequest = {
+    method: route.method,
+    path: routePath(ctx, route),
+    params: { ...(ctx.params as Record<string, string>) },
+    query: { ...ctx.query },
+    body,
+    headers: visibleHeaders(ctx),
+    ...(clientName ? { clientName } : {}),
+  };
+  respond(ctx, await route.handler(request));
+}
+
+/** `/stats/:client` of plugin `p` → `p_get_stats_client` (an operationId of letters, digits, _). */
+function defaultOperationId(route: PluginRoute): string {
+  const words = [route.plugin, route.method.toLowerCase(), ...route.path.split(/[^A-Za-z0-9]+/)];
+  return words.filter(Boolean).join('_');
+}
+
+/** A schema-typed plugin route as a route of the REST plugin's own model; undefined if loose. */
+export function typedPluginRoute(rc: RestContext, route: PluginRoute): AnyRoute | undefined {
+  if (!route.responses) return undefined;
+  const path = mountPath(route).replace(/:(\w+)/g, '{$1}');
+  return {
+    method: route.method,
+    path,
+    operationId: route.operationId ?? defaultOperationId(route),
+    summary: route.summary ?? route.description ?? `${route.method} ${path}`,
+    ...(route.summary && route.description ? { description: route.description } : {}),
+    tag: route.plugin,
+    auth: route.auth,
+    ...(route.params ? { params: route.params } : {}),
+    ...(route.query ? { query: route.query } : {}),
+    ...(route.body ? { body: route.body } : {}),
+    responses: route.responses,
+    ...(route.errors ? { errors: route.errors } : {}),
+    async handler(ctx, input) {
+      const clientName = clientFor(rc, ctx, input.principal, route.auth);
+      if (clientName) ctx.state.client = clientName;
+      const response = await route.handler({
+        method: route.method,
+        path: routePath(ctx, route),
+        params: route.params ? input.params : { ...(ctx.params as Record<string, string>) },
+        query: route.query ? input.query : {},
+        body: input.body,
+        headers: visibleHeaders(ctx),
+        ...(clientName ? { clientName } : {}),
+      });
+      respond(ctx, response);
+    },
+  };
+}
+
+/** The schema-typed routes of `registry`, for the OpenAPI document. */
+export function typedPluginRoutes(rc: RestContext, registry: PluginRouteRegistry): AnyRoute[] {
+  return registry.routes().flatMap((route) => typedPluginRoute(rc, route) ?? []);
+}
+
 function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: PluginRouteDeps) {
   const router = exactRouter(PLUGIN_ROUTE_PREFIX);
   for (const route of routes) {
+    const typed = typedPluginRoute(rc, route);
     router.register(
       mountPath(route).slice(PLUGIN_ROUTE_PREFIX.length) || '/',
       [route.method],
-      (ctx: Context) => serve(rc, deps, route, ctx),
+      typed ? routeHandler(typed, deps) : (ctx: Context) => serve(rc, deps, route, ctx),
     );
   }
   return serveRouter(router);

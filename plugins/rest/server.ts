@@ -22,7 +22,7 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { RestMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { restOptionsSchema, type RestOptions, type RestOptionsInput } from './options.js';
-import { pluginRoutes } from './plugin-routes.js';
+import { pluginRoutes, typedPluginRoutes } from './plugin-routes.js';
 import type { AnyRoute } from './route.js';
 import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
@@ -189,13 +189,20 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
 
   const routes: AnyRoute[] = [];
   let document: Record<string, unknown> | undefined;
-  const openapi = (): Record<string, unknown> =>
-    (document ??= buildOpenApi(routes, {
+  let documented = -1;
+  // built again when plugins added routes since (their schema-typed routes are in it)
+  const openapi = (): Record<string, unknown> => {
+    const registered = init.pluginRoutes?.routes().length ?? 0;
+    if (document && documented === registered) return document;
+    documented = registered;
+    const plugin = init.pluginRoutes ? typedPluginRoutes(rc, init.pluginRoutes) : [];
+    return (document = buildOpenApi([...routes, ...plugin], {
       title: 'wakit REST API',
       version: '1.0.0',
       description:
         'Send and receive WhatsApp messages through wakit clients. See docs/rest-api.md.',
     }));
+  };
   routes.push(
     ...systemRoutes(rc, openapi),
     ...clientRoutes(rc),
@@ -205,7 +212,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...groupRoutes(rc),
     ...chatRoutes(rc),
     ...contactRoutes(rc),
-    ...callRoutes(rc, sdk),
+    ...callRoutes(rc),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...actionRoutes(rc),

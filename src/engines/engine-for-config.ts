@@ -1,30 +1,52 @@
 import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
+import { WakitError } from '../errors/index.js';
 import type { EngineFactory } from './engine.js';
-import { SimulatorNetwork } from './simulator/index.js';
+import type { SimulatorEngineConfig, SimulatorNetwork } from './simulator/index.js';
+import { engineProviders, loadedSimulator, type SimulatorEngineModule } from './providers.js';
+
+/** The simulator's network of an Sdk: there once the simulator's module is loaded. */
+export interface SimulatorSlot {
+  readonly network: SimulatorNetwork | undefined;
+  /** Loads the module (once per process) and creates the network (once per Sdk). */
+  load(): Promise<SimulatorNetwork>;
+}
 
 /**
- * The engine a config names: the simulator (its network is returned too, as `sdk.simulator`), or
- * whatsapp-web.js, whose module (and with it puppeteer) is loaded only when a client first starts.
+ * `sdk.simulator`: the network once its module is loaded; INVALID_STATE before (import
+ * `wakitjs/simulator` first, or start the Sdk); NOT_SUPPORTED with another engine.
+ */
+export function networkOf(slot: SimulatorSlot | undefined): SimulatorNetwork {
+  if (!slot) {
+    throw new WakitError('NOT_SUPPORTED', 'sdk.simulator exists only with engine.type "simulator"');
+  }
+  if (!slot.network) {
+    throw new WakitError(
+      'INVALID_STATE',
+      "sdk.simulator is not loaded yet: import 'wakitjs/simulator' first, or start the Sdk",
+    );
+  }
+  return slot.network;
+}
+
+/**
+ * The engine a config names. Neither engine's module is imported here (src/engines/providers.ts):
+ * whatsapp-web.js (and with it puppeteer) loads when a client first starts; the simulator's
+ * network (`sdk.simulator`) is created at once if its module is loaded already (`wakitjs/simulator`
+ * imported), else when `load()` is called (the Sdk's start) or a client first starts.
  */
 export function engineForConfig(
   config: Readonly<WakitConfig>,
   logger: Logger,
   baseDir = process.cwd(),
-): { factory: EngineFactory; simulator?: SimulatorNetwork } {
-  if (config.engine.type === 'simulator') {
-    const simulator = new SimulatorNetwork({
-      config: config.engine,
-      logger: logger.child({ engine: 'simulator' }),
-    });
-    return { factory: simulator.engineFactory(), simulator };
-  }
+): { factory: EngineFactory; simulator?: SimulatorSlot } {
+  if (config.engine.type === 'simulator') return simulatorEngine(config.engine, logger);
   const engineConfig = config.engine;
   const auth = config.auth;
   let loaded: Promise<EngineFactory> | undefined;
   return {
     factory: async (context) => {
-      loaded ??= import('./wwebjs/index.js').then((m) =>
+      loaded ??= engineProviders['whatsapp-web.js']().then((m) =>
         m.createWwebjsEngineFactory(engineConfig, {
           baseDir,
           ...(auth.type === 'remote' ? { backupSyncIntervalMs: auth.backupIntervalMs } : {}),
@@ -32,5 +54,33 @@ export function engineForConfig(
       );
       return (await loaded)(context);
     },
+  };
+}
+
+function simulatorEngine(
+  config: SimulatorEngineConfig,
+  logger: Logger,
+): { factory: EngineFactory; simulator: SimulatorSlot } {
+  let network: SimulatorNetwork | undefined;
+  const create = (module: SimulatorEngineModule): SimulatorNetwork =>
+    (network ??= new module.SimulatorNetwork({
+      config,
+      logger: logger.child({ engine: 'simulator' }),
+    }));
+  const already = loadedSimulator();
+  if (already) create(already);
+  const simulator: SimulatorSlot = {
+    get network() {
+      return network;
+    },
+    load: async () => network ?? create(await engineProviders.simulator()),
+  };
+  return {
+    // synchronous once the network exists, as the engine was before the lazy load
+    factory: (context) =>
+      network
+        ? network.engineFactory()(context)
+        : simulator.load().then((n) => n.engineFactory()(context)),
+    simulator,
   };
 }

@@ -177,7 +177,9 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
     clientAdmin: c.resolve(CLIENT_ADMIN),
     sends: c.resolve(SEND_LOOKUP),
     stopping: () => lifecycle.phase === 'stopping' || lifecycle.phase === 'stopped',
-    simulator: c.resolve(SIMULATOR),
+    get simulator() {
+      return c.resolve(SIMULATOR)?.network;
+    },
     eventLoop: c.resolve(EVENT_LOOP),
     get cluster() {
       return fleet?.fleet?.view;

@@ -9,7 +9,7 @@ import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { SessionStore } from '../auth/session-store.js';
 import type { EngineFactory } from '../engines/engine.js';
-import type { SimulatorNetwork } from '../engines/simulator/index.js';
+import type { SimulatorSlot } from '../engines/engine-for-config.js';
 import type { WakitConfig } from '../config/schema.js';
 import type { MediaResolver } from '../client/media-resolver.js';
 import type { Clock } from './clock.js';
@@ -50,7 +50,7 @@ export interface SessionHolder {
 /** The engine `config.engine` names: its factory, and the simulator's network if it is that one. */
 export interface EngineChoice {
   factory: EngineFactory;
-  simulator?: SimulatorNetwork;
+  simulator?: SimulatorSlot;
 }
 
 // ── root: one per SDK ─────────────────────────────────────────────────────────────────────────
@@ -70,8 +70,8 @@ export const ERROR_SINK = token<ErrorSink>('errorSink');
 export const LIFECYCLE = token<Lifecycle>('lifecycle');
 export const ENGINE = token<EngineChoice>('engine');
 export const ENGINE_FACTORY = token<EngineFactory>('engineFactory');
-/** The simulator's network (engine.type `simulator`), else undefined. */
-export const SIMULATOR = token<SimulatorNetwork | undefined>('simulator');
+/** The simulator's network slot (engine.type `simulator`: the network once loaded), else undefined. */
+export const SIMULATOR = token<SimulatorSlot | undefined>('simulator');
 /** A fleet's holder is known once the fleet's code is loaded: a promise of it. */
 export const SESSION_HOLDER = token<SessionHolder | Promise<SessionHolder>>('sessionHolder');
 export const SESSION_STORE = token<SessionStore>('sessionStore');

@@ -1,13 +1,40 @@
 import { WakitError } from '../errors/index.js';
 import type {
+  AnyPluginRouteDefinition,
   HttpMethod,
   PluginRoute,
-  PluginRouteDefinition,
   PluginRouteRegistry,
 } from './types.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const SEGMENT = /^(?::[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9._~-]+)$/;
+
+const OPERATION_ID = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** What makes a route schema-typed must be well formed (docs/plugins.md, "HTTP routes"). */
+function checkSchemaTyped(plugin: string, where: string, definition: AnyPluginRouteDefinition) {
+  const fail = (what: string) => {
+    throw new WakitError('VALIDATION_FAILED', `Plugin ${plugin}: route ${where}: ${what}`);
+  };
+  const { responses, operationId } = definition;
+  if (responses !== undefined) {
+    const statuses = typeof responses === 'object' && responses ? Object.keys(responses) : [];
+    if (statuses.length === 0 || !statuses.every((s) => /^[23]\d\d$/.test(s))) {
+      fail('responses must map 2xx/3xx statuses to { description, schema? }');
+    }
+  }
+  if (operationId !== undefined && !OPERATION_ID.test(operationId)) {
+    fail('operationId must be letters, digits and _ (starting with a letter)');
+  }
+  for (const part of ['params', 'query', 'body'] as const) {
+    const schema = definition[part];
+    if (schema === undefined) continue;
+    if (responses === undefined) fail(`${part} needs responses (a schema-typed route)`);
+    if (typeof (schema as { safeParse?: unknown }).safeParse !== 'function') {
+      fail(`${part} must be a zod schema`);
+    }
+  }
+}
 
 interface Compiled {
   route: PluginRoute;
@@ -18,7 +45,7 @@ interface Compiled {
 export class RouteRegistry implements PluginRouteRegistry {
   readonly #routes: Compiled[] = [];
 
-  add(plugin: string, definition: PluginRouteDefinition): PluginRoute {
+  add(plugin: string, definition: AnyPluginRouteDefinition): PluginRoute {
     const method = String(definition?.method ?? '').toUpperCase() as HttpMethod;
     if (!METHODS.includes(method)) {
       throw new WakitError(
@@ -41,6 +68,16 @@ export class RouteRegistry implements PluginRouteRegistry {
       throw new WakitError(
         'VALIDATION_FAILED',
         `Plugin ${plugin}: route ${method} ${path} has no handler`,
+      );
+    }
+    checkSchemaTyped(plugin, `${method} ${path}`, definition);
+    if (
+      definition.operationId !== undefined &&
+      this.#routes.some((r) => r.route.operationId === definition.operationId)
+    ) {
+      throw new WakitError(
+        'PLUGIN_DUPLICATE',
+        `Plugin ${plugin}: operationId ${definition.operationId} is already registered`,
       );
     }
     const pluginSegments = plugin.split('/');

@@ -11,6 +11,8 @@ import { createSdk, type Sdk, type WakitConfigInput } from '../../src/index.js';
 import { advertisedUrl, createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 import { restHostOf } from '../helpers/rest-host.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 let fleets = 0;
 

@@ -6,6 +6,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createSdk, prepareContent, type Sdk, type WakitConfigInput } from '../../src/index.js';
 import { CONTACT, CONTACT_ID } from './child-server.js';
+// `sdk.simulator` before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 /** A pino logger whose lines a test takes one by one (`next`), waiting when none is there yet. */
 function capturingLogger() {

@@ -19,6 +19,8 @@ import {
   startServer,
   type ChildServer,
 } from './child-server.js';
+// `sdk.simulator` before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 const post = (server: ChildServer, content: string, key: string) =>
   server.request('POST', '/api/v1/messages', {

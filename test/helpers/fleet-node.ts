@@ -14,6 +14,8 @@
  */
 import { appendFileSync, writeSync } from 'node:fs';
 import { createSdk, definePlugin, isWakitError } from '../../src/index.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 export interface FleetNodeOptions {
   nodeId: string;

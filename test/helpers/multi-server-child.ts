@@ -4,6 +4,8 @@
  * Usage: node --import tsx test/helpers/multi-server-child.ts <gcsUrl> <dataPath>
  */
 import { createSdk } from '../../src/sdk.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 const [gcsUrl, dataPath] = process.argv.slice(2);
 if (!gcsUrl || !dataPath) throw new Error('usage: multi-server-child <gcsUrl> <dataPath>');

@@ -25,6 +25,8 @@ import {
   type SendPriority,
   type WakitConfigInput,
 } from '../../src/index.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 export interface ChildOptions {
   dataPath: string;

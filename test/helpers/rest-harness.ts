@@ -14,6 +14,8 @@ import {
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 import { ContractChecker } from './openapi-contract.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 export const ADMIN_TOKEN = 'admin-token-0123456789abcdef0123456789';
 export const SCOPED_TOKEN = 'scoped-token-0123456789abcdef0123456789';

@@ -1,5 +1,7 @@
 import type { ClusterView, Sdk } from '../../src/index.js';
 import type { RestHost } from '../../plugins/rest/context.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 /**
  * The part of a plugin context the REST server needs, built from an Sdk's public surface: lets

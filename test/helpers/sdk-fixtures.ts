@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createSdk, type Sdk, type WakitConfigInput } from '../../src/index.js';
+// the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
+import '../../src/entries/simulator.js';
 
 export const BOT_PHONE = '15550000001';
 export const BOT_ID = `${BOT_PHONE}@c.us`;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { z } from 'zod';
 import type { PluginRouteRegistry } from '../../src/index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -160,6 +161,23 @@ describe('plugin HTTP routes', () => {
     registry.add('p', { method: 'GET', path: '/a/:id', handler });
     expect(() => registry.add('p', { method: 'GET', path: '/a/:other', handler }))
       .to.throw()
+      .with.property('code', 'PLUGIN_DUPLICATE');
+  });
+
+  it('validates what makes a route schema-typed (responses, operationId, zod schemas)', () => {
+    const registry = new RouteRegistry();
+    const handler = () => ({});
+    const ok = { 200: { description: 'ok' } };
+    const add = (path: string, extra: Record<string, unknown>) => () =>
+      registry.add('p', { method: 'GET', path, handler, ...extra });
+    expect(add('/a', { responses: {} })).to.throw(/responses must map/);
+    expect(add('/a', { responses: { 404: { description: 'no' } } })).to.throw(/responses/);
+    expect(add('/a', { responses: ok, operationId: 'has space' })).to.throw(/operationId/);
+    expect(add('/a', { query: z.object({}) })).to.throw(/query needs responses/);
+    expect(add('/a', { responses: ok, body: { type: 'object' } })).to.throw(/zod schema/);
+    registry.add('p', { method: 'GET', path: '/a', handler, responses: ok, operationId: 'pA' });
+    expect(add('/b', { responses: ok, operationId: 'pA' }))
+      .to.throw(/operationId pA/)
       .with.property('code', 'PLUGIN_DUPLICATE');
   });
 });

@@ -67,12 +67,17 @@ describe('imports in the docs and templates', () => {
   });
 
   it('import only wakitjs, node: built-ins and relative files (never the stranger package `wakit`)', () => {
+    // wakitjs and its subpath entries (package.json `exports`)
+    const { exports } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    const entries = new Set(Object.keys(exports).map((key) => `wakitjs${key.slice(1)}`));
     const wrong = SOURCES.flatMap((file) =>
       codeOf(file)
         .flatMap(importsOf)
         .filter(
           ({ specifier }) =>
-            specifier !== 'wakitjs' &&
+            !entries.has(specifier) &&
             !specifier.startsWith('node:') &&
             !/^\.\.?\//.test(specifier),
         )

@@ -4,18 +4,11 @@
  * read receipts). The dashboard's chat panel uses them. They need a token for all clients.
  */
 import { z } from 'zod';
-import { WakitError } from '../../../src/index.js';
-import type { Principal } from '../auth.js';
 import type { RestContext, RestHost } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { PhoneParam } from '../schemas.js';
 import { SimActionList, SimEditRequest, SimReactionRequest } from '../action-schemas.js';
-
-function requireAll(principal: Principal): void {
-  if (principal.clients !== '*') {
-    throw new WakitError('FORBIDDEN', 'Simulator routes need a token for all clients');
-  }
-}
+import { requireAll } from './simulator.js';
 
 export function simulatorActionRoutes(_rc: RestContext, sdk: RestHost): AnyRoute[] {
   const simulator = sdk.simulator;

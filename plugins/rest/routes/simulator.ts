@@ -1,7 +1,9 @@
 /**
- * Simulator routes (only with the simulator engine): play a contact writing to the bot and read
- * what the bot sent it. The dashboard's chat panel uses them. They need a token for all clients.
+ * Simulator routes (only with the simulator engine): play a contact writing to or calling the bot
+ * and read what the bot sent it. The dashboard's chat panel uses them. They need a token for all
+ * clients (routes/simulator-actions.ts has the phones' message actions).
  */
+import type { Context } from 'koa';
 import { z } from 'zod';
 import { WakitError, normalizeChatId } from '../../../src/index.js';
 import type { RestHost } from '../context.js';
@@ -18,11 +20,35 @@ import {
   SimVoteRequest,
   SimVoted,
 } from '../schemas.js';
+import { SimCallPlaced, SimCallRequest } from './chat-schemas.js';
 
-function requireAll(principal: Principal): void {
+export function requireAll(principal: Principal): void {
   if (principal.clients !== '*') {
     throw new WakitError('FORBIDDEN', 'Simulator routes need a token for all clients');
   }
+}
+
+/** `to` of a phone's send or call; by default the number of the named (or default) client. */
+function targetOf(
+  rc: RestContext,
+  ctx: Context,
+  principal: Principal,
+  body: { to?: string | undefined; client?: string | undefined },
+): string {
+  if (body.to !== undefined) return normalizeChatId(body.to, 'to');
+  const client = resolveClient(rc, principal, body.client);
+  ctx.state.client = client.name;
+  const me = client.info().me;
+  if (!me) {
+    throw new WakitError(
+      'CLIENT_NOT_READY',
+      `Client ${client.name} is not linked to a number yet`,
+      {
+        details: { client: client.name, state: client.state },
+      },
+    );
+  }
+  return me.id;
 }
 
 export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
@@ -43,22 +69,7 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
       errors: [400, 401, 403, 404, 409, 415],
       async handler(ctx, { params: p, body, principal }) {
         requireAll(principal);
-        let to = body.to !== undefined ? normalizeChatId(body.to, 'to') : undefined;
-        if (to === undefined) {
-          const client = resolveClient(rc, principal, body.client);
-          ctx.state.client = client.name;
-          const me = client.info().me;
-          if (!me) {
-            throw new WakitError(
-              'CLIENT_NOT_READY',
-              `Client ${client.name} is not linked to a number yet`,
-              {
-                details: { client: client.name, state: client.state },
-              },
-            );
-          }
-          to = me.id;
-        }
+        const to = targetOf(rc, ctx, principal, body);
         const phone = simulator.phone(p.number);
         const quoted = {
           ...(body.quotedMessageId ? { quotedMessageId: body.quotedMessageId } : {}),
@@ -86,6 +97,26 @@ export function simulatorRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
                 : await phone.send(to, body.text ?? '', quoted);
         ctx.status = 201;
         ctx.body = { id: sent.id };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/simulator/phones/{number}/calls',
+      operationId: 'simulatorCall',
+      summary: "Simulator: the phone {number} calls (a client's number by default)",
+      tag: 'simulator',
+      params,
+      body: SimCallRequest,
+      responses: { 201: { description: 'Ringing (or already rejected)', schema: SimCallPlaced } },
+      errors: [400, 401, 403, 404, 409, 415],
+      handler(ctx, { params: p, body, principal }) {
+        requireAll(principal);
+        const to = targetOf(rc, ctx, principal, body);
+        const call = simulator
+          .phone(p.number)
+          .call(to, body.video !== undefined ? { video: body.video } : {});
+        ctx.status = 201;
+        ctx.body = { id: call.id, to: call.to, state: call.state };
       },
     }),
     defineRoute({
