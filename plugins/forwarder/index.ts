@@ -15,9 +15,9 @@ import {
   type Message,
   type Next,
   type PluginContext,
-  FORWARD_TARGET_KINDS,
   chatKindOf,
 } from '../../src/index.js';
+import { FORWARD_TARGET_KINDS } from '../../src/entries/contract.js';
 import { hopsOf, mark, unmark } from './marker.js';
 import { RouteRate } from './route-rate.js';
 

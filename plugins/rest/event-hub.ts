@@ -13,11 +13,10 @@
 import {
   compareStreamIds,
   isStreamId,
-  type BotClient,
-  type ClientEventName,
   type FleetEvent,
   type FleetEventStream,
-} from '../../src/index.js';
+} from '../../src/entries/cluster.js';
+import type { BotClient, ClientEventName } from '../../src/index.js';
 import type { RestHost } from './context.js';
 import type { EventType } from './options.js';
 

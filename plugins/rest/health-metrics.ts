@@ -5,7 +5,7 @@
  * capability is broken).
  */
 import { Gauge, type Registry } from 'prom-client';
-import { CAPABILITIES } from '../../src/index.js';
+import { CAPABILITIES } from '../../src/entries/engine.js';
 import type { RestHost } from './context.js';
 
 export function registerHealthGauges(registry: Registry, sdk: RestHost): void {

@@ -7,7 +7,8 @@ import { registerFleetGauges } from './fleet-metrics.js';
 import { registerHealthGauges } from './health-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
-import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
+import { CLIENT_STATES } from '../../src/entries/contract.js';
+import type { BotClient, TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

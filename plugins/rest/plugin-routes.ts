@@ -4,12 +4,12 @@
  * The sub-router is (re)built when the registry grew, so plugins set up after this one are served.
  */
 import type { Context, Next } from 'koa';
-import {
-  WakitError,
-  type PluginHttpRequest,
-  type PluginRoute,
-  type PluginRouteRegistry,
-} from '../../src/index.js';
+import { WakitError } from '../../src/index.js';
+import type {
+  PluginHttpRequest,
+  PluginRoute,
+  PluginRouteRegistry,
+} from '../../src/entries/http.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
 import { defaultClientName, type RestContext } from './context.js';
 import { exactRouter, serveRouter } from './route-table.js';

@@ -6,7 +6,7 @@
  */
 import Koa, { type Context } from 'koa';
 import type { Logger } from 'pino';
-import type { PluginRouteRegistry } from '../../src/index.js';
+import type { PluginRouteRegistry } from '../../src/entries/http.js';
 import { TokenAuth, type Principal } from './auth.js';
 import type { RestContext, RestHost } from './context.js';
 import { dashboardRoutes } from './dashboard.js';

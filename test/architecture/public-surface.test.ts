@@ -13,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const INDEX = path.join(ROOT, 'src/index.ts');
 
 /** Ceilings: lowered as the surface shrinks, never raised without a reason in the commit. */
-const ROOT_CEILING = 235;
+const ROOT_CEILING = 40;
 const CONTEXT_CEILING = 22;
 
 interface Surface {

@@ -4,13 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import {
-  createSdk,
-  type BotClient,
-  type ClusterView,
-  type Sdk,
-  type WakitConfigInput,
-} from '../../src/index.js';
+import { createSdk, type BotClient, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import type { ClusterView } from '../../src/entries/cluster.js';
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 import { ContractChecker } from './openapi-contract.js';

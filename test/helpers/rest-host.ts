@@ -1,4 +1,5 @@
-import type { ClusterView, Sdk } from '../../src/index.js';
+import type { ClusterView } from '../../src/entries/cluster.js';
+import type { Sdk } from '../../src/index.js';
 import type { RestHost } from '../../plugins/rest/context.js';
 
 /**

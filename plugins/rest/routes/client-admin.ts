@@ -6,7 +6,8 @@
  */
 import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
-import { WakitError, type ClientListing } from '../../../src/index.js';
+import { WakitError } from '../../../src/index.js';
+import type { ClientListing } from '../../../src/entries/types.js';
 import { canSee, requireClientAccess, type Principal } from '../auth.js';
 import {
   ClientRemoved,

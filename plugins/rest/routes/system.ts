@@ -1,5 +1,6 @@
 /** Health, readiness, metrics and the OpenAPI document. */
-import { allClientsFailed, WakitError } from '../../../src/index.js';
+import { allClientsFailed } from '../../../src/entries/http.js';
+import { WakitError } from '../../../src/index.js';
 import { defaultClientName, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { Health, Readiness } from '../schemas.js';
