@@ -52,7 +52,7 @@ export interface SdkOptions {
    */
   ownership?: Ownership;
   /**
-   * Tests: plugins see `ctx.testing` and turn their outbound side effects off (the REST plugin
+   * Tests: plugins see `ctx.env.testing` and turn their outbound side effects off (the REST plugin
    * delivers no webhooks). `createTestSdk` sets it.
    */
   testing?: boolean;
@@ -177,23 +177,30 @@ export class Sdk {
       logger: this.logger.child({ component: 'watchdog' }),
     });
     const eventLoop = this.eventLoop;
+    const phase = () => this.phase;
     this.#plugins = new PluginHost({
       config,
       baseDir: this.baseDir,
       testing: this.testing,
       logger: this.logger,
       errors: this.#errors,
-      get clients() {
-        return clients.list();
+      clients,
+      // privileged services, granted by name to plugins that declare them (docs/plugins.md)
+      services: {
+        clientAdmin: admin,
+        sends: this.sends,
+        lifecycle: {
+          get phase() {
+            return phase();
+          },
+          get stopping() {
+            return phase() === 'stopping' || phase() === 'stopped';
+          },
+        },
+        eventLoop,
+        fleet: fleetNode?.view,
+        simulator: this.#simulator,
       },
-      client: (name) => clients.get(name),
-      onClient: (listener) => clients.onClient(listener),
-      clientAdmin: admin,
-      sends: this.sends,
-      stopping: () => this.phase === 'stopping' || this.phase === 'stopped',
-      simulator: this.#simulator,
-      eventLoop,
-      cluster: fleetNode?.view,
     });
     this.#startHooks.push({ name: 'event-loop', hook: () => Promise.resolve(eventLoop.start()) });
     this.onClose('event-loop', () => eventLoop.stop());
@@ -286,7 +293,7 @@ export class Sdk {
     return this.#admin.list();
   }
 
-  /** Clients at run time, whole: what plugins get as `ctx.clientAdmin` (settings, changes). */
+  /** Clients at run time, whole: what plugins get as the `clientAdmin` service (settings, changes). */
   get clientAdmin(): ClientAdmin {
     return this.#admin;
   }

@@ -186,7 +186,7 @@ export default definePlugin({
       next: Next,
     ): Promise<void> {
       await next();
-      const own = ownAccounts(ctx.clients);
+      const own = ownAccounts(ctx.clients.list());
       if (own.has(message.sender.id) || own.has(message.sender.phone ?? '')) return;
       const jobs: Promise<void>[] = [];
       const sent = new Set<string>();

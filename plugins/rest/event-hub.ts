@@ -92,12 +92,12 @@ export class EventHub {
   ) {
     this.#first = Date.now() * 100 + 1;
     this.#seq = this.#first - 1;
-    this.#fleet = sdk.cluster?.events;
+    this.#fleet = sdk.fleet?.events;
     this.#buffer = new Array<HubEvent | undefined>(this.#fleet ? 0 : options.bufferSize);
     this.#onListenerError = options.onListenerError ?? (() => undefined);
     this.#onPublishError = options.onPublishError ?? (() => undefined);
     if (this.#fleet) this.#detach.push(this.#fleet.subscribe((event) => this.#receive(event)));
-    this.#detach.push(sdk.onClient((client) => this.#attach(client)));
+    this.#detach.push(sdk.clients.onClient((client) => this.#attach(client)));
   }
 
   /** Whether events come from the fleet's stream (ids are stream ids). */

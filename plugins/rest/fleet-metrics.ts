@@ -17,14 +17,14 @@ export function registerFleetGauges(registry: Registry, sdk: RestHost): void {
     async collect() {
       this.reset();
       await Promise.all(
-        sdk.clients.map(async (client) => {
+        sdk.clients.list().map(async (client) => {
           const open = await sdk.sends.open(client.name).catch(() => undefined);
           if (open !== undefined) this.set({ client: client.name }, open);
         }),
       );
     },
   });
-  const cluster = sdk.cluster;
+  const cluster = sdk.fleet;
   if (!cluster) return;
   new Gauge({
     name: 'wakit_cluster_nodes',

@@ -35,7 +35,7 @@ export class RestMetrics {
       collect() {
         this.reset();
         const counts = new Map<string, number>(CLIENT_STATES.map((s) => [s, 0]));
-        for (const client of sdk.clients)
+        for (const client of sdk.clients.list())
           counts.set(client.state, (counts.get(client.state) ?? 0) + 1);
         for (const [state, n] of counts) this.set({ state }, n);
       },
@@ -47,7 +47,7 @@ export class RestMetrics {
       registers,
       collect() {
         this.reset();
-        for (const client of sdk.clients) {
+        for (const client of sdk.clients.list()) {
           const { pending, held, running } = client.info().queue;
           this.set({ client: client.name, kind: 'pending' }, pending);
           this.set({ client: client.name, kind: 'held' }, held);

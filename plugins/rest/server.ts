@@ -138,16 +138,16 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   };
   const detachMetrics: (() => void)[] = [];
   if (metrics)
-    detachMetrics.push(sdk.onClient((client) => detachMetrics.push(metrics.watch(client))));
+    detachMetrics.push(sdk.clients.onClient((client) => detachMetrics.push(metrics.watch(client))));
   // Webhooks (and the events metric) want every type their hooks name; no hook: no message.status.
   // Per-client webhooks change at run time: the subscription follows them. A fleet: the `webhooks`
   // group of the stream hands each event to one node, which delivers it (acknowledged once over).
   let unsubscribeHooks = (): void => undefined;
-  const cluster = sdk.cluster;
+  const cluster = sdk.fleet;
   const subscribeHooks = (): void => {
     if (cluster) return;
     // tests (`createTestSdk`) never reach a real receiver: no webhook is delivered
-    const hooks = sdk.testing ? [] : [...options.webhooks, ...clientWebhooks.all()];
+    const hooks = sdk.env.testing ? [] : [...options.webhooks, ...clientWebhooks.all()];
     const types = hooks.some((hook) => !hook.events)
       ? undefined
       : new Set<string>(hooks.flatMap((hook) => hook.events ?? []));
@@ -166,7 +166,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     previous();
   };
   subscribeHooks();
-  if (sdk.testing && options.webhooks.length > 0) {
+  if (sdk.env.testing && options.webhooks.length > 0) {
     log.info(
       '%d webhooks not delivered: tests (createTestSdk) make no calls out',
       options.webhooks.length,
@@ -227,7 +227,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     app.use(rateLimitMiddleware(options.rateLimit, (ctx) => identify(auth, ctx)));
   }
   app.use(requireUtf8);
-  if (sdk.cluster) app.use(forwardToOwner(rc));
+  if (sdk.fleet) app.use(forwardToOwner(rc));
   if (init.pluginRoutes) app.use(pluginRoutes(rc, init.pluginRoutes, deps));
   app.use(routeTable(routes, deps));
 

@@ -90,11 +90,18 @@ export type {
   CommandHandler,
   CommandInfo,
   EventData,
+  EventLoopView,
   EventObserver,
+  LifecycleView,
   OnOptions,
+  PluginClients,
   PluginDefinition,
+  PluginEnv,
+  PluginEvents,
   PluginOptions,
   PluginSendOptions,
+  PrivilegeName,
+  PrivilegedServices,
   ReportWhere,
 } from '../plugins/types.js';
 export type { LoadedPluginInfo } from '../plugins/plugin-host.js';

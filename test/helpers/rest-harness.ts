@@ -72,7 +72,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   for (const name of sdk.config.clients) sdk.createClient({ name });
   sdk.simulator.phone(CONTACT, { pushname: 'Alice' });
   const server = await createRestServer({
-    sdk: restHostOf(sdk, { cluster: options.cluster }),
+    sdk: restHostOf(sdk, { fleet: options.cluster }),
     logger,
     options: {
       port: 0,

@@ -1,28 +1,37 @@
-import type { ClusterView } from '../../src/entries/cluster.js';
 import type { Sdk } from '../../src/index.js';
+import type { ClusterView } from '../../src/entries/cluster.js';
 import type { RestHost } from '../../plugins/rest/context.js';
 
 /**
- * The part of a plugin context the REST server needs, built from an Sdk's public surface: lets
- * tests and benchmarks create a REST server directly (the `rest` plugin passes its real context).
- * `overrides.cluster` puts a hand-made fleet view in place of `sdk.cluster` (fleet tests).
+ * What the REST server gets of wakit (three context members and its declared privileged services),
+ * built from an Sdk's public surface: lets tests and benchmarks create a REST server directly (the
+ * `rest` plugin passes its real context). `overrides.fleet` puts a hand-made fleet view in place
+ * of `sdk.cluster` (fleet tests).
  */
-export function restHostOf(sdk: Sdk, overrides: { cluster?: ClusterView } = {}): RestHost {
+export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): RestHost {
   return {
-    config: sdk.config,
-    get clients() {
-      return sdk.clients;
+    env: { name: 'rest', config: sdk.config, baseDir: sdk.baseDir, testing: false },
+    clients: {
+      list: () => sdk.clients,
+      get: (name) => sdk.client(name),
+      onClient: (listener) => sdk.onClient(listener),
     },
-    client: (name) => sdk.client(name),
-    onClient: (listener) => sdk.onClient(listener),
+    events: {
+      report: (error, where) =>
+        sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
+    },
     clientAdmin: sdk.clientAdmin,
     sends: sdk.sends,
-    get stopping() {
-      return sdk.phase === 'stopping' || sdk.phase === 'stopped';
+    lifecycle: {
+      get phase() {
+        return sdk.phase;
+      },
+      get stopping() {
+        return sdk.phase === 'stopping' || sdk.phase === 'stopped';
+      },
     },
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
-    cluster: overrides.cluster ?? sdk.cluster,
-    report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
+    fleet: overrides.fleet ?? sdk.cluster,
   };
 }

@@ -77,13 +77,17 @@ describe('ctx.observe (observers see what handlers do not)', function () {
             ctx.on('message', (event) => {
               seen.push(`handler:${event.message.body}`); // consumes
             });
-            ctx.observe('message', ({ message }) => {
+            ctx.events.observe('message', ({ message }) => {
               seen.push(`observer:${message.body}`);
               if (message.body === 'boom') throw new Error('observer failed');
             });
-            ctx.observe('message', ({ message }) => void seen.push(`second:${message.body}`), {
-              clients: ['other'],
-            });
+            ctx.events.observe(
+              'message',
+              ({ message }) => void seen.push(`second:${message.body}`),
+              {
+                clients: ['other'],
+              },
+            );
           },
         }),
       );

@@ -43,7 +43,7 @@ export class ForwardToOwner extends Error {
 
 /** Throws `ForwardToOwner` when this node is part of a fleet and does not run `client`. */
 export function requireLocal(rc: RestContext, client: string): void {
-  const cluster = rc.sdk.cluster;
+  const cluster = rc.sdk.fleet;
   if (cluster && !cluster.isLocal(client)) throw new ForwardToOwner(client);
 }
 
@@ -66,7 +66,7 @@ export function forwardToOwner(rc: RestContext) {
 }
 
 async function forward(rc: RestContext, ctx: Context, client: string): Promise<void> {
-  const cluster = rc.sdk.cluster;
+  const cluster = rc.sdk.fleet;
   if (!cluster) throw unavailable(client, 'no fleet');
   if (ctx.get(FORWARDED_BY)) {
     throw unavailable(client, 'a forwarded request reached a node that does not run it');

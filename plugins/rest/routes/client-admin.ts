@@ -36,7 +36,7 @@ function requireAllClients(principal: Principal, action: string): void {
 }
 
 function itemOf(rc: RestContext, listing: ClientListing): z.output<typeof ClientListItem> {
-  const cluster = rc.sdk.cluster;
+  const cluster = rc.sdk.fleet;
   // in a fleet, a client another node runs shows the state that node published
   const remote = cluster && !cluster.isLocal(listing.name);
   return {
@@ -140,7 +140,7 @@ export function clientAdminRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params, principal }) {
         requireClientAccess(principal, params.name);
         ctx.state.client = params.name;
-        rc.sdk.client(params.name);
+        rc.sdk.clients.get(params.name);
         requireLocal(rc, params.name);
         const client = await admin.restart(params.name);
         ctx.status = 202;
@@ -159,7 +159,7 @@ export function clientAdminRoutes(rc: RestContext): AnyRoute[] {
       handler(ctx, { params, principal }) {
         requireAllClients(principal, 'read client webhooks');
         ctx.state.client = params.name;
-        rc.sdk.client(params.name);
+        rc.sdk.clients.get(params.name);
         ctx.body = webhooksOf(rc, params.name);
       },
     }),

@@ -67,8 +67,8 @@ export function clusterRoutes(rc: RestContext): AnyRoute[] {
       responses: { 200: { description: 'The fleet', schema: ClusterOverview } },
       errors: [401, 503],
       async handler(ctx, { principal }) {
-        const visible = rc.sdk.clients.filter((c) => canSee(principal, c.name));
-        const cluster = rc.sdk.cluster;
+        const visible = rc.sdk.clients.list().filter((c) => canSee(principal, c.name));
+        const cluster = rc.sdk.fleet;
         ctx.set('Cache-Control', 'no-store');
         if (!cluster) {
           ctx.body = {
