@@ -23,6 +23,7 @@ import { Lifecycle, type CloseHook, type Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
 import { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
+import { lifecycleView } from './plugins/privileges.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
@@ -177,7 +178,6 @@ export class Sdk {
       logger: this.logger.child({ component: 'watchdog' }),
     });
     const eventLoop = this.eventLoop;
-    const phase = () => this.phase;
     this.#plugins = new PluginHost({
       config,
       baseDir: this.baseDir,
@@ -189,14 +189,7 @@ export class Sdk {
       services: {
         clientAdmin: admin,
         sends: this.sends,
-        lifecycle: {
-          get phase() {
-            return phase();
-          },
-          get stopping() {
-            return phase() === 'stopping' || phase() === 'stopped';
-          },
-        },
+        lifecycle: lifecycleView(() => this.phase),
         eventLoop,
         fleet: fleetNode?.view,
         simulator: this.#simulator,

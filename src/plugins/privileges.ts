@@ -1,5 +1,6 @@
 import { WakitError } from '../errors/index.js';
-import type { Plugin, PrivilegeName, PrivilegedServices } from './types.js';
+import type { Phase } from '../kernel/lifecycle.js';
+import type { LifecycleView, Plugin, PrivilegeName, PrivilegedServices } from './types.js';
 
 /** Every privileged service a plugin may declare, in documentation order. */
 export const PRIVILEGE_NAMES: readonly PrivilegeName[] = [
@@ -46,4 +47,17 @@ export function grantPrivileges(
     Object.defineProperty(view, name, { enumerable: true, get: () => services[name] });
   }
   return { granted, services: Object.freeze(view) };
+}
+
+/** The `lifecycle` service: the SDK's phase, read when asked. */
+export function lifecycleView(phase: () => Phase): LifecycleView {
+  return {
+    get phase() {
+      return phase();
+    },
+    get stopping() {
+      const now = phase();
+      return now === 'stopping' || now === 'stopped';
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { Sdk } from '../../src/index.js';
 import type { ClusterView } from '../../src/entries/cluster.js';
+import { lifecycleView } from '../../src/plugins/privileges.js';
 import type { RestHost } from '../../plugins/rest/context.js';
 
 /**
@@ -22,14 +23,7 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     },
     clientAdmin: sdk.clientAdmin,
     sends: sdk.sends,
-    lifecycle: {
-      get phase() {
-        return sdk.phase;
-      },
-      get stopping() {
-        return sdk.phase === 'stopping' || sdk.phase === 'stopped';
-      },
-    },
+    lifecycle: lifecycleView(() => sdk.phase),
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
     fleet: overrides.fleet ?? sdk.cluster,
