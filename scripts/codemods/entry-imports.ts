@@ -27,15 +27,22 @@ function exportedNames(file: string): Set<string> {
 }
 
 /** Where a name is exported: `index` (the root) first, then the entries in this order. */
-const ENTRY_ORDER = ['types', 'contract', 'http', 'engine', 'cluster', 'config', 'kernel', 'testing'];
+const ENTRY_ORDER = [
+  'types',
+  'contract',
+  'http',
+  'engine',
+  'cluster',
+  'config',
+  'kernel',
+  'testing',
+];
 const homes: Array<[string, Set<string>]> = [
   ['index', exportedNames(path.join(ROOT, 'src/index.ts'))],
-  ...ENTRY_ORDER.map(
-    (name): [string, Set<string>] => [
-      `entries/${name}`,
-      exportedNames(path.join(ROOT, `src/entries/${name}.ts`)),
-    ],
-  ),
+  ...ENTRY_ORDER.map((name): [string, Set<string>] => [
+    `entries/${name}`,
+    exportedNames(path.join(ROOT, `src/entries/${name}.ts`)),
+  ]),
 ];
 const homeOf = (name: string) => homes.find(([, names]) => names.has(name))?.[0];
 
@@ -109,7 +116,10 @@ function codemod(file: string): boolean {
 const folders = process.argv.slice(2);
 let changed = 0;
 for (const folder of folders.length > 0 ? folders : ['test', 'plugins', 'bench', 'examples']) {
-  for (const entry of readdirSync(path.join(ROOT, folder), { recursive: true, withFileTypes: true })) {
+  for (const entry of readdirSync(path.join(ROOT, folder), {
+    recursive: true,
+    withFileTypes: true,
+  })) {
     if (!entry.isFile() || !/\.(ts|mts)$/.test(entry.name)) continue;
     const file = path.join(entry.parentPath, entry.name);
     if (file.includes(`${path.sep}node_modules${path.sep}`)) continue;

@@ -1,4 +1,4 @@
-// ctx.observe: observers see every event, commands and consumed messages included (issue 29,
+// ctx.events.observe: observers see every event, commands and consumed messages included (issue 29,
 // item 7); the per-chat counter of docs/plugins.md, as written, counts every message.
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -16,7 +16,7 @@ const { createSdk, definePlugin } = (await import(API)) as typeof Wakit;
 const BOT = '15550000001';
 const ALICE = '15550001111';
 
-describe('ctx.observe (observers see what handlers do not)', function () {
+describe('ctx.events.observe (observers see what handlers do not)', function () {
   this.timeout(20_000);
   let sdk: Sdk | undefined;
   let cleanup: (() => Promise<void>) | undefined;
