@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * The dependency rules of DESIGN.md §1, checked by `npm run lint` (and so by `npm test`):
  * - only src/engines/wwebjs/ imports whatsapp-web.js or puppeteer;
  * - src/engines/ never imports src/client/ (the Engine port owns its vocabulary);
- * - plugins/ imports only the public API (src/index.ts);
+ * - plugins/ imports only the public entries (src/index.ts and src/entries/<name>.ts);
  * - nothing in src/ imports the top-level plugins/ (src/plugins/, the plugin host, is core);
  * - storage (src/auth/) knows nothing of clients or the queue.
  * no-restricted-imports matches the import string, not the resolved file, so the rules are
@@ -61,8 +61,9 @@ function srcPatterns(folder) {
 function pluginPatterns(folder) {
   return [
     {
-      regex: `^${toRoot(folder)}src/(?!index\\.js$)`,
-      message: 'plugins/ imports only the public API, src/index.ts (DESIGN.md §1).',
+      regex: `^${toRoot(folder)}src/(?!index\\.js$|entries/[a-z-]+\\.js$)`,
+      message:
+        'plugins/ imports only the public entries, src/index.ts and src/entries/*.ts (DESIGN.md §1).',
     },
     browserLibs,
   ];

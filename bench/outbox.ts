@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
-import { createSdk, prepareContent, type Sdk } from '../src/index.js';
+import { createSdk, type Sdk } from '../src/index.js';
+import { prepareContent } from '../src/entries/contract.js';
 // `sdk.simulator` before start (docs/simulator.md)
 import '../src/entries/simulator.js';
 

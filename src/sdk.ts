@@ -71,7 +71,7 @@ export interface SdkOptions {
    */
   services?: (services: ServiceRegistry) => void;
   /**
-   * Tests: plugins see `ctx.testing` and turn their outbound side effects off (the REST plugin
+   * Tests: plugins see `ctx.env.testing` and turn their outbound side effects off (the REST plugin
    * delivers no webhooks). `createTestSdk` sets it.
    */
   testing?: boolean;
@@ -256,7 +256,7 @@ export class Sdk {
     return this.#admin.list();
   }
 
-  /** Clients at run time, whole: what plugins get as `ctx.clientAdmin` (settings, changes). */
+  /** Clients at run time, whole: what plugins get as the `clientAdmin` service (settings, changes). */
   get clientAdmin(): ClientAdmin {
     return this.#admin;
   }

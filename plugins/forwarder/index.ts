@@ -15,9 +15,9 @@ import {
   type Message,
   type Next,
   type PluginContext,
-  FORWARD_TARGET_KINDS,
   chatKindOf,
 } from '../../src/index.js';
+import { FORWARD_TARGET_KINDS } from '../../src/entries/contract.js';
 import { hopsOf, mark, unmark } from './marker.js';
 import { RouteRate } from './route-rate.js';
 
@@ -186,7 +186,7 @@ export default definePlugin({
       next: Next,
     ): Promise<void> {
       await next();
-      const own = ownAccounts(ctx.clients);
+      const own = ownAccounts(ctx.clients.list());
       if (own.has(message.sender.id) || own.has(message.sender.phone ?? '')) return;
       const jobs: Promise<void>[] = [];
       const sent = new Set<string>();

@@ -84,8 +84,8 @@ export default definePlugin({
   options: mediaSaverOptions,
   setup(ctx) {
     const { options } = ctx;
-    const dir = path.resolve(ctx.baseDir, options.dir);
-    const maxBytes = options.maxBytes ?? ctx.config.media.maxBytes;
+    const dir = path.resolve(ctx.env.baseDir, options.dir);
+    const maxBytes = options.maxBytes ?? ctx.env.config.media.maxBytes;
     const chats = options.chats ? new Set(options.chats) : undefined;
     const types = options.types ? new Set(options.types) : undefined;
     const inFlight = new Set<string>();

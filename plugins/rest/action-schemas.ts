@@ -8,7 +8,7 @@ import {
   REACTION_EMOJI_PATTERN,
   REPLY_KINDS,
   actionSchemas,
-} from '../../src/index.js';
+} from '../../src/entries/contract.js';
 import { chatIdParam } from './routes/chat-schemas.js';
 import { restSchemas } from './schemas.js';
 import { clientNameParam } from './schemas.js';

@@ -5,7 +5,8 @@
  * policy as configured webhooks, through the SSRF-guarded transport.
  */
 import type { Logger } from 'pino';
-import { WakitError, z, type ClientAdmin } from '../../src/index.js';
+import { WakitError, z } from '../../src/index.js';
+import type { ClientAdmin } from '../../src/entries/types.js';
 import { refusedHost } from './guarded-post.js';
 import { clientWebhookSchema, type ClientWebhookOptions } from './options.js';
 

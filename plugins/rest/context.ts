@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { RestFleet } from './fleet-view.js';
 import type { BotClient, PluginContext } from '../../src/index.js';
+import type { PluginEvents, PrivilegeName, PrivilegedServices } from '../../src/entries/types.js';
 import { WakitError } from '../../src/index.js';
 import { requireClientAccess, type Principal } from './auth.js';
 import type { ClientWebhooks } from './client-webhooks.js';
@@ -9,23 +10,38 @@ import type { RestMetrics } from './metrics.js';
 import type { RestOptions } from './options.js';
 import { requireLocal } from './middleware/forward.js';
 
-/** What the REST server needs of wakit: a part of the plugin context (tests build one from an Sdk). */
-export type RestHost = Pick<
-  PluginContext,
-  | 'config'
-  | 'clients'
-  | 'client'
-  | 'onClient'
-  | 'clientAdmin'
-  | 'sends'
-  | 'simulator'
-  | 'report'
-  | 'stopping'
-  | 'eventLoop'
-  | 'cluster'
-  | 'events'
-> &
-  Partial<Pick<PluginContext, 'testing'>>;
+/** The privileged services the REST plugin declares (docs/plugins.md). */
+export const REST_PRIVILEGES = [
+  'clientAdmin',
+  'sends',
+  'lifecycle',
+  'eventLoop',
+  'fleet',
+  'simulator',
+] as const satisfies readonly PrivilegeName[];
+
+/**
+ * What the REST server needs of wakit: three members of its plugin context (of `events`, `report`
+ * and the bus) and the privileged services it declares (tests build one from an Sdk:
+ * test/helpers/rest-host.ts).
+ */
+export type RestHost = Pick<PluginContext, 'clients' | 'env'> & {
+  readonly events: Pick<PluginEvents, 'report' | 'bus'>;
+} & Pick<PrivilegedServices, (typeof REST_PRIVILEGES)[number]>;
+
+/** The host from the plugin's context and its granted services (read when used, not copied). */
+export function restHost(
+  ctx: Pick<PluginContext, 'clients' | 'env' | 'events'>,
+  services: Pick<PrivilegedServices, (typeof REST_PRIVILEGES)[number]>,
+): RestHost {
+  const own: Pick<RestHost, 'clients' | 'env' | 'events'> = {
+    clients: ctx.clients,
+    env: ctx.env,
+    events: ctx.events,
+  };
+  // the services' getters are copied as getters: a service is read when the server uses it
+  return Object.defineProperties(own, Object.getOwnPropertyDescriptors(services)) as RestHost;
+}
 
 /** What route modules share: the host, the options and the server's services. */
 export interface RestContext {
@@ -47,9 +63,9 @@ export interface RestContext {
 /** The default client: `defaultClient`, else the only or the first configured client. */
 export function defaultClientName(rc: RestContext): string {
   if (rc.options.defaultClient) return rc.options.defaultClient;
-  const configured = rc.sdk.config.clients[0];
+  const configured = rc.sdk.env.config.clients[0];
   if (configured) return configured;
-  const first = rc.sdk.clients[0];
+  const first = rc.sdk.clients.list()[0];
   if (first) return first.name;
   throw new WakitError('CLIENT_NOT_FOUND', 'No client is configured');
 }
@@ -67,11 +83,13 @@ export function resolveClient(
 ): BotClient {
   const target = name ?? defaultClientName(rc);
   requireClientAccess(principal, target);
-  const client = rc.sdk.client(target);
+  const client = rc.sdk.clients.get(target);
   if (!options.local) requireLocal(rc, target);
   return client;
 }
 
 export function visibleClients(rc: RestContext, principal: Principal): BotClient[] {
-  return rc.sdk.clients.filter((c) => principal.clients === '*' || principal.clients.has(c.name));
+  return rc.sdk.clients
+    .list()
+    .filter((c) => principal.clients === '*' || principal.clients.has(c.name));
 }

@@ -4,11 +4,11 @@
  * on demand, the fleet's stream); this adapter starts it with the SSE options and the host's fleet
  * view, and ends the subscriptions the REST server made when the server closes.
  */
-import type { FleetEvent } from '../../src/index.js';
+import type { FleetEvent } from '../../src/entries/cluster.js';
 import type { RestHost } from './context.js';
 import type { RestFleet } from './fleet-view.js';
 
-type Bus = RestHost['events'];
+type Bus = RestHost['events']['bus'];
 
 /** One record of the bus: what SSE frames and webhooks deliver. */
 export type HubEvent = Parameters<Parameters<Bus['subscribe']>[0]>[0];
@@ -40,7 +40,7 @@ export class EventHub {
       onPublishError?: (error: unknown) => void;
     },
   ) {
-    this.#bus = sdk.events;
+    this.#bus = sdk.events.bus;
     this.#bus.start({
       bufferSize: options.bufferSize,
       ...(options.fleet?.view ? { fleet: options.fleet.view.events } : {}),

@@ -93,7 +93,7 @@ export function eventRoutes(rc: RestContext): AnyRoute[] {
         for (const name of wanted ?? []) {
           requireClientAccess(principal, name);
           // an existing client (the names are not looked up in any object: `__proto__` is just unknown)
-          rc.sdk.client(name);
+          rc.sdk.clients.get(name);
         }
         const types =
           query.types && query.types.length > 0 ? new Set<string>(query.types) : undefined;

@@ -18,7 +18,7 @@ export function registerFleetGauges(registry: Registry, sdk: RestHost, fleet: Re
     async collect() {
       this.reset();
       await Promise.all(
-        sdk.clients.map(async (client) => {
+        sdk.clients.list().map(async (client) => {
           const open = await sdk.sends.open(client.name).catch(() => undefined);
           if (open !== undefined) this.set({ client: client.name }, open);
         }),

@@ -4,13 +4,8 @@
  * mode; what exists only in a fleet (nodes, owners, the event stream) is `view`, undefined on one
  * server.
  */
-import {
-  WakitError,
-  type ClientOwner,
-  type ClientState,
-  type ClusterView,
-  type FleetNode,
-} from '../../src/index.js';
+import { WakitError, type ClientState } from '../../src/index.js';
+import type { ClientOwner, ClusterView, FleetNode } from '../../src/entries/cluster.js';
 
 export interface RestFleet {
   /** The fleet (`cluster` config); undefined on one server. */

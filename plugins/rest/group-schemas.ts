@@ -3,7 +3,12 @@
  * components like those of `schemas.ts`. Ids are checked by the SDK (INVALID_CHAT_ID), lengths here.
  */
 import { z } from 'zod';
-import { GROUP_LIMITS, PERSON_KINDS, REFUSAL_REASONS, chatIdPattern } from '../../src/index.js';
+import {
+  GROUP_LIMITS,
+  PERSON_KINDS,
+  REFUSAL_REASONS,
+  chatIdPattern,
+} from '../../src/entries/contract.js';
 import { restSchemas } from './schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T): T {

@@ -5,7 +5,7 @@
  * capability is broken).
  */
 import { Gauge, type Registry } from 'prom-client';
-import { CAPABILITIES } from '../../src/index.js';
+import { CAPABILITIES } from '../../src/entries/engine.js';
 import type { RestHost } from './context.js';
 
 export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
@@ -17,7 +17,7 @@ export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
     registers,
     collect() {
       this.reset();
-      for (const client of sdk.clients) {
+      for (const client of sdk.clients.list()) {
         const health = client.info().health;
         if (!health) continue;
         for (const capability of CAPABILITIES) {
@@ -33,7 +33,7 @@ export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
     registers,
     collect() {
       this.reset();
-      for (const client of sdk.clients) {
+      for (const client of sdk.clients.list()) {
         const health = client.info().health;
         if (!health) continue;
         const labels = {

@@ -3,6 +3,7 @@
  * Prometheus metrics and the dashboard. Enable it with `plugins: { rest: { tokens: [...] } }`.
  */
 import { definePlugin } from '../../src/index.js';
+import { REST_PRIVILEGES, restHost } from './context.js';
 import { restOptionsSchema } from './options.js';
 import { advertisedUrl, createRestServer } from './server.js';
 
@@ -25,16 +26,17 @@ export default definePlugin({
   name: 'rest',
   version: '1.0.0',
   options: restOptionsSchema,
-  async setup(ctx) {
+  privileges: REST_PRIVILEGES,
+  async setup(ctx, services) {
     const server = await createRestServer({
-      sdk: ctx,
+      sdk: restHost(ctx, services),
       options: ctx.options,
       logger: ctx.log,
       pluginRoutes: ctx.http,
     });
     await server.listen();
     // a fleet forwards requests for this node's clients here (unless cluster.advertiseUrl is set)
-    ctx.cluster?.advertise(advertisedUrl(server.options.host, server.port));
+    services.fleet?.advertise(advertisedUrl(server.options.host, server.port));
     ctx.onClose(() => server.close());
   },
 });

@@ -7,7 +7,8 @@ import { registerFleetGauges } from './fleet-metrics.js';
 import { registerHealthGauges } from './health-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
-import { CLIENT_STATES, type BotClient, type TrackedSend } from '../../src/index.js';
+import { CLIENT_STATES } from '../../src/entries/contract.js';
+import type { BotClient, TrackedSend } from '../../src/index.js';
 import type { RestHost } from './context.js';
 import type { RestFleet } from './fleet-view.js';
 
@@ -35,7 +36,7 @@ export class RestMetrics {
       collect() {
         this.reset();
         const counts = new Map<string, number>(CLIENT_STATES.map((s) => [s, 0]));
-        for (const client of sdk.clients)
+        for (const client of sdk.clients.list())
           counts.set(client.state, (counts.get(client.state) ?? 0) + 1);
         for (const [state, n] of counts) this.set({ state }, n);
       },
@@ -47,7 +48,7 @@ export class RestMetrics {
       registers,
       collect() {
         this.reset();
-        for (const client of sdk.clients) {
+        for (const client of sdk.clients.list()) {
           const { pending, held, running } = client.info().queue;
           this.set({ client: client.name, kind: 'pending' }, pending);
           this.set({ client: client.name, kind: 'held' }, held);

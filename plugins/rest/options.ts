@@ -1,4 +1,6 @@
-import { ACCOUNT_EVENT_NAMES, clientNameSchema as clientName, z } from '../../src/index.js';
+import { ACCOUNT_EVENT_NAMES } from '../../src/entries/contract.js';
+import { clientNameSchema as clientName } from '../../src/entries/config.js';
+import { z } from '../../src/index.js';
 
 /** Events a client emits that SSE and webhooks carry. */
 export const EVENT_TYPES = ACCOUNT_EVENT_NAMES;

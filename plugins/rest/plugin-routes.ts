@@ -9,13 +9,13 @@
  * its handler gets the raw request and the document does not list it.
  */
 import type { Context, Next } from 'koa';
-import {
-  WakitError,
-  type PluginHttpRequest,
-  type PluginHttpResponse,
-  type PluginRoute,
-  type PluginRouteRegistry,
-} from '../../src/index.js';
+import { WakitError } from '../../src/index.js';
+import type {
+  PluginHttpRequest,
+  PluginHttpResponse,
+  PluginRoute,
+  PluginRouteRegistry,
+} from '../../src/entries/http.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
 import { defaultClientName, type RestContext } from './context.js';
 import { routeHandler, type AnyRoute } from './route.js';

@@ -7,13 +7,13 @@ import { z } from 'zod';
 import {
   CLIENT_STATES,
   DISCONNECT_REASONS,
-  ERROR_CODES,
   sendRequestSchema,
   textOptionsSchema,
   contactCardSchema,
   locationSchema,
   pollSchema,
-} from '../../src/index.js';
+} from '../../src/entries/contract.js';
+import { ERROR_CODES } from '../../src/index.js';
 import { EVENT_TYPES } from './options.js';
 import { EngineHealth } from './health-schemas.js';
 import { named } from './schema-registry.js';

@@ -6,7 +6,7 @@
  */
 import Koa, { type Context } from 'koa';
 import type { Logger } from 'pino';
-import type { PluginRouteRegistry } from '../../src/index.js';
+import type { PluginRouteRegistry } from '../../src/entries/http.js';
 import { TokenAuth, type Principal } from './auth.js';
 import type { RestContext, RestHost } from './context.js';
 import { dashboardRoutes } from './dashboard.js';
@@ -113,7 +113,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const { sdk } = init;
   const log = init.logger;
   const auth = new TokenAuth(options.tokens, options.insecure);
-  const fleet = restFleet(sdk.cluster);
+  const fleet = restFleet(sdk.fleet);
   const metrics = options.metrics ? new RestMetrics(sdk, fleet) : undefined;
   const hub = new EventHub(sdk, {
     fleet,
@@ -141,7 +141,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   };
   const detachMetrics: (() => void)[] = [];
   if (metrics)
-    detachMetrics.push(sdk.onClient((client) => detachMetrics.push(metrics.watch(client))));
+    detachMetrics.push(sdk.clients.onClient((client) => detachMetrics.push(metrics.watch(client))));
   // Webhooks (and the events metric) want every type their hooks name; no hook: no message.status.
   // Per-client webhooks change at run time: the subscription follows them. A fleet: the `webhooks`
   // group of the stream hands each event to one node, which delivers it (acknowledged once over).
@@ -150,7 +150,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
   const subscribeHooks = (): void => {
     if (cluster) return;
     // tests (`createTestSdk`) never reach a real receiver: no webhook is delivered
-    const hooks = sdk.testing ? [] : [...options.webhooks, ...clientWebhooks.all()];
+    const hooks = sdk.env.testing ? [] : [...options.webhooks, ...clientWebhooks.all()];
     const types = hooks.some((hook) => !hook.events)
       ? undefined
       : new Set<string>(hooks.flatMap((hook) => hook.events ?? []));
@@ -169,7 +169,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     previous();
   };
   subscribeHooks();
-  if (sdk.testing && options.webhooks.length > 0) {
+  if (sdk.env.testing && options.webhooks.length > 0) {
     log.info(
       '%d webhooks not delivered: tests (createTestSdk) make no calls out',
       options.webhooks.length,

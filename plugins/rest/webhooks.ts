@@ -14,7 +14,8 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { computeBackoff, redact } from '../../src/index.js';
+import { computeBackoff } from '../../src/entries/kernel.js';
+import { redact } from '../../src/entries/http.js';
 import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import { guardedPost } from './guarded-post.js';

@@ -11,6 +11,7 @@ import { LocalSessionStore } from '../auth/local-store.js';
 import { OutboundQueue } from '../queue/index.js';
 import { createOutboxStore, journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import { PluginHost } from '../plugins/plugin-host.js';
+import { lifecycleView } from '../plugins/privileges.js';
 import { EventBus } from '../events/event-bus.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
@@ -160,7 +161,6 @@ export function eventLoopOf(c: DependencyContainer): EventLoopMonitor {
 }
 
 export function pluginHostOf(c: DependencyContainer): PluginHost {
-  const clients = c.resolve(CLIENT_MANAGER);
   const lifecycle = c.resolve(LIFECYCLE);
   const fleet = fleetIn(c);
   return new PluginHost({
@@ -169,23 +169,23 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
     testing: c.resolve(TESTING),
     logger: c.resolve(LOGGER),
     errors: c.resolve(ERROR_SINK),
-    get clients() {
-      return clients.list();
-    },
-    client: (name) => clients.get(name),
-    onClient: (listener) => clients.onClient(listener),
-    clientAdmin: c.resolve(CLIENT_ADMIN),
-    sends: c.resolve(SEND_LOOKUP),
-    stopping: () => lifecycle.phase === 'stopping' || lifecycle.phase === 'stopped',
-    get simulator() {
-      return c.resolve(SIMULATOR)?.network;
-    },
-    eventLoop: c.resolve(EVENT_LOOP),
-    get cluster() {
-      return fleet?.fleet?.view;
-    },
+    clients: c.resolve(CLIENT_MANAGER),
     // the token names the bus by what it needs of a client (tokens.ts imports no client code)
     events: c.resolve(EVENT_BUS) as unknown as EventBus<BotClient>,
+    // privileged services, granted by name to plugins that declare them (docs/plugins.md); read
+    // when used: the fleet and the simulator's network arrive with their lazily loaded code
+    services: {
+      clientAdmin: c.resolve(CLIENT_ADMIN),
+      sends: c.resolve(SEND_LOOKUP),
+      lifecycle: lifecycleView(() => lifecycle.phase),
+      eventLoop: c.resolve(EVENT_LOOP),
+      get fleet() {
+        return fleet?.fleet?.view;
+      },
+      get simulator() {
+        return c.resolve(SIMULATOR)?.network;
+      },
+    },
   });
 }
 

@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 import { WakitError } from '../errors/index.js';
-import type { Plugin, PluginDefinition } from './types.js';
+import type { Plugin, PluginDefinition, PrivilegeName } from './types.js';
 
 /** Plugin names: a letter or digit, then letters, digits, `-`, `_`, `.`, `@` or `/` (npm-like). */
 export const PLUGIN_NAME_PATTERN = /^[A-Za-z0-9@][A-Za-z0-9@/._-]{0,127}$/;
 
 /**
  * Declares a plugin. Returns the same plain object, checked: a valid `name`, a `setup` function,
- * a zod `options` schema if any. `setup(ctx)` receives the options parsed by that schema.
+ * a zod `options` schema if any, `privileges` as a list of names if any. `setup(ctx, services)`
+ * receives the options parsed by that schema, and the privileged services the plugin declared
+ * (checked by name when the plugin loads: PLUGIN_LOAD_FAILED for an unknown one).
  *
  * ```ts
  * export default definePlugin({
@@ -19,13 +21,17 @@ export const PLUGIN_NAME_PATTERN = /^[A-Za-z0-9@][A-Za-z0-9@/._-]{0,127}$/;
  * });
  * ```
  */
-export function definePlugin<S extends z.ZodType | undefined = undefined>(
-  definition: PluginDefinition<S>,
-): Plugin<S extends z.ZodType ? z.output<S> : undefined> {
+export function definePlugin<
+  S extends z.ZodType | undefined = undefined,
+  const Granted extends PrivilegeName = never,
+>(
+  definition: PluginDefinition<S, Granted>,
+  // NoInfer: `sdk.use(definePlugin({ … }))` must not infer every privilege from `use`'s parameter
+): Plugin<S extends z.ZodType ? z.output<S> : undefined, NoInfer<Granted>> {
   if (!definition || typeof definition !== 'object') {
     throw new WakitError('VALIDATION_FAILED', 'definePlugin takes one object argument');
   }
-  const { name, dependencies, options, setupTimeoutMs } = definition;
+  const { name, dependencies, options, setupTimeoutMs, privileges } = definition;
   const setup = (definition as { setup?: unknown }).setup;
   if (typeof name !== 'string' || !PLUGIN_NAME_PATTERN.test(name)) {
     throw new WakitError('VALIDATION_FAILED', `Plugin name ${JSON.stringify(name)} is invalid`, {
@@ -44,6 +50,15 @@ export function definePlugin<S extends z.ZodType | undefined = undefined>(
     throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: dependencies must be plugin names`);
   }
   if (
+    privileges !== undefined &&
+    (!Array.isArray(privileges) || privileges.some((p) => typeof p !== 'string'))
+  ) {
+    throw new WakitError(
+      'VALIDATION_FAILED',
+      `Plugin ${name}: privileges must be a list of service names`,
+    );
+  }
+  if (
     options !== undefined &&
     typeof (options as { safeParse?: unknown }).safeParse !== 'function'
   ) {
@@ -56,7 +71,8 @@ export function definePlugin<S extends z.ZodType | undefined = undefined>(
     );
   }
   return Object.freeze({ ...definition }) as unknown as Plugin<
-    S extends z.ZodType ? z.output<S> : undefined
+    S extends z.ZodType ? z.output<S> : undefined,
+    Granted
   >;
 }
 

@@ -9,19 +9,26 @@ import { isPlugin } from './define-plugin.js';
 import { importConfiguredPlugins } from './loader.js';
 import { EventPipeline, pluginEventOf } from './pipeline.js';
 import { callSafely } from '../kernel/listeners.js';
+import type { EventBus } from '../events/event-bus.js';
 import {
   parsePluginOptions,
   resolvePluginSet,
   type PluginEntry,
   type ResolvedPlugin,
 } from './plugin-set.js';
+import { grantPrivileges } from './privileges.js';
 import { RouteRegistry } from './routes.js';
 import type {
   CommandInfo,
   Plugin,
+  PluginClients,
   PluginContext,
+  PluginEnv,
+  PluginEvents,
   PluginHttp,
   PluginRouteRegistry,
+  PrivilegeName,
+  PrivilegedServices,
 } from './types.js';
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
@@ -38,26 +45,17 @@ export interface LoadedPluginInfo {
   name: string;
   version?: string;
   source: string;
+  /** The privileged services it was granted (those it declared). */
+  privileges: PrivilegeName[];
 }
 
 /** What the plugin host needs of the SDK (the SDK implements it; plugins never see it whole). */
-export interface PluginHostDeps extends Pick<
-  PluginContext,
-  | 'config'
-  | 'baseDir'
-  | 'testing'
-  | 'clients'
-  | 'client'
-  | 'onClient'
-  | 'clientAdmin'
-  | 'sends'
-  | 'simulator'
-  | 'eventLoop'
-  | 'cluster'
-  | 'events'
-> {
-  /** True once the SDK is stopping. */
-  stopping(): boolean;
+export interface PluginHostDeps extends Omit<PluginEnv, 'name'> {
+  readonly clients: PluginClients;
+  /** The core event bus (src/events/). */
+  readonly events: EventBus<BotClient>;
+  /** Read when a plugin that declared a service reads it (a getter may supply it late). */
+  readonly services: PrivilegedServices;
   readonly logger: Logger;
   readonly errors: ErrorSink;
 }
@@ -65,6 +63,7 @@ export interface PluginHostDeps extends Pick<
 interface Running {
   plugin: Plugin;
   source: string;
+  privileges: PrivilegeName[];
   closeHooks: (() => void | Promise<void>)[];
 }
 
@@ -161,10 +160,11 @@ export class PluginHost {
 
   /** Plugins set up so far, in setup order. */
   list(): LoadedPluginInfo[] {
-    return this.#running.map(({ plugin, source }) => ({
+    return this.#running.map(({ plugin, source, privileges }) => ({
       name: plugin.name,
       ...(plugin.version ? { version: plugin.version } : {}),
       source,
+      privileges: [...privileges],
     }));
   }
 
@@ -201,7 +201,9 @@ export class PluginHost {
     const ordered = resolvePluginSet([...configured.entries, ...this.#entries], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
     this.#phase = 'started';
-    this.#unsubscribeClients = this.#sdk.onClient((client) => this.#pipeline.attachClient(client));
+    this.#unsubscribeClients = this.#sdk.clients.onClient((client) =>
+      this.#pipeline.attachClient(client),
+    );
     if (ordered.length > 0) {
       this.#log.info(
         { plugins: ordered.map((p) => p.plugin.name) },
@@ -231,7 +233,16 @@ export class PluginHost {
   }
 
   async #setup({ plugin, options, source }: ResolvedPlugin): Promise<void> {
-    const running: Running = { plugin, source, closeHooks: [] };
+    const { granted, services } = grantPrivileges(plugin, this.#sdk.services, source);
+    if (granted.length > 0) {
+      this.#log.info(
+        { plugin: plugin.name, privileges: granted },
+        'plugin %s granted: %s',
+        plugin.name,
+        granted.join(', '),
+      );
+    }
+    const running: Running = { plugin, source, privileges: granted, closeHooks: [] };
     const ctx = this.#context(plugin, options, running);
     const timeoutMs = plugin.setupTimeoutMs ?? this.#options.setupTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
@@ -251,7 +262,10 @@ export class PluginHost {
     // close hooks registered during a failed setup still run at stop
     this.#running.push(running);
     try {
-      await Promise.race([Promise.resolve().then(() => plugin.setup(ctx)), timeout]);
+      await Promise.race([
+        Promise.resolve().then(() => plugin.setup(ctx, services as PrivilegedServices)),
+        timeout,
+      ]);
     } catch (error) {
       if (isWakitError(error, 'PLUGIN_TIMEOUT')) throw error;
       const cause = toWakitError(error, 'PLUGIN_LOAD_FAILED');
@@ -282,29 +296,47 @@ export class PluginHost {
         routes.add(name, definition);
       },
     };
+    const clients = sdk.clients;
     return {
-      name,
       options,
       log,
-      config: sdk.config,
-      get stopping() {
-        return sdk.stopping();
-      },
-      baseDir: sdk.baseDir,
-      testing: sdk.testing,
-      get clients(): readonly BotClient[] {
-        return sdk.clients;
-      },
-      client: (clientName) => sdk.client(clientName),
-      onClient: (listener) => sdk.onClient(listener),
-      clientAdmin: sdk.clientAdmin,
-      sends: sdk.sends,
-      simulator: sdk.simulator,
-      eventLoop: sdk.eventLoop,
-      cluster: sdk.cluster,
-      events: sdk.events,
-      report: (error, where = {}) =>
-        this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
+      env: Object.freeze({ name, config: sdk.config, baseDir: sdk.baseDir, testing: sdk.testing }),
+      clients: Object.freeze({
+        list: () => clients.list(),
+        get: (clientName: string) => clients.get(clientName),
+        onClient: (listener: (client: BotClient) => void) => clients.onClient(listener),
+      }),
+      events: Object.freeze({
+        observe: (event, observer, onOptions) => {
+          if (typeof observer !== 'function') {
+            throw new WakitError(
+              'VALIDATION_FAILED',
+              `Plugin ${name}: events.observe(${event}) needs a function`,
+            );
+          }
+          return sdk.events.observe(
+            event,
+            ({ client, args }) => {
+              const observed = pluginEventOf(client, event, args);
+              const messageId = (observed as { message?: { id?: string } }).message?.id;
+              callSafely(observer, [observed], (error) =>
+                this.#report({
+                  source: 'plugin',
+                  plugin: name,
+                  event,
+                  client: client.name,
+                  ...(messageId ? { messageId } : {}),
+                  error,
+                }),
+              );
+            },
+            onOptions?.clients,
+          );
+        },
+        report: (error, where = {}) =>
+          this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
+        bus: sdk.events,
+      } satisfies PluginEvents),
       on: (event, handler, onOptions) => {
         if (typeof handler !== 'function') {
           throw new WakitError(
@@ -314,38 +346,12 @@ export class PluginHost {
         }
         return this.#pipeline.add(name, event, handler, onOptions?.clients);
       },
-      observe: (event, observer, onOptions) => {
-        if (typeof observer !== 'function') {
-          throw new WakitError(
-            'VALIDATION_FAILED',
-            `Plugin ${name}: observe(${event}) needs a function`,
-          );
-        }
-        return sdk.events.observe(
-          event,
-          ({ client, args }) => {
-            const observed = pluginEventOf(client, event, args);
-            const messageId = (observed as { message?: { id?: string } }).message?.id;
-            callSafely(observer, [observed], (error) =>
-              this.#report({
-                source: 'plugin',
-                plugin: name,
-                event,
-                client: client.name,
-                ...(messageId ? { messageId } : {}),
-                error,
-              }),
-            );
-          },
-          onOptions?.clients,
-        );
-      },
       command: (commandName, handler, meta) => {
         duringSetup('register commands');
         this.#commands.register(name, commandName, handler, meta);
       },
       send: async (clientName, chatId, content, sendOptions) => {
-        const client = sdk.client(clientName);
+        const client = clients.get(clientName);
         const send = prepareContent(chatId, content, sendOptions?.text);
         const queued = await client.enqueue(send, {
           priority: sendOptions?.priority ?? 'normal',

@@ -19,12 +19,13 @@ import type { EventLoopStats } from '../kernel/event-loop-monitor.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
 import type { ClusterView } from '../cluster/cluster-view.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { Phase } from '../kernel/lifecycle.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
 
 /** A plugin: a named, plain object. Create it with `definePlugin`. */
-export interface Plugin<Options = unknown> {
+export interface Plugin<Options = unknown, Granted extends PrivilegeName = PrivilegeName> {
   readonly name: string;
   readonly version?: string;
   /** Names of plugins that must be set up before this one (and must be present). */
@@ -33,17 +34,30 @@ export interface Plugin<Options = unknown> {
   readonly options?: z.ZodType<Options, unknown>;
   /** Longest time `setup` may take before start fails with PLUGIN_TIMEOUT. Default 10 s. */
   readonly setupTimeoutMs?: number;
-  setup(ctx: PluginContext<Options>): void | Promise<void>;
+  /** Privileged services the plugin needs (granted by name at setup; most plugins need none). */
+  readonly privileges?: readonly Granted[];
+  setup(
+    ctx: PluginContext<Options>,
+    services: Pick<PrivilegedServices, Granted>,
+  ): void | Promise<void>;
 }
 
 /** Input of `definePlugin`: `options` is a zod schema and `setup` gets its parsed output. */
-export interface PluginDefinition<S extends z.ZodType | undefined = undefined> {
+export interface PluginDefinition<
+  S extends z.ZodType | undefined = undefined,
+  Granted extends PrivilegeName = never,
+> {
   name: string;
   version?: string;
   dependencies?: readonly string[];
   options?: S;
   setupTimeoutMs?: number;
-  setup(ctx: PluginContext<S extends z.ZodType ? z.output<S> : undefined>): void | Promise<void>;
+  /** Privileged services `setup` receives as its second argument, e.g. `['sends']`. */
+  privileges?: readonly Granted[];
+  setup(
+    ctx: PluginContext<S extends z.ZodType ? z.output<S> : undefined>,
+    services: Pick<PrivilegedServices, Granted>,
+  ): void | Promise<void>;
 }
 
 /** The options type of a plugin. */
@@ -85,7 +99,7 @@ export type EventHandler<E extends ClientEventName = ClientEventName> = (
 ) => unknown;
 
 /**
- * An observer (`ctx.observe`): sees every emission of an event, before the middleware chain, so
+ * An observer (`ctx.events.observe`): sees every emission of an event, before the middleware chain, so
  * also commands and events a handler consumed; it cannot consume or change the chain. A throw or
  * rejection is reported like a handler's.
  */
@@ -258,59 +272,18 @@ export interface PluginHttp extends PluginRouteRegistry {
 // ---------------------------------------------------------------------------------------------
 // Context
 
-/** What `setup(ctx)` receives. */
+/** What `setup(ctx)` receives: ten members. More is granted by name (`privileges`). */
 export interface PluginContext<Options = unknown> {
-  /** The plugin's name. */
-  readonly name: string;
   /** Validated options (defaults filled by the plugin's schema). */
   readonly options: Options;
   /** A child logger with `plugin: <name>`. */
   readonly log: Logger;
-  /** The SDK configuration (frozen). */
-  readonly config: Readonly<WakitConfig>;
-  /** True once `sdk.stop()` began: queues drain, intake is closed (REST answers `/readyz` 503). */
-  readonly stopping: boolean;
-  /** Directory relative paths resolve from (the config file's directory). */
-  readonly baseDir: string;
-  /**
-   * True in tests (`createTestSdk`): turn outbound side effects off (calls to other services,
-   * webhooks, e-mails); the built-in REST plugin delivers no webhooks then.
-   */
-  readonly testing: boolean;
-  /** Every client, now (clients named in `config.clients` exist once `start()` created them). */
-  readonly clients: readonly BotClient[];
-  /** A client by name (CLIENT_NOT_FOUND otherwise). */
-  client(name: string): BotClient;
-  /** Calls `listener` for every client, existing and future. */
-  onClient(listener: (client: BotClient) => void): () => void;
-  /** Clients at run time: add, remove, restart, list, and settings kept with a client. */
-  readonly clientAdmin: ClientAdmin;
-  /** Tracked sends by tracking id (every client). */
-  readonly sends: SendLookup;
-  /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
-  readonly simulator: SimulatorNetwork | undefined;
-  /** Event-loop delay figures of the watchdog (the REST plugin exports them in `/metrics`). */
-  readonly eventLoop: EventLoopView;
-  /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
-  readonly cluster: ClusterView | undefined;
-  /** Every client's events: `observe` them as they happen, or `subscribe` to their records. */
-  readonly events: EventBus<BotClient>;
-  /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
-  report(error: unknown, where?: ReportWhere): void;
+  /** Where the plugin runs: its name, the configuration, the base directory, test mode. */
+  readonly env: PluginEnv;
   /** Adds a middleware handler for a client event; returns a function that removes it. */
   on<E extends ClientEventName>(
     event: E,
     handler: EventHandler<E>,
-    options?: OnOptions,
-  ): () => void;
-  /**
-   * Observes an event: `observer` sees every emission (commands and events other handlers consume
-   * included), before the handlers, and cannot consume it (counters, audit logs, metrics).
-   * Returns a function that removes it.
-   */
-  observe<E extends ClientEventName>(
-    event: E,
-    observer: EventObserver<E>,
     options?: OnOptions,
   ): () => void;
   /** Registers a command (during setup). Names and aliases are case-insensitive. */
@@ -322,18 +295,100 @@ export interface PluginContext<Options = unknown> {
     content: SendContent,
     options?: PluginSendOptions,
   ): Promise<SendResult>;
-  /** Runs at `sdk.stop()`, after queues drained; plugins close in reverse setup order. */
-  onClose(hook: () => void | Promise<void>): void;
+  /** The SDK's clients: every one now, one by name, and each one as it is created. */
+  readonly clients: PluginClients;
   /** HTTP routes served by the REST plugin when it is enabled. */
   readonly http: PluginHttp;
+  /** Observing events (never consuming them) and reporting failures to the SDK's error sink. */
+  readonly events: PluginEvents;
+  /** Runs at `sdk.stop()`, after queues drained; plugins close in reverse setup order. */
+  onClose(hook: () => void | Promise<void>): void;
 }
+
+/** `ctx.env`: where a plugin runs. */
+export interface PluginEnv {
+  /** The plugin's name. */
+  readonly name: string;
+  /** The SDK configuration (frozen). */
+  readonly config: Readonly<WakitConfig>;
+  /** Directory relative paths resolve from (the config file's directory). */
+  readonly baseDir: string;
+  /**
+   * True in tests (`createTestSdk`): turn outbound side effects off (calls to other services,
+   * webhooks, e-mails); the built-in REST plugin delivers no webhooks then.
+   */
+  readonly testing: boolean;
+}
+
+/** `ctx.clients`: the SDK's clients. */
+export interface PluginClients {
+  /** Every client, now (clients named in `config.clients` exist once `start()` created them). */
+  list(): readonly BotClient[];
+  /** A client by name (CLIENT_NOT_FOUND otherwise). */
+  get(name: string): BotClient;
+  /** Calls `listener` for every client, existing and future; returns a function that stops it. */
+  onClient(listener: (client: BotClient) => void): () => void;
+}
+
+/** `ctx.events`: observe events, report failures. */
+export interface PluginEvents {
+  /**
+   * Observes an event: `observer` sees every emission (commands and events other handlers consume
+   * included), before the handlers, and cannot consume it (counters, audit logs, metrics).
+   * Returns a function that removes it.
+   */
+  observe<E extends ClientEventName>(
+    event: E,
+    observer: EventObserver<E>,
+    options?: OnOptions,
+  ): () => void;
+  /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
+  report(error: unknown, where?: ReportWhere): void;
+  /**
+   * The core event bus itself: every client's events as records with ids (`subscribe`, replay
+   * after an id, the QR a client shows). SSE and webhooks of the REST plugin read it here.
+   */
+  readonly bus: EventBus<BotClient>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Privileged services: granted by name to a plugin that declares them (`privileges`)
+
+/** The SDK's life, as `/readyz` needs it. */
+export interface LifecycleView {
+  readonly phase: Phase;
+  /** True once `sdk.stop()` began: queues drain, intake is closed (REST answers `/readyz` 503). */
+  readonly stopping: boolean;
+}
+
+/**
+ * What a plugin may ask for beyond its context, by name in `definePlugin({ privileges })`; `setup`
+ * gets the granted ones as its second argument. The REST plugin declares most of them.
+ */
+export interface PrivilegedServices {
+  /** Clients at run time: add, remove, restart, list, and settings kept with a client. */
+  readonly clientAdmin: ClientAdmin;
+  /** Tracked sends by tracking id (every client). */
+  readonly sends: SendLookup;
+  /** The SDK's phase and whether it is stopping. */
+  readonly lifecycle: LifecycleView;
+  /** Event-loop delay figures of the watchdog (the REST plugin exports them in `/metrics`). */
+  readonly eventLoop: EventLoopView;
+  /** The fleet this node belongs to (`cluster` config); undefined on a single server. */
+  readonly fleet: ClusterView | undefined;
+  /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
+  readonly simulator: SimulatorNetwork | undefined;
+}
+
+/** The name of a privileged service. */
+export type PrivilegeName = keyof PrivilegedServices;
 
 /** What plugins see of the event-loop monitor. */
 export interface EventLoopView {
   stats(): EventLoopStats;
 }
 
-/** Where a failure reported with `ctx.report` happened. */
+/** Where a failure reported with `ctx.events.report` happened. */
 export interface ReportWhere {
   source?: Extract<ErrorSource, 'plugin' | 'webhook'>;
   event?: string;

@@ -6,18 +6,15 @@
  */
 import { expect } from 'chai';
 import sinon from 'sinon';
+import { EDIT_WINDOW_MS, REVOKE_WINDOW_MS } from '../../src/entries/contract.js';
 import {
-  EDIT_WINDOW_MS,
-  REVOKE_WINDOW_MS,
   isWakitError,
   type BotClient,
-  type EditUpdate,
   type Message,
-  type ReactionUpdate,
-  type RevokeUpdate,
   type Sdk,
   type TrackedSend,
 } from '../../src/index.js';
+import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../../src/entries/types.js';
 import type { SimPhone } from '../../src/engines/simulator/index.js';
 import { BOT_ID, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 

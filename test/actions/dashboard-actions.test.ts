@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
-import type { Message, ReactionUpdate } from '../../src/index.js';
+import type { Message } from '../../src/index.js';
+import type { ReactionUpdate } from '../../src/entries/types.js';
 import {
   ADMIN_TOKEN,
   CONTACT,

@@ -3,15 +3,8 @@
  * `queue.typingBeforeSend`, and the light pacing of reactions and presence in the queue.
  */
 import { expect } from 'chai';
-import {
-  TYPING_MAX_MS,
-  TYPING_MIN_MS,
-  isWakitError,
-  typingDelayMs,
-  type BotClient,
-  type Message,
-  type Sdk,
-} from '../../src/index.js';
+import { TYPING_MAX_MS, TYPING_MIN_MS, typingDelayMs } from '../../src/entries/contract.js';
+import { isWakitError, type BotClient, type Message, type Sdk } from '../../src/index.js';
 import type { SimPhone } from '../../src/engines/simulator/index.js';
 import { BOT_ID, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 

@@ -5,13 +5,8 @@
  */
 import { expect } from 'chai';
 import { pino } from 'pino';
-import {
-  createSdk,
-  prepareAction,
-  type Message,
-  type Sdk,
-  type WakitConfigInput,
-} from '../../src/index.js';
+import { createSdk, type Message, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import { prepareAction } from '../../src/entries/contract.js';
 import { SimulatorNetwork } from '../../src/engines/simulator/index.js';
 import { BOT_ID, BOT_PHONE, tempDir } from '../helpers/sdk-fixtures.js';
 

@@ -3,7 +3,8 @@
  * callers, and `calls: { reject, message }` rejecting automatically and answering through the queue.
  */
 import { expect } from 'chai';
-import type { BotClient, CallData, Sdk } from '../../src/index.js';
+import type { BotClient, Sdk } from '../../src/index.js';
+import type { CallData } from '../../src/entries/types.js';
 import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 

@@ -7,13 +7,13 @@ import {
   createSdk,
   isWakitError,
   type BotClient,
-  type EngineHealth,
   type Sdk,
   type TrackedSend,
   type WakitConfigInput,
 } from '../../src/index.js';
 // `sdk.simulator` before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
+import type { EngineHealth } from '../../src/entries/engine.js';
 
 const CONTACT = '15550001111';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');

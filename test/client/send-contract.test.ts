@@ -1,10 +1,6 @@
 import { expect } from 'chai';
-import {
-  prepareContent,
-  prepareSend,
-  sendRequestSchema,
-  type WakitError,
-} from '../../src/index.js';
+import { prepareContent, prepareSend, sendRequestSchema } from '../../src/entries/contract.js';
+import type { WakitError } from '../../src/index.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

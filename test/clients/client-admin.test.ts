@@ -1,14 +1,11 @@
 import { expect } from 'chai';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  prepareContent,
-  type BotClient,
-  type Sdk,
-  type WakitConfigInput,
-} from '../../src/index.js';
+import { prepareContent } from '../../src/entries/contract.js';
+import type { BotClient, Sdk, WakitConfigInput } from '../../src/index.js';
 import { pino } from 'pino';
-import { createSdk, FileClientRegistry, isWakitError } from '../../src/index.js';
+import { createSdk, isWakitError } from '../../src/index.js';
+import { FileClientRegistry } from '../../src/entries/kernel.js';
 import { simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 

@@ -1,12 +1,8 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import {
-  createSdk,
-  prepareSend,
-  type QueuedSend,
-  type Sdk,
-  type WakitConfigInput,
-} from '../../src/index.js';
+import { createSdk, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import { prepareSend } from '../../src/entries/contract.js';
+import type { QueuedSend } from '../../src/entries/types.js';
 import type { Ownership } from '../../src/cluster/ownership.js';
 import type { ClientState } from '../../src/client/types.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { compareStreamIds, isStreamId, WakitError, type FleetEvent } from '../../src/index.js';
+import { compareStreamIds, isStreamId, type FleetEvent } from '../../src/entries/cluster.js';
+import { WakitError } from '../../src/index.js';
 import { RedisEventStream } from '../../src/cluster/redis-event-stream.js';
 import { RedisServer } from '../helpers/redis-server.js';
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { compareStreamIds, type ClusterView } from '../../src/index.js';
+import { compareStreamIds, type ClusterView } from '../../src/entries/cluster.js';
 import { RedisEventStream } from '../../src/cluster/redis-event-stream.js';
 import { WEBHOOK_GROUP } from '../../plugins/rest/server.js';
 import {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { MAX_ISSUES, capIssues, issueError, zodIssues } from '../../src/index.js';
+import { MAX_ISSUES, capIssues, issueError, zodIssues } from '../../src/entries/http.js';
 
 describe('issue lists (VALIDATION_FAILED / CONFIG_INVALID)', () => {
   it('lists every problem with its path, once, in one error', () => {

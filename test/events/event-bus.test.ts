@@ -28,11 +28,11 @@ describe('the core event bus (ctx.events)', function () {
       definePlugin({
         name: 'audit',
         setup(ctx) {
-          ctx.events.subscribe((event) => {
+          ctx.events.bus.subscribe((event) => {
             if (event.event === 'message') throw new Error('subscriber bug');
           });
-          ctx.events.subscribe((event) => records.push(event));
-          ctx.events.observe('message', ({ client, args }) => {
+          ctx.events.bus.subscribe((event) => records.push(event));
+          ctx.events.bus.observe('message', ({ client, args }) => {
             live.push(`${client.name}:${args[0].body}`);
           });
         },

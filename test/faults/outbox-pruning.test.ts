@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { createSdk, prepareContent, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import { createSdk, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import { prepareContent } from '../../src/entries/contract.js';
 import { CONTACT, CONTACT_ID } from './child-server.js';
 // `sdk.simulator` before start (docs/simulator.md)
 import '../../src/entries/simulator.js';

@@ -3,13 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import {
-  createSdk,
-  isWakitError,
-  prepareContent,
-  type QueuedSend,
-  type Sdk,
-} from '../../src/index.js';
+import { createSdk, isWakitError, type Sdk } from '../../src/index.js';
+import { prepareContent } from '../../src/entries/contract.js';
+import type { QueuedSend } from '../../src/entries/types.js';
 import {
   CONTACT,
   CONTACT_ID,

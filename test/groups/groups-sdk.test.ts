@@ -3,14 +3,8 @@
  * permission errors, and the `group.*` events every member (bots and phones) sees.
  */
 import { expect } from 'chai';
-import {
-  isWakitError,
-  type BotClient,
-  type GroupJoinEvent,
-  type GroupLeaveEvent,
-  type GroupUpdateEvent,
-  type Sdk,
-} from '../../src/index.js';
+import { isWakitError, type BotClient, type Sdk } from '../../src/index.js';
+import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from '../../src/entries/types.js';
 import type { SimPhone } from '../../src/engines/simulator/index.js';
 import { expectCode } from '../engines/engine-contract.js';
 import { linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';

@@ -117,7 +117,7 @@ started.use(
   definePlugin({
     name: 'fleet-node-report',
     setup(ctx) {
-      ctx.onClient((client) => {
+      ctx.clients.onClient((client) => {
         const name = client.name;
         client.on('qr', () => report('qr', { client: name }));
         client.on('authenticated', (session) =>

@@ -18,13 +18,9 @@
 import { appendFileSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
-import {
-  createSdk,
-  isWakitError,
-  prepareContent,
-  type SendPriority,
-  type WakitConfigInput,
-} from '../../src/index.js';
+import { createSdk, isWakitError, type WakitConfigInput } from '../../src/index.js';
+import { prepareContent } from '../../src/entries/contract.js';
+import type { SendPriority } from '../../src/entries/types.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
 

@@ -4,13 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import {
-  createSdk,
-  type BotClient,
-  type ClusterView,
-  type Sdk,
-  type WakitConfigInput,
-} from '../../src/index.js';
+import { createSdk, type BotClient, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import type { ClusterView } from '../../src/entries/cluster.js';
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 import { ContractChecker } from './openapi-contract.js';
@@ -79,7 +74,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   for (const name of sdk.config.clients) sdk.createClient({ name });
   sdk.simulator.phone(CONTACT, { pushname: 'Alice' });
   const server = await createRestServer({
-    sdk: restHostOf(sdk, { cluster: options.cluster }),
+    sdk: restHostOf(sdk, { fleet: options.cluster }),
     logger,
     options: {
       port: 0,

@@ -1,30 +1,34 @@
-import type { ClusterView, Sdk } from '../../src/index.js';
+import type { Sdk } from '../../src/index.js';
+import type { ClusterView } from '../../src/entries/cluster.js';
+import { lifecycleView } from '../../src/plugins/privileges.js';
 import type { RestHost } from '../../plugins/rest/context.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
 
 /**
- * The part of a plugin context the REST server needs, built from an Sdk's public surface: lets
- * tests and benchmarks create a REST server directly (the `rest` plugin passes its real context).
- * `overrides.cluster` puts a hand-made fleet view in place of `sdk.cluster` (fleet tests).
+ * What the REST server gets of wakit (three context members and its declared privileged services),
+ * built from an Sdk's public surface: lets tests and benchmarks create a REST server directly (the
+ * `rest` plugin passes its real context). `overrides.fleet` puts a hand-made fleet view in place
+ * of `sdk.cluster` (fleet tests).
  */
-export function restHostOf(sdk: Sdk, overrides: { cluster?: ClusterView } = {}): RestHost {
+export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): RestHost {
   return {
-    config: sdk.config,
-    get clients() {
-      return sdk.clients;
+    env: { name: 'rest', config: sdk.config, baseDir: sdk.baseDir, testing: false },
+    clients: {
+      list: () => sdk.clients,
+      get: (name) => sdk.client(name),
+      onClient: (listener) => sdk.onClient(listener),
     },
-    client: (name) => sdk.client(name),
-    onClient: (listener) => sdk.onClient(listener),
+    events: {
+      report: (error, where) =>
+        sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
+      bus: sdk.events,
+    },
     clientAdmin: sdk.clientAdmin,
     sends: sdk.sends,
-    get stopping() {
-      return sdk.phase === 'stopping' || sdk.phase === 'stopped';
-    },
+    lifecycle: lifecycleView(() => sdk.phase),
     simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
-    cluster: overrides.cluster ?? sdk.cluster,
-    events: sdk.events,
-    report: (error, where) => sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
+    fleet: overrides.fleet ?? sdk.cluster,
   };
 }

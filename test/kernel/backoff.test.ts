@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Backoff, computeBackoff } from '../../src/index.js';
+import { Backoff, computeBackoff } from '../../src/entries/kernel.js';
 
 /** A random source returning the given values in turn. */
 const sequence = (...values: number[]) => {

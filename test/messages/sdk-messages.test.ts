@@ -6,13 +6,13 @@
 import { expect } from 'chai';
 import {
   isWakitError,
-  prepareSend,
   type BotClient,
   type Message,
-  type PollVote,
   type Sdk,
   type WakitError,
 } from '../../src/index.js';
+import { prepareSend } from '../../src/entries/contract.js';
+import type { PollVote } from '../../src/entries/types.js';
 import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 
 const ALICE = '15550001111';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { configJsonSchema } from '../../src/index.js';
+import { configJsonSchema } from '../../src/entries/config.js';
 
 interface JsonSchema {
   properties?: Record<string, JsonSchema>;

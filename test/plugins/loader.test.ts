@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { PluginRouteRegistry } from '../../src/index.js';
+import type { PluginRouteRegistry } from '../../src/entries/http.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

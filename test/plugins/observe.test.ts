@@ -1,4 +1,4 @@
-// ctx.observe: observers see every event, commands and consumed messages included (issue 29,
+// ctx.events.observe: observers see every event, commands and consumed messages included (issue 29,
 // item 7); the per-chat counter of docs/plugins.md, as written, counts every message.
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -16,7 +16,7 @@ const { createSdk, definePlugin } = (await import(API)) as typeof Wakit;
 const BOT = '15550000001';
 const ALICE = '15550001111';
 
-describe('ctx.observe (observers see what handlers do not)', function () {
+describe('ctx.events.observe (observers see what handlers do not)', function () {
   this.timeout(20_000);
   let sdk: Sdk | undefined;
   let cleanup: (() => Promise<void>) | undefined;
@@ -77,13 +77,17 @@ describe('ctx.observe (observers see what handlers do not)', function () {
             ctx.on('message', (event) => {
               seen.push(`handler:${event.message.body}`); // consumes
             });
-            ctx.observe('message', ({ message }) => {
+            ctx.events.observe('message', ({ message }) => {
               seen.push(`observer:${message.body}`);
               if (message.body === 'boom') throw new Error('observer failed');
             });
-            ctx.observe('message', ({ message }) => void seen.push(`second:${message.body}`), {
-              clients: ['other'],
-            });
+            ctx.events.observe(
+              'message',
+              ({ message }) => void seen.push(`second:${message.body}`),
+              {
+                clients: ['other'],
+              },
+            );
           },
         }),
       );

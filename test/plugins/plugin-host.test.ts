@@ -327,8 +327,8 @@ describe('PluginHost', () => {
           name: 'sender',
           setup(ctx) {
             ctx.on('ready', (event) => {
-              names = ctx.clients.map((c) => c.name);
-              expect(ctx.client(event.client.name)).to.equal(event.client);
+              names = ctx.clients.list().map((c) => c.name);
+              expect(ctx.clients.get(event.client.name)).to.equal(event.client);
             });
             send = async (to) => {
               await ctx.send('bot', to, 'plain text');

@@ -3,7 +3,8 @@
  * simulator with the SQLite outbox, a window far smaller than the sends accepted.
  */
 import { expect } from 'chai';
-import { prepareContent, type BotClient, type Sdk, type TrackedSend } from '../../src/index.js';
+import { prepareContent } from '../../src/entries/contract.js';
+import type { BotClient, Sdk, TrackedSend } from '../../src/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 

@@ -2,7 +2,7 @@
 // paragraphs that listed them twice, differently).
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from '../../src/index.js';
+import { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from '../../src/entries/contract.js';
 
 /** The backticked names between `from` and `to` in a Markdown file (links removed). */
 async function namesBetween(file: string, from: string, to: string): Promise<string[]> {

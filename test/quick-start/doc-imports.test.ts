@@ -1,7 +1,7 @@
 // Every code a newcomer copies imports what exists: the package is `wakitjs` (the npm package
 // `wakit` belongs to someone else), and every name imported from it is exported (issue 29, item 2).
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const REPO = path.resolve('.');
@@ -53,6 +53,22 @@ function importsOf(code: string): ImportLine[] {
   return found;
 }
 
+/** `wakitjs` and `wakitjs/<entry>` (package.json `exports`) → the source file of that entry. */
+const ENTRIES = new Map(
+  Object.entries(
+    (
+      JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+        exports: Record<string, { import?: string } | string>;
+      }
+    ).exports,
+  )
+    .filter(([, target]) => typeof target === 'object' && target.import?.endsWith('.js'))
+    .map(([key, target]) => [
+      `wakitjs${key.slice(1)}`,
+      (target as { import: string }).import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'),
+    ]),
+);
+
 const SOURCES = [
   'README.md',
   ...filesUnder('docs', /\.md$/),
@@ -86,19 +102,33 @@ describe('imports in the docs and templates', () => {
     expect(wrong).to.deep.equal([]);
   });
 
-  it('import from wakitjs only names the package exports', async () => {
-    const api = await import('../../src/index.js');
-    const index = readFileSync(path.join(REPO, 'src/index.ts'), 'utf8');
-    // type-only exports are not runtime values: they are named in src/index.ts's export lists
-    const exported = (name: string) =>
-      name in api || new RegExp(`\\b(?:type\\s+)?${name}\\b`).test(index);
-    const missing = SOURCES.flatMap((file) =>
-      codeOf(file)
-        .flatMap(importsOf)
-        .filter(({ specifier }) => specifier === 'wakitjs')
-        .flatMap(({ names }) => names.filter((name) => !exported(name)))
-        .map((name) => `${file}: ${name}`),
-    );
+  it('the package entries are the files src/index.ts and src/entries/<name>.ts', () => {
+    expect([...ENTRIES.keys()])
+      .to.include('wakitjs')
+      .and.include('wakitjs/types');
+    for (const [specifier, file] of ENTRIES) {
+      expect(existsSync(path.join(REPO, file)), `${specifier}: ${file}`).to.equal(true);
+    }
+  });
+
+  it('import from wakitjs (or wakitjs/<entry>) only names the exports of that entry', async () => {
+    const missing: string[] = [];
+    for (const [specifier, file] of ENTRIES) {
+      const api = (await import(path.join(REPO, file))) as Record<string, unknown>;
+      const text = readFileSync(path.join(REPO, file), 'utf8');
+      // type-only exports are not runtime values: they are named in the entry's export lists
+      const exported = (name: string) =>
+        name in api || new RegExp(`\\b(?:type\\s+)?${name}\\b`).test(text);
+      missing.push(
+        ...SOURCES.flatMap((source) =>
+          codeOf(source)
+            .flatMap(importsOf)
+            .filter((i) => i.specifier === specifier)
+            .flatMap(({ names }) => names.filter((name) => !exported(name)))
+            .map((name) => `${source}: ${name} (${specifier})`),
+        ),
+      );
+    }
     expect(missing).to.deep.equal([]);
   });
 

@@ -122,6 +122,19 @@ describe('quick start walkthrough (npm pack → npm create → npm test → waki
         "import { WakitError } from 'wakitjs';\n" +
         "test('my own test runs too', () => assert.equal(new WakitError('TIMEOUT', 'x').code, 'TIMEOUT'));\n",
     );
+    // the subpath entries from the packed package: one WakitError class across entries, at run
+    // time (one bundle with shared chunks) and for the type checker (declarations per module)
+    await writeFile(
+      path.join(project, 'test', 'more', 'entries.test.ts'),
+      "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n" +
+        "import { WakitError } from 'wakitjs';\nimport { issueError } from 'wakitjs/http';\n" +
+        "import { parseChatId } from 'wakitjs/contract';\nimport type { ChatData } from 'wakitjs/types';\n" +
+        "const made: WakitError = issueError('CONFIG_INVALID', 'bad', []);\n" +
+        'export const none: ChatData | undefined = undefined;\n' +
+        "test('the entries share one WakitError', () => {\n" +
+        '  assert.ok(made instanceof WakitError);\n' +
+        "  assert.throws(() => parseChatId('x'), WakitError);\n});\n",
+    );
     // docs/plugins.md's plugin and its test, as written: they typecheck with the template's
     // tsconfig (a .ts import) and `npm test` runs them too
     const pluginsDoc = await readFile(path.join(REPO, 'docs', 'plugins.md'), 'utf8');
@@ -145,7 +158,7 @@ describe('quick start walkthrough (npm pack → npm create → npm test → waki
     expect(tested.code, tested.output).to.equal(0);
     expect(tested.output)
       .to.include('my own test runs too')
-      .and.match(/# pass 5\b/);
+      .and.match(/# pass 6\b/);
 
     await writeFile(
       path.join(project, 'test', 'more', 'broken.test.ts'),

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { tempDir } from '../helpers/sdk-fixtures.js';
-import { MemoryClientRegistry, createSdk } from '../../src/index.js';
+import { MemoryClientRegistry } from '../../src/entries/kernel.js';
+import { createSdk } from '../../src/index.js';
 import { ClientWebhooks } from '../../plugins/rest/client-webhooks.js';
 
 const hook = { url: 'https://hooks.example/x', secret: 'client-webhook-secret-0123' };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { prepareContent, type Sdk } from '../../src/index.js';
+import { prepareContent } from '../../src/entries/contract.js';
+import type { Sdk } from '../../src/index.js';
 import { linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 
 describe('enqueue results nobody awaits', () => {

@@ -10,7 +10,9 @@ import { tempDir } from '../helpers/sdk-fixtures.js';
 
 // the plugins a config names are imported by file URL as ES modules; the API is imported the same
 // way, so that the REST plugin and this test share one module instance (one send contract)
-const { createSdk, createTestSdk, loadConfigFile, testConfig } = await import('../../src/index.js');
+const { createSdk, createTestSdk } = await import('../../src/index.js');
+const { testConfig } = await import('../../src/entries/testing.js');
+const { loadConfigFile } = await import('../../src/entries/config.js');
 
 const BOT = '15550000001';
 const ALICE = '15550001111';

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import type { BotClient } from '../../src/client/bot-client.js';
-import type { DisconnectReason } from '../../src/index.js';
+import type { DisconnectReason } from '../../src/entries/types.js';
 import { DoubleHarness } from './harness.js';
 import { ALICE } from './world.js';
 

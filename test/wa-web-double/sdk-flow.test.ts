@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import type { BotClient } from '../../src/client/bot-client.js';
-import type { ClientState, Message, AckUpdate, DisconnectReason } from '../../src/index.js';
+import type { ClientState, Message } from '../../src/index.js';
+import type { AckUpdate, DisconnectReason } from '../../src/entries/types.js';
 import { DoubleHarness } from './harness.js';
 import { ALICE, BOB, BOT, TEAM_GROUP } from './world.js';
 

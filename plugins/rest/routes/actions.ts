@@ -5,14 +5,9 @@
  * send: 202 with the tracking id, or 201 with `Prefer: wait=N` once made.
  */
 import type { Context } from 'koa';
-import {
-  WakitError,
-  chatOfMessageId,
-  prepareAction,
-  prepareForward,
-  type BotClient,
-  type PreparedSend,
-} from '../../../src/index.js';
+import { WakitError, type BotClient } from '../../../src/index.js';
+import { chatOfMessageId, prepareAction, prepareForward } from '../../../src/entries/contract.js';
+import type { PreparedSend } from '../../../src/entries/types.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -3,7 +3,8 @@
  * `restSchemas` so that they become OpenAPI components.
  */
 import { z } from 'zod';
-import { CONVERSATION_KINDS, chatIdPattern, type ChatKind } from '../../../src/index.js';
+import { CONVERSATION_KINDS, chatIdPattern } from '../../../src/entries/contract.js';
+import type { ChatKind } from '../../../src/entries/types.js';
 import { restSchemas, clientNameParam } from '../schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {

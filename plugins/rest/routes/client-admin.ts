@@ -6,7 +6,8 @@
  */
 import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
-import { WakitError, type ClientListing } from '../../../src/index.js';
+import { WakitError } from '../../../src/index.js';
+import type { ClientListing } from '../../../src/entries/types.js';
 import { canSee, requireClientAccess, type Principal } from '../auth.js';
 import {
   ClientRemoved,
@@ -138,7 +139,7 @@ export function clientAdminRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params, principal }) {
         requireClientAccess(principal, params.name);
         ctx.state.client = params.name;
-        rc.sdk.client(params.name);
+        rc.sdk.clients.get(params.name);
         requireLocal(rc, params.name);
         const client = await admin.restart(params.name);
         ctx.status = 202;
@@ -157,7 +158,7 @@ export function clientAdminRoutes(rc: RestContext): AnyRoute[] {
       handler(ctx, { params, principal }) {
         requireAllClients(principal, 'read client webhooks');
         ctx.state.client = params.name;
-        rc.sdk.client(params.name);
+        rc.sdk.clients.get(params.name);
         ctx.body = webhooksOf(rc, params.name);
       },
     }),

@@ -67,7 +67,7 @@ export function clusterRoutes(rc: RestContext): AnyRoute[] {
       responses: { 200: { description: 'The fleet', schema: ClusterOverview } },
       errors: [401, 503],
       async handler(ctx, { principal }) {
-        const visible = rc.sdk.clients.filter((c) => canSee(principal, c.name));
+        const visible = rc.sdk.clients.list().filter((c) => canSee(principal, c.name));
         const cluster = rc.fleet.view;
         ctx.set('Cache-Control', 'no-store');
         if (!cluster) {

@@ -4,7 +4,8 @@
  * `GET /api/v1/numbers/{phone}` (is a number on WhatsApp).
  */
 import { z } from 'zod';
-import { normalizeChatId, paginate } from '../../../src/index.js';
+import { normalizeChatId } from '../../../src/index.js';
+import { paginate } from '../../../src/entries/contract.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {

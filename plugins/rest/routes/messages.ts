@@ -1,13 +1,8 @@
 /** `POST /api/v1/messages` (validate and enqueue; `Prefer: wait=N`) and status look-ups. */
 import type { Context } from 'koa';
 import { z } from 'zod';
-import {
-  WakitError,
-  type BotClient,
-  type EnqueueOptions,
-  type PreparedSend,
-  type TrackedSend,
-} from '../../../src/index.js';
+import { WakitError, type BotClient, type TrackedSend } from '../../../src/index.js';
+import type { EnqueueOptions, PreparedSend } from '../../../src/entries/types.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -3,7 +3,7 @@
  * account online or offline. Queued with light pacing: 202, or 201 with `Prefer: wait=N`.
  */
 import { z } from 'zod';
-import { prepareAction } from '../../../src/index.js';
+import { prepareAction } from '../../../src/entries/contract.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { ChatIdParam, ClientQuery, OnlineRequest, PresenceRequest } from '../action-schemas.js';

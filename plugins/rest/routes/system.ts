@@ -1,12 +1,13 @@
 /** Health, readiness, metrics and the OpenAPI document. */
-import { allClientsFailed, WakitError } from '../../../src/index.js';
+import { allClientsFailed } from '../../../src/entries/http.js';
+import { WakitError } from '../../../src/index.js';
 import { defaultClientName, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { Health, Readiness } from '../schemas.js';
 
 /** Clients the server must serve: the configured ones and the default client. */
 function requiredClients(rc: RestContext): string[] {
-  const names = new Set(rc.sdk.config.clients);
+  const names = new Set(rc.sdk.env.config.clients);
   try {
     names.add(defaultClientName(rc));
   } catch {
@@ -21,7 +22,7 @@ function requiredClients(rc: RestContext): string[] {
  * longer than `watchdog.failedGraceMs` (nothing but a restart recovers them).
  */
 function livenessProblems(rc: RestContext): string[] {
-  const { eventLoopUnhealthyMs, failedGraceMs } = rc.sdk.config.watchdog;
+  const { eventLoopUnhealthyMs, failedGraceMs } = rc.sdk.env.config.watchdog;
   const problems: string[] = [];
   const blockedMs = Math.round(rc.sdk.eventLoop.stats().maxMs);
   if (blockedMs > eventLoopUnhealthyMs) {
@@ -29,7 +30,7 @@ function livenessProblems(rc: RestContext): string[] {
       `the event loop was blocked for ${blockedMs} ms (over ${eventLoopUnhealthyMs} ms)`,
     );
   }
-  const failed = allClientsFailed(rc.sdk);
+  const failed = allClientsFailed({ clients: rc.sdk.clients.list(), cluster: rc.sdk.fleet });
   const failedMs = failed ? Date.now() - failed.since.getTime() : 0;
   if (failed && failedMs >= failedGraceMs) {
     // client names are not shown: this route needs no token
@@ -43,7 +44,7 @@ function livenessProblems(rc: RestContext): string[] {
 /** The client's last engine health check found broken capabilities. */
 function degradedClient(rc: RestContext, name: string): boolean {
   try {
-    return rc.sdk.client(name).info().health?.status === 'degraded';
+    return rc.sdk.clients.get(name).info().health?.status === 'degraded';
   } catch {
     return false;
   }
@@ -87,12 +88,12 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         const reasons: string[] = [];
         if (!rc.status.listening || rc.status.closing)
           reasons.push('the REST server is not serving');
-        if (rc.sdk.stopping) reasons.push('stopping: queues are draining');
+        if (rc.sdk.lifecycle.stopping) reasons.push('stopping: queues are draining');
         // in a fleet, a node answers for the clients it runs
         const required = requiredClients(rc).filter((name) => rc.fleet.runsHere(name));
         const missing = required.filter((name) => {
           try {
-            return rc.sdk.client(name).state !== 'READY';
+            return rc.sdk.clients.get(name).state !== 'READY';
           } catch {
             return true;
           }

@@ -1,0 +1,107 @@
+/**
+ * `wakitjs/types`: the data vocabulary, type-only (no runtime code): messages, chats, groups,
+ * contacts, calls, actions, presence, send inputs, tracked sends, pages, the client's area APIs,
+ * client administration and the plugin API's helper types. For writing types down; the values
+ * that go with them are in `wakitjs` and `wakitjs/contract`.
+ *
+ * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
+ */
+export type { PluginsView, StopOptions } from '../sdk.js';
+export type {
+  AddClientOptions,
+  ClientAdmin,
+  ClientListing,
+  ClientOrigin,
+  RemoveClientOptions,
+} from '../kernel/client-admin.js';
+export type { EnqueueOptions, QueuedSend } from '../client/bot-client.js';
+export type {
+  CreatedGroup,
+  GroupChange,
+  GroupInfo,
+  GroupJoinEvent,
+  GroupJoinHow,
+  GroupLeaveEvent,
+  GroupParticipant,
+  GroupPermissionDetails,
+  GroupRole,
+  GroupSettings,
+  GroupUpdateEvent,
+  GroupsApi,
+  ParticipantOutcome,
+  ParticipantResult,
+  RefusalReason,
+} from '../client/groups-api.js';
+export type { ChatKind, ParsedChatId } from '../client/chat-id.js';
+export type {
+  Ack,
+  AckUpdate,
+  AuthenticatedSession,
+  ContactInfo,
+  DisconnectReason,
+  MediaData,
+  MediaKind,
+  MessageSender,
+  TextOptions,
+} from '../client/types.js';
+export type {
+  ContactCard,
+  ContactCardInput,
+  LocationData,
+  MessageKind,
+  PollData,
+  PollVote,
+} from '../engines/ports/messages.js';
+export type { MessagesApi } from '../client/messages-api.js';
+export type {
+  MediaContent,
+  PreparedSend,
+  SendAudioInput,
+  SendDocumentInput,
+  SendImageInput,
+  SendKind,
+  SendStickerInput,
+  SendLocationInput,
+  SendContactInput,
+  SendPollInput,
+  ReplyOptionsInput,
+  SendTextInput,
+  SendVideoInput,
+} from '../client/send-contract.js';
+export type {
+  ChatData,
+  ChatPage,
+  ChatsApi,
+  FetchMessagesInput,
+  GetChatsOptions,
+  LastMessageSummary,
+} from '../client/chats-api.js';
+export type { ContactData, ContactsApi } from '../client/contacts-api.js';
+export type { CallData, CallsApi } from '../client/calls-api.js';
+export type { Page, PageOptions } from '../client/pagination.js';
+export type { ActionInput, ActionKind } from '../client/action-contract.js';
+export type { ActionOptions, ActionsApi } from '../client/actions-api.js';
+export type { PresenceApi } from '../client/presence-api.js';
+export type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
+export type { ChatState } from '../engines/ports/presence.js';
+export type { SendPriority, TrackingStatus } from '../queue/index.js';
+export type { ListPage, ListQuery } from '../queue/outbox/index.js';
+export type {
+  CommandHandler,
+  CommandInfo,
+  EventData,
+  EventLoopView,
+  EventObserver,
+  LifecycleView,
+  OnOptions,
+  PluginClients,
+  PluginDefinition,
+  PluginEnv,
+  PluginEvents,
+  PluginOptions,
+  PluginSendOptions,
+  PrivilegeName,
+  PrivilegedServices,
+  ReportWhere,
+} from '../plugins/types.js';
+export type { LoadedPluginInfo } from '../plugins/plugin-host.js';
