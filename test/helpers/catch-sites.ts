@@ -67,7 +67,7 @@ function classify(body: ts.Node, text: string): CatchClass {
     if (statements.length === 0) return 'swallows';
     if (
       statements.length === 1 &&
-      ts.isReturnStatement(statements[0]!) &&
+      ts.isReturnStatement(statements[0]) &&
       (!statements[0].expression || isConstant(statements[0].expression))
     ) {
       return 'swallows';
