@@ -14,7 +14,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { computeBackoff, redact } from '../../src/index.js';
+import { WakitError, computeBackoff, redact } from '../../src/index.js';
 import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from './metrics.js';
 import { guardedPost } from './guarded-post.js';
@@ -67,6 +67,7 @@ interface Delivery {
   guarded: boolean;
   id: string;
   event: string;
+  client: string;
   body: string;
   signature: string;
   /** Called once the delivery is over (delivered, failed for good, or the dispatcher closed). */
@@ -85,13 +86,18 @@ export class WebhookDispatcher {
   /** Deliveries not over yet (settled by close()). */
   readonly #open = new Set<Delivery>();
   #closed = false;
+  readonly #report: (error: WakitError, where: { event: string; client: string }) => void;
 
   constructor(options: {
     hooks: WebhookOptions[];
     clientHooks?: ClientHookSource;
     metrics?: RestMetrics;
     log: Logger;
+    /** A delivery failed for good or was dropped (the error sink, source `webhook`). */
+    report?: (error: WakitError, where: { event: string; client: string }) => void;
   }) {
+    this.#report =
+      options.report ?? ((error) => options.log.warn({ err: error }, '%s', error.message));
     this.#hooks = options.hooks;
     this.#clientHooks = options.clientHooks;
     this.#metrics = options.metrics;
@@ -133,10 +139,15 @@ export class WebhookDispatcher {
     const pending = this.#pending.get(hook) ?? 0;
     if (pending >= hook.maxPending) {
       this.#metrics?.webhook('dropped');
-      this.#log.warn(
-        { webhook: redact(hook.url), event: event.event },
-        'webhook backlog full: event dropped',
-      );
+      const details = {
+        webhook: redact(hook.url),
+        event: event.event,
+        maxPending: hook.maxPending,
+      };
+      this.#report(new WakitError('INTERNAL', 'webhook backlog full: event dropped', { details }), {
+        event: event.event,
+        client: event.client,
+      });
       return Promise.resolve();
     }
     this.#pending.set(hook, pending + 1);
@@ -154,6 +165,7 @@ export class WebhookDispatcher {
         guarded,
         id,
         event: event.event,
+        client: event.client,
         body,
         signature: signBody(hook.secret, body),
         settle: () => {
@@ -198,15 +210,17 @@ export class WebhookDispatcher {
         this.#metrics?.webhook('failed');
         this.#done(delivery);
         if (!this.#closed) {
-          this.#log.warn(
-            {
-              webhook: redact(delivery.hook.url),
-              event: delivery.event,
-              delivery: delivery.id,
-              attempts: attempt,
-            },
-            'webhook delivery failed after %d attempts',
-            attempt,
+          const details = {
+            webhook: redact(delivery.hook.url),
+            event: delivery.event,
+            delivery: delivery.id,
+            attempts: attempt,
+          };
+          this.#report(
+            new WakitError('INTERNAL', `webhook delivery failed after ${attempt} attempts`, {
+              details,
+            }),
+            { event: delivery.event, client: delivery.client },
           );
         }
       }
