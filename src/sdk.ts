@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { parseConfig } from './config/validate.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
-import { WakitError, toWakitError } from './errors/index.js';
+import { WakitError } from './errors/index.js';
 import type { EngineFactory } from './engines/engine.js';
 import type { SimulatorNetwork } from './engines/simulator/index.js';
 import { networkOf, type SimulatorSlot } from './engines/engine-for-config.js';
@@ -314,11 +314,7 @@ export class Sdk {
     await Promise.all(
       this.#clients.list().map((client) =>
         client.initialize().catch((error: unknown) => {
-          this.logger.error(
-            { err: toWakitError(error), client: client.name },
-            'client %s failed to start',
-            client.name,
-          );
+          this.#errors.report({ source: 'client', event: 'start', client: client.name, error });
         }),
       ),
     );
@@ -351,9 +347,9 @@ export class Sdk {
     await this.#clients.drainAll(drainTimeoutMs);
     // a fleet node hands its clients over at once instead of letting their leases lapse
     await fleet?.handOver();
-    await this.#lifecycle.runCloseHooks((name, error) => {
-      this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
-    });
+    await this.#lifecycle.runCloseHooks((name, error) =>
+      this.#errors.report({ source: 'hook', event: `close:${name}`, error }),
+    );
     await this.#clients.closeAll();
     await fleet?.close();
     clearInterval(this.#pruner);

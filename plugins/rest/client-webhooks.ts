@@ -45,7 +45,15 @@ export class ClientWebhooks {
     this.#rebuild();
     this.#detach = admin.onChange(() => {
       this.#rebuild();
-      for (const listener of this.#listeners) listener();
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          // not reported: the listeners are the REST server's own subscriptions (no plugin code);
+          // one that throws is a bug of the server, logged, and the others still hear the change
+          this.#log.error({ err: error }, 'a client webhook listener threw');
+        }
+      }
     });
   }
 

@@ -126,6 +126,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     clientHooks: clientWebhooks,
     metrics,
     log,
+    report: (error, where) => sdk.events.report(error, { source: 'webhook', ...where }),
   });
   const status = { listening: false, closing: false };
   const rc: RestContext = {

@@ -14,6 +14,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { WakitError } from '../../src/index.js';
 import { computeBackoff } from '../../src/entries/kernel.js';
 import { redact } from '../../src/entries/http.js';
 import type { HubEvent } from './event-hub.js';
@@ -68,6 +69,7 @@ interface Delivery {
   guarded: boolean;
   id: string;
   event: string;
+  client: string;
   body: string;
   signature: string;
   /** Called once the delivery is over (delivered, failed for good, or the dispatcher closed). */
@@ -86,13 +88,18 @@ export class WebhookDispatcher {
   /** Deliveries not over yet (settled by close()). */
   readonly #open = new Set<Delivery>();
   #closed = false;
+  readonly #report: (error: WakitError, where: { event: string; client: string }) => void;
 
   constructor(options: {
     hooks: WebhookOptions[];
     clientHooks?: ClientHookSource;
     metrics?: RestMetrics;
     log: Logger;
+    /** A delivery failed for good or was dropped (the error sink, source `webhook`). */
+    report?: (error: WakitError, where: { event: string; client: string }) => void;
   }) {
+    this.#report =
+      options.report ?? ((error) => options.log.warn({ err: error }, '%s', error.message));
     this.#hooks = options.hooks;
     this.#clientHooks = options.clientHooks;
     this.#metrics = options.metrics;
@@ -134,10 +141,15 @@ export class WebhookDispatcher {
     const pending = this.#pending.get(hook) ?? 0;
     if (pending >= hook.maxPending) {
       this.#metrics?.webhook('dropped');
-      this.#log.warn(
-        { webhook: redact(hook.url), event: event.event },
-        'webhook backlog full: event dropped',
-      );
+      const details = {
+        webhook: redact(hook.url),
+        event: event.event,
+        maxPending: hook.maxPending,
+      };
+      this.#report(new WakitError('INTERNAL', 'webhook backlog full: event dropped', { details }), {
+        event: event.event,
+        client: event.client,
+      });
       return Promise.resolve();
     }
     this.#pending.set(hook, pending + 1);
@@ -155,6 +167,7 @@ export class WebhookDispatcher {
         guarded,
         id,
         event: event.event,
+        client: event.client,
         body,
         signature: signBody(hook.secret, body),
         settle: () => {
@@ -199,15 +212,17 @@ export class WebhookDispatcher {
         this.#metrics?.webhook('failed');
         this.#done(delivery);
         if (!this.#closed) {
-          this.#log.warn(
-            {
-              webhook: redact(delivery.hook.url),
-              event: delivery.event,
-              delivery: delivery.id,
-              attempts: attempt,
-            },
-            'webhook delivery failed after %d attempts',
-            attempt,
+          const details = {
+            webhook: redact(delivery.hook.url),
+            event: delivery.event,
+            delivery: delivery.id,
+            attempts: attempt,
+          };
+          this.#report(
+            new WakitError('INTERNAL', `webhook delivery failed after ${attempt} attempts`, {
+              details,
+            }),
+            { event: delivery.event, client: delivery.client },
           );
         }
       }

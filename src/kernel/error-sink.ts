@@ -4,7 +4,7 @@ import { Listeners } from './listeners.js';
 
 /** Where a failure happened. */
 export type ErrorSource =
-  'handler' | 'plugin' | 'command' | 'engine' | 'queue' | 'webhook' | 'hook';
+  'handler' | 'plugin' | 'command' | 'engine' | 'queue' | 'webhook' | 'hook' | 'client';
 
 /** What `sdk.on('error', listener)` receives: one failure, with where it happened. */
 export interface WakitErrorEvent {
@@ -27,6 +27,8 @@ export type ErrorReport = Omit<WakitErrorEvent, 'error'> & { error: unknown };
 export class ErrorSink {
   readonly #log: Logger;
   readonly #listeners: Listeners<[event: WakitErrorEvent]>;
+  /** Errors reported already (a second report of the same error is dropped). */
+  readonly #reported = new WeakSet<object>();
 
   constructor(log: Logger) {
     this.#log = log;
@@ -40,7 +42,14 @@ export class ErrorSink {
   }
 
   report(report: ErrorReport): void {
-    const event: WakitErrorEvent = { ...report, error: toWakitError(report.error) };
+    // one failure, one report: a start failure the supervisor reported also rejects initialize()
+    const raw = report.error;
+    if (typeof raw === 'object' && raw !== null) {
+      if (this.#reported.has(raw)) return;
+      this.#reported.add(raw);
+    }
+    const event: WakitErrorEvent = { ...report, error: toWakitError(raw) };
+    this.#reported.add(event.error);
     const { error, source, ...where } = event;
     this.#log.error(
       { err: error, source, ...where },
