@@ -28,6 +28,7 @@ import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
 import { groupRoutes } from './routes/groups.js';
 import { callRoutes } from './routes/calls.js';
+import { capabilityRoutes } from './capability-routes.js';
 import { chatRoutes } from './routes/chats.js';
 import { contactRoutes } from './routes/contacts.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
@@ -202,6 +203,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...groupRoutes(rc),
     ...chatRoutes(rc),
     ...contactRoutes(rc),
+    ...capabilityRoutes(rc),
     ...callRoutes(rc, sdk),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),

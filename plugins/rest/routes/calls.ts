@@ -1,6 +1,6 @@
 /**
- * Calls: `POST /api/v1/calls/{id}/reject` (the id of a `call` event), and on the simulator
- * `POST /api/v1/simulator/phones/{number}/calls` (a phone calls a client or anyone).
+ * Calls on the simulator: `POST /api/v1/simulator/phones/{number}/calls` (a phone calls a client
+ * or anyone). Rejecting a call is a declared capability (capability-routes.ts).
  */
 import { z } from 'zod';
 import { WakitError, normalizeChatId } from '../../../src/index.js';
@@ -8,13 +8,7 @@ import type { Principal } from '../auth.js';
 import { resolveClient, type RestContext, type RestHost } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { PhoneParam } from '../schemas.js';
-import {
-  CallIdParam,
-  CallRejected,
-  ClientQuery,
-  SimCallPlaced,
-  SimCallRequest,
-} from './chat-schemas.js';
+import { SimCallPlaced, SimCallRequest } from './chat-schemas.js';
 
 function requireAll(principal: Principal): void {
   if (principal.clients !== '*') {
@@ -23,28 +17,9 @@ function requireAll(principal: Principal): void {
 }
 
 export function callRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
-  const routes: AnyRoute[] = [
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/calls/{id}/reject',
-      operationId: 'rejectCall',
-      summary: 'Reject a ringing call (the id of a `call` event)',
-      tag: 'calls',
-      params: z.object({ id: CallIdParam }).strict(),
-      query: ClientQuery,
-      responses: { 200: { description: 'Rejected', schema: CallRejected } },
-      errors: [400, 401, 403, 404, 409, 502],
-      async handler(ctx, { params, query, principal }) {
-        const client = resolveClient(rc, principal, query.client);
-        ctx.state.client = client.name;
-        await client.rejectCall(params.id);
-        ctx.body = { id: params.id, status: 'rejected' };
-      },
-    }),
-  ];
   const simulator = sdk.simulator;
-  if (!simulator) return routes;
-  routes.push(
+  if (!simulator) return [];
+  return [
     defineRoute({
       method: 'POST',
       path: '/api/v1/simulator/phones/{number}/calls',
@@ -76,6 +51,5 @@ export function callRoutes(rc: RestContext, sdk: RestHost): AnyRoute[] {
         ctx.body = { id: call.id, to: call.to, state: call.state };
       },
     }),
-  );
-  return routes;
+  ];
 }

@@ -61,7 +61,6 @@ export function chatIdParam(kinds: readonly ChatKind[]) {
 }
 /** A chat of the account (`getChat`, its messages). */
 export const ChatIdParam = chatIdParam(CONVERSATION_KINDS);
-export const CallIdParam = z.string().regex(/^[\w.:-]{1,128}$/, 'must be a call id');
 
 export const LastMessage = named(
   'LastMessage',
@@ -172,11 +171,6 @@ export const NumberLookup = named(
 export const BlockResult = named(
   'BlockResult',
   z.object({ id: z.string(), blocked: z.boolean() }).strict(),
-);
-
-export const CallRejected = named(
-  'CallRejected',
-  z.object({ id: z.string(), status: z.literal('rejected') }).strict(),
 );
 
 export const SimCallRequest = named(
