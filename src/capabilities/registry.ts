@@ -6,8 +6,9 @@ import type { ClientCore } from '../client/client-core.js';
 import type { AnyCapability } from './define.js';
 import { buildManager, type AreaManager } from './manager.js';
 import { calls } from './calls.js';
+import { chats } from './chats.js';
 
-export const CAPABILITY_AREAS = { calls } as const;
+export const CAPABILITY_AREAS = { calls, chats } as const;
 
 export type CapabilityAreas = typeof CAPABILITY_AREAS;
 export type CapabilityArea = keyof CapabilityAreas;

@@ -75,6 +75,7 @@ export class BotClient {
   /** The capability declarations every client's area managers (and REST's routes) come from. */
   static readonly capabilities = CAPABILITY_LIST;
   readonly calls: Managers['calls'];
+  readonly chats: Managers['chats'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -203,7 +204,7 @@ export class BotClient {
     };
     Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core), contactsApi(core));
     Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
-    ({ calls: this.calls } = buildManagers(core));
+    ({ calls: this.calls, chats: this.chats } = buildManagers(core));
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {
