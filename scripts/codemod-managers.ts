@@ -1,54 +1,96 @@
 /**
  * Rewrites calls of flat client methods to their area managers (`client.rejectCall(id)` →
- * `client.calls.reject(id)`), for the areas declared in src/capabilities/. Receivers named like an
- * engine (`engine.rejectCall`, `h.engine.rejectCall`) are the Engine port, `WWebJS.…` the library
- * page: they stay. Run:
- * `npx tsx scripts/codemod-managers.ts test docs README.md` and commit its output with the result.
+ * `client.calls.reject(id)`), for the areas declared in src/capabilities/. TypeScript files are
+ * rewritten where the checker types the receiver as `BotClient` (so `engine.rejectCall`, a
+ * simulator phone's `block` or a fake library's `getNumberId` stay); Markdown where the receiver
+ * is `client`. Run `npx tsx scripts/codemod-managers.ts` and commit its output with the result.
  */
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import ts from 'typescript';
 
 /** Flat method → `area.method`: one row per ported capability. */
-export const RENAMES: ReadonlyMap<string, string> = new Map([['rejectCall', 'calls.reject']]);
+export const RENAMES: ReadonlyMap<string, string> = new Map([
+  ['rejectCall', 'calls.reject'],
+  ['getContacts', 'contacts.list'],
+  ['getContact', 'contacts.get'],
+  ['isRegistered', 'contacts.isRegistered'],
+  ['getNumberId', 'contacts.getNumberId'],
+  ['getProfilePictureUrl', 'contacts.getProfilePictureUrl'],
+  ['block', 'contacts.block'],
+  ['unblock', 'contacts.unblock'],
+]);
 
-const FILES = /\.(ts|md|js)$/;
-
-async function* walk(entry: string): AsyncGenerator<string> {
-  if ((await stat(entry)).isFile()) {
-    if (FILES.test(entry)) yield entry;
-    return;
-  }
-  for (const name of await readdir(entry)) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
-    yield* walk(path.join(entry, name));
-  }
+function isBotClient(type: ts.Type): boolean {
+  if (type.isUnion()) return type.types.some(isBotClient);
+  return type.getSymbol()?.getName() === 'BotClient';
 }
 
-/** The text with every `<receiver>.<flat>(` of a client rewritten; and how many were. */
-export function rewrite(text: string): { text: string; count: number } {
-  let count = 0;
-  const out = text.replace(/([\w$\])]+)\.(\w+)\(/g, (whole, receiver: string, method: string) => {
-    const target = RENAMES.get(method);
-    if (!target || /(engine|WWebJS)$/i.test(receiver)) return whole;
-    count += 1;
-    return `${receiver}.${target}(`;
-  });
-  return { text: out, count };
-}
-
-async function main(roots: string[]): Promise<void> {
-  let total = 0;
-  for (const root of roots) {
-    for await (const file of walk(root)) {
-      const before = await readFile(file, 'utf8');
-      const { text, count } = rewrite(before);
-      if (count === 0) continue;
-      await writeFile(file, text);
-      total += count;
-      console.log(`${file}: ${count}`);
+/** Edits (position of the method name → replacement) of one TypeScript file. */
+function edits(checker: ts.TypeChecker, file: ts.SourceFile): Array<[number, number, string]> {
+  const out: Array<[number, number, string]> = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      RENAMES.has(node.expression.name.text) &&
+      isBotClient(checker.getTypeAtLocation(node.expression.expression))
+    ) {
+      const name = node.expression.name;
+      out.push([name.getStart(file), name.getEnd(), RENAMES.get(name.text) ?? name.text]);
     }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    'tsconfig.json',
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error('no tsconfig.json');
+  const program = ts.createProgram(config.fileNames, config.options);
+  const checker = program.getTypeChecker();
+  let total = 0;
+  for (const file of program.getSourceFiles()) {
+    if (file.isDeclarationFile || file.fileName.includes('/node_modules/')) continue;
+    const found = edits(checker, file).sort((a, b) => b[0] - a[0]);
+    if (found.length === 0) continue;
+    let text = file.getFullText();
+    for (const [start, end, replacement] of found) {
+      text = text.slice(0, start) + replacement + text.slice(end);
+    }
+    await writeFile(file.fileName, text);
+    total += found.length;
+    console.log(
+      `${ts.sys.resolvePath(file.fileName).replace(`${process.cwd()}/`, '')}: ${found.length}`,
+    );
+  }
+  const docs = (await readdir('docs', { recursive: true })).filter((f) => f.endsWith('.md'));
+  for (const file of ['README.md', ...docs.map((f) => `docs/${f}`)]) {
+    let count = 0;
+    const text = (await readFile(file, 'utf8')).replace(
+      /\bclient\.(\w+)\(/g,
+      (whole, method: string) => {
+        const target = RENAMES.get(method);
+        if (!target) return whole;
+        count += 1;
+        return `client.${target}(`;
+      },
+    );
+    if (count === 0) continue;
+    await writeFile(file, text);
+    total += count;
+    console.log(`${file}: ${count}`);
   }
   console.log(`${total} call sites rewritten`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv.slice(2));
+await main();

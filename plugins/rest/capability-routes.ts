@@ -16,7 +16,8 @@ type Method = (...args: unknown[]) => Promise<unknown>;
 
 // Named response bodies become OpenAPI components, once.
 for (const { http } of BotClient.capabilities) {
-  if (http?.response.component) named(http.response.component, http.response.schema);
+  const { component, schema, componentDescription } = http?.response ?? {};
+  if (component && schema) named(component, schema, componentDescription);
 }
 
 /** What `client.<area>.<method>` is for a declaration named `area.method`. */
@@ -49,15 +50,13 @@ function routeOf(rc: RestContext, capability: Declaration): AnyRoute | undefined
       const { client: name, ...rest } = q as { client?: string } & Record<string, unknown>;
       const client = resolveClient(rc, principal, name);
       ctx.state.client = client.name;
-      const input = http.toInput({
-        params: (params ?? {}) as Record<string, unknown>,
-        query: rest,
-        body: {},
-      });
+      const request = { params: (params ?? {}) as Record<string, unknown>, query: rest, body: {} };
+      const input = http.toInput(request);
       const method = methodOf(client, capability.name);
       const result = await method(...capability.args.map((arg) => input[arg]));
       ctx.status = http.status;
-      ctx.body = http.toBody ? http.toBody(result, input) : result;
+      // The call succeeded, so its input parses: the body sees it checked and normalised.
+      ctx.body = http.toBody ? http.toBody(result, capability.input.parse(input), request) : result;
     },
   };
 }

@@ -30,7 +30,6 @@ import { groupRoutes } from './routes/groups.js';
 import { callRoutes } from './routes/calls.js';
 import { capabilityRoutes } from './capability-routes.js';
 import { chatRoutes } from './routes/chats.js';
-import { contactRoutes } from './routes/contacts.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { ClientWebhooks } from './client-webhooks.js';
@@ -202,7 +201,6 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...messageRoutes(rc),
     ...groupRoutes(rc),
     ...chatRoutes(rc),
-    ...contactRoutes(rc),
     ...capabilityRoutes(rc),
     ...callRoutes(rc, sdk),
     ...eventRoutes(rc),

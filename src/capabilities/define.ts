@@ -18,7 +18,7 @@ export interface CapabilityRequest {
 }
 
 /** How REST serves a capability: one route, its OpenAPI operation and response. */
-export interface CapabilityHttp<In, Result> {
+export interface CapabilityHttp<In, Parsed, Result> {
   method: CapabilityHttpMethod;
   /** Under `/api/v1`, OpenAPI style: `/chats/{chatId}/pin`. */
   path: string;
@@ -36,9 +36,15 @@ export interface CapabilityHttp<In, Result> {
   /** Success status. */
   status: number;
   /** The success body; `component` names it in the OpenAPI document's components. */
-  response: { description: string; schema: z.ZodType; component?: string };
-  /** The body of a success (default: the SDK method's result). */
-  toBody?(result: Result, input: In): unknown;
+  response: {
+    description: string;
+    schema: z.ZodType;
+    component?: string;
+    /** The component's description. */
+    componentDescription?: string;
+  };
+  /** The body of a success (default: the SDK method's result), from the checked input. */
+  toBody?(result: Result, input: Parsed, request: CapabilityRequest): unknown;
   /** Error statuses the route may answer with (problem+json). */
   errors: readonly number[];
 }
@@ -63,7 +69,7 @@ export interface Capability<
   readonly errors: readonly ErrorCode[];
   /** The engine call. */
   run(engine: Engine, input: z.output<I>): Promise<R>;
-  readonly http?: CapabilityHttp<z.input<I>, R>;
+  readonly http?: CapabilityHttp<z.input<I>, z.output<I>, R>;
 }
 
 /** Any declaration, whatever its input and result. */

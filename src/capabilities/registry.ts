@@ -7,8 +7,9 @@ import type { AnyCapability } from './define.js';
 import { buildManager, type AreaManager } from './manager.js';
 import { calls } from './calls.js';
 import { chats } from './chats.js';
+import { contacts } from './contacts.js';
 
-export const CAPABILITY_AREAS = { calls, chats } as const;
+export const CAPABILITY_AREAS = { calls, chats, contacts } as const;
 
 export type CapabilityAreas = typeof CAPABILITY_AREAS;
 export type CapabilityArea = keyof CapabilityAreas;

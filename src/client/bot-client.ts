@@ -36,7 +36,6 @@ import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
 import { chatsApi, type ChatsApi } from './chats-api.js';
-import { contactsApi, type ContactsApi } from './contacts-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
 import { messagesApi, type MessagesApi } from './messages-api.js';
@@ -61,7 +60,7 @@ export type { EnqueueOptions } from './sends-api.js';
 /** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface BotClient
-  extends SendsApi, GroupsApi, ChatsApi, ContactsApi, MessagesApi, ActionsApi, PresenceApi {}
+  extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -76,6 +75,7 @@ export class BotClient {
   static readonly capabilities = CAPABILITY_LIST;
   readonly calls: Managers['calls'];
   readonly chats: Managers['chats'];
+  readonly contacts: Managers['contacts'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -202,9 +202,9 @@ export class BotClient {
       accept: (chatId, content, options) => this.#accept(chatId, content, options),
       events: this.#events,
     };
-    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core), contactsApi(core));
+    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
     Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
-    ({ calls: this.calls, chats: this.chats } = buildManagers(core));
+    ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = buildManagers(core));
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {

@@ -97,7 +97,7 @@ describe('calls (SDK on the simulator)', () => {
   it('calls from a blocked person do not reach the bot', async () => {
     await start();
     const alice = sdk.simulator.phone(ALICE);
-    await client.block(ALICE);
+    await client.contacts.block(ALICE);
     const seen: string[] = [];
     client.on('call', (c) => seen.push(c.from));
     const blocked = alice.call(BOT_ID);
