@@ -22,10 +22,13 @@ const ChatPinSchema = z
   })
   .strict();
 
-export const chats = {
-  pin: defineCapability({
-    name: 'chats.pin',
-    summary: 'Pin a chat to the top of the chat list (WhatsApp pins 3 at most)',
+/** `chats.pin` (`pin`) and `chats.unpin`: one engine call, POST and DELETE of one path. */
+function pinning(pin: boolean) {
+  return defineCapability({
+    name: pin ? 'chats.pin' : 'chats.unpin',
+    summary: pin
+      ? 'Pin a chat to the top of the chat list (WhatsApp pins 3 at most)'
+      : 'Unpin a chat (nothing happens when it is not pinned)',
     docs: 'docs/chats.md#pinning',
     mode: 'direct',
     input: chatInput,
@@ -33,13 +36,15 @@ export const chats = {
     errors: ['CHAT_NOT_FOUND'],
     run: async (engine, { chatId }): Promise<ChatPin> => ({
       chatId,
-      pinned: await engine.pinChat(chatId, true),
+      pinned: await engine.pinChat(chatId, pin),
     }),
     http: {
-      method: 'POST',
+      method: pin ? 'POST' : 'DELETE',
       path: '/chats/{chatId}/pin',
-      operationId: 'pinChat',
-      summary: 'Pin a chat to the top of the chat list; `pinned: false` when 3 are pinned already',
+      operationId: pin ? 'pinChat' : 'unpinChat',
+      summary: pin
+        ? 'Pin a chat to the top of the chat list; `pinned: false` when 3 are pinned already'
+        : 'Unpin a chat',
       tag: 'chats',
       params: chatParams,
       toInput: ({ params }) => ({ chatId: params.chatId as string }),
@@ -47,30 +52,7 @@ export const chats = {
       response: { description: 'The pin state', schema: ChatPinSchema, component: 'ChatPin' },
       errors,
     },
-  }),
-  unpin: defineCapability({
-    name: 'chats.unpin',
-    summary: 'Unpin a chat (nothing happens when it is not pinned)',
-    docs: 'docs/chats.md#pinning',
-    mode: 'direct',
-    input: chatInput,
-    args: ['chatId'],
-    errors: ['CHAT_NOT_FOUND'],
-    run: async (engine, { chatId }): Promise<ChatPin> => ({
-      chatId,
-      pinned: await engine.pinChat(chatId, false),
-    }),
-    http: {
-      method: 'DELETE',
-      path: '/chats/{chatId}/pin',
-      operationId: 'unpinChat',
-      summary: 'Unpin a chat',
-      tag: 'chats',
-      params: chatParams,
-      toInput: ({ params }) => ({ chatId: params.chatId as string }),
-      status: 200,
-      response: { description: 'The pin state', schema: ChatPinSchema, component: 'ChatPin' },
-      errors,
-    },
-  }),
-};
+  });
+}
+
+export const chats = { pin: pinning(true), unpin: pinning(false) };
