@@ -27,9 +27,8 @@ import type { AnyRoute } from './route.js';
 import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
 import { groupRoutes } from './routes/groups.js';
-import { callRoutes } from './routes/calls.js';
+import { capabilityRoutes } from './capability-routes.js';
 import { chatRoutes } from './routes/chats.js';
-import { contactRoutes } from './routes/contacts.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
@@ -212,8 +211,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...messageRoutes(rc),
     ...groupRoutes(rc),
     ...chatRoutes(rc),
-    ...contactRoutes(rc),
-    ...callRoutes(rc),
+    ...capabilityRoutes(rc),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...actionRoutes(rc),

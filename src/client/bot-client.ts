@@ -35,9 +35,8 @@ import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
 import { chatsApi, type ChatsApi } from './chats-api.js';
-import { contactsApi, type ContactsApi } from './contacts-api.js';
-import { callsApi, incomingCallHandler, type CallsApi } from './calls-api.js';
-import type { CallData } from '../engines/ports/calls.js';
+import { incomingCallHandler } from './calls-api.js';
+import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
 import { messagesApi, type MessagesApi } from './messages-api.js';
 import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
 import { presenceApi, type PresenceApi } from './presence-api.js';
@@ -51,22 +50,10 @@ import type { ClientInfo, ClientState, ContactInfo, MessageData, MessageSender }
 export type { QueuedSend } from './send-intake.js';
 export type { EnqueueOptions } from './sends-api.js';
 
-/**
- * The SDK surface is flat (`client.isGroupAdmin(...)`) but each area lives in its own file
- * (`<area>-api.ts`, built on `ClientCore`): the class merges their interfaces here and assigns
- * their methods in the constructor.
- */
+/** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface BotClient
-  extends
-    SendsApi,
-    GroupsApi,
-    ChatsApi,
-    ContactsApi,
-    CallsApi,
-    MessagesApi,
-    ActionsApi,
-    PresenceApi {}
+  extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -77,6 +64,11 @@ export interface BotClient
 @injectable()
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class BotClient {
+  /** The capability declarations every client's area managers (and REST's routes) come from. */
+  static readonly capabilities = CAPABILITY_LIST;
+  readonly calls: Managers['calls'];
+  readonly chats: Managers['chats'];
+  readonly contacts: Managers['contacts'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -101,7 +93,7 @@ export class BotClient {
   readonly #recover: () => void;
   readonly #placement: ClientPlacement;
   #lastDisconnect: ClientInfo['lastDisconnect'] = null;
-  #onCall: (call: CallData) => void = () => undefined;
+  #onCall: ReturnType<typeof incomingCallHandler> = () => undefined;
 
   constructor(
     @inject(CLIENT_NAME) readonly name: string,
@@ -202,8 +194,9 @@ export class BotClient {
       accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
       events: this.#events,
     };
-    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core), contactsApi(core));
-    Object.assign(this, callsApi(core), messagesApi(core), actionsApi(core), presenceApi(core));
+    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
+    Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
+    ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = buildManagers(core));
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {

@@ -1,32 +1,12 @@
-import { WakitError, toWakitError } from '../errors/index.js';
+import { toWakitError } from '../errors/index.js';
 import type { CallData } from '../engines/ports/calls.js';
 import type { ClientCore } from './client-core.js';
-import { readyEngine } from './ready-engine.js';
+import type { Managers } from '../capabilities/registry.js';
 
 export type { CallData } from '../engines/ports/calls.js';
 
-/** Calls: the part of the SDK client that handles incoming calls (event `call`). */
-export interface CallsApi {
-  /** Rejects a ringing call (id from the `call` event); CALL_NOT_FOUND when it is not ringing. */
-  rejectCall(callId: string): Promise<void>;
-}
-
-function checkCallId(callId: unknown): string {
-  if (typeof callId !== 'string' || !/^[\w.:-]{1,128}$/.test(callId)) {
-    throw new WakitError('VALIDATION_FAILED', 'callId must be the id of a call event', {
-      issues: [{ path: 'callId', message: 'must be a call id' }],
-    });
-  }
-  return callId;
-}
-
-export function callsApi(core: ClientCore): CallsApi {
-  return {
-    async rejectCall(callId) {
-      await readyEngine(core).rejectCall(checkCallId(callId));
-    },
-  };
-}
+/** Calls, `client.calls`: the manager built from src/capabilities/calls.ts. */
+export type CallsApi = Managers['calls'];
 
 /**
  * What the client does with an engine's `call`: emits the `call` event; with `calls.reject`, rejects

@@ -50,10 +50,10 @@ describe('calls (SDK on the simulator)', () => {
     expect(event.id).to.match(/^[0-9A-F]{32}$/);
     expect(Math.abs(event.timestamp - Date.now() / 1000)).to.be.below(5);
     expect(call.state).to.equal('ringing');
-    await client.rejectCall(event.id);
+    await client.calls.reject(event.id);
     expect(await call.waitUntilSettled()).to.equal('rejected');
     expect([...call.rejectedBy]).to.deep.equal([BOT_ID]);
-    expect((await rejection(client.rejectCall(event.id))).code).to.equal('CALL_NOT_FOUND');
+    expect((await rejection(client.calls.reject(event.id))).code).to.equal('CALL_NOT_FOUND');
   });
 
   it('a call the caller ended, or an unknown id, is CALL_NOT_FOUND; bad ids are refused', async () => {
@@ -63,13 +63,13 @@ describe('calls (SDK on the simulator)', () => {
     const { id } = await ringing;
     call.end();
     expect(await call.waitUntilSettled()).to.equal('ended');
-    const error = await rejection(client.rejectCall(id));
+    const error = await rejection(client.calls.reject(id));
     expect(error.code).to.equal('CALL_NOT_FOUND');
     expect(error.status).to.equal(404);
-    expect((await rejection(client.rejectCall('0123456789ABCDEF'))).code).to.equal(
+    expect((await rejection(client.calls.reject('0123456789ABCDEF'))).code).to.equal(
       'CALL_NOT_FOUND',
     );
-    expect((await rejection(client.rejectCall('no spaces allowed'))).code).to.equal(
+    expect((await rejection(client.calls.reject('no spaces allowed'))).code).to.equal(
       'VALIDATION_FAILED',
     );
   });
@@ -86,7 +86,7 @@ describe('calls (SDK on the simulator)', () => {
     const event = await ringing;
     expect(event).to.include({ from: ALICE_ID, group: true, video: false });
     // The bot declines for itself; Bob's phone still rings.
-    await client.rejectCall(event.id);
+    await client.calls.reject(event.id);
     expect(call.state).to.equal('ringing');
     expect([...call.rejectedBy]).to.deep.equal([BOT_ID]);
     call.end();
@@ -98,7 +98,7 @@ describe('calls (SDK on the simulator)', () => {
   it('calls from a blocked person do not reach the bot', async () => {
     await start();
     const alice = sdk.simulator.phone(ALICE);
-    await client.block(ALICE);
+    await client.contacts.block(ALICE);
     const seen: string[] = [];
     client.on('call', (c) => seen.push(c.from));
     const blocked = alice.call(BOT_ID);
@@ -106,7 +106,7 @@ describe('calls (SDK on the simulator)', () => {
     sdk.simulator.phone(BOB).call(BOT_ID);
     await ringing;
     expect(seen).to.deep.equal([`${BOB}@c.us`]);
-    expect((await rejection(client.rejectCall(blocked.id))).code).to.equal('CALL_NOT_FOUND');
+    expect((await rejection(client.calls.reject(blocked.id))).code).to.equal('CALL_NOT_FOUND');
   });
 
   it('calls.reject rejects every incoming call and sends calls.message to the caller', async () => {
@@ -139,7 +139,7 @@ describe('calls (SDK on the simulator)', () => {
     const call = sdk.simulator.phone(ALICE).call(BOT_ID);
     await ringing;
     // (An automatic rejection would have happened while the event was emitted.)
-    await rejection(client.rejectCall('0123456789ABCDEF'));
+    await rejection(client.calls.reject('0123456789ABCDEF'));
     expect(call.state).to.equal('ringing');
     expect(call.rejectedBy.size).to.equal(0);
     call.end();
@@ -148,7 +148,7 @@ describe('calls (SDK on the simulator)', () => {
   it('rejectCall needs a READY client', async () => {
     await start();
     await client.stop();
-    expect((await rejection(client.rejectCall('0123456789ABCDEF'))).code).to.equal(
+    expect((await rejection(client.calls.reject('0123456789ABCDEF'))).code).to.equal(
       'CLIENT_NOT_READY',
     );
   });

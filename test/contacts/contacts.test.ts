@@ -49,7 +49,7 @@ describe('contacts (SDK on the simulator)', () => {
     arrived = nextMessage();
     await lia.send(BOT_ID, 'hi');
     await arrived;
-    expect(await client.getContacts()).to.deep.equal([
+    expect(await client.contacts.list()).to.deep.equal([
       {
         id: LIA_LID,
         lid: LIA_LID,
@@ -82,26 +82,28 @@ describe('contacts (SDK on the simulator)', () => {
 
   it('getContact by number, @c.us and @lid; a LID user shows their number once saved', async () => {
     sdk.simulator.phone(LIA, { lidAddressed: true, lid: '123456789012345', pushname: 'Lia' });
-    const hidden = await client.getContact(LIA_LID);
+    const hidden = await client.contacts.get(LIA_LID);
     expect(hidden).to.include({ id: LIA_LID, lid: LIA_LID, pushname: 'Lia', isMyContact: false });
     expect(hidden).to.not.have.property('number');
     sdk.simulator.linkedPhone('bot')!.addContact(LIA, 'Lia');
-    const saved = await client.getContact(LIA_LID);
+    const saved = await client.contacts.get(LIA_LID);
     expect(saved).to.include({ id: `${LIA}@c.us`, number: LIA, name: 'Lia', isMyContact: true });
-    expect(await client.getContact(`+1 555 000 5555`)).to.deep.equal(saved);
-    expect((await rejection(client.getContact('19990009999'))).code).to.equal('CHAT_NOT_FOUND');
-    expect((await rejection(client.getContact(GROUP))).code).to.equal('INVALID_CHAT_ID');
+    expect(await client.contacts.get(`+1 555 000 5555`)).to.deep.equal(saved);
+    expect((await rejection(client.contacts.get('19990009999'))).code).to.equal('CHAT_NOT_FOUND');
+    expect((await rejection(client.contacts.get(GROUP))).code).to.equal('INVALID_CHAT_ID');
   });
 
   it('isRegistered and getNumberId know which numbers are on WhatsApp', async () => {
     sdk.simulator.phone(ALICE);
-    expect(await client.isRegistered('+1 555 000 1111')).to.equal(true);
-    expect(await client.getNumberId(ALICE)).to.equal(ALICE_ID);
-    expect(await client.getNumberId(`${ALICE}@c.us`)).to.equal(ALICE_ID);
-    expect(await client.isRegistered('19990009999')).to.equal(false);
-    expect(await client.getNumberId('19990009999')).to.equal(null);
-    expect((await rejection(client.getNumberId(LIA_LID))).code).to.equal('INVALID_CHAT_ID');
-    expect((await rejection(client.isRegistered('12'))).code).to.equal('INVALID_CHAT_ID');
+    expect(await client.contacts.isRegistered('+1 555 000 1111')).to.equal(true);
+    expect(await client.contacts.getNumberId(ALICE)).to.equal(ALICE_ID);
+    expect(await client.contacts.getNumberId(`${ALICE}@c.us`)).to.equal(ALICE_ID);
+    expect(await client.contacts.isRegistered('19990009999')).to.equal(false);
+    expect(await client.contacts.getNumberId('19990009999')).to.equal(null);
+    expect((await rejection(client.contacts.getNumberId(LIA_LID))).code).to.equal(
+      'INVALID_CHAT_ID',
+    );
+    expect((await rejection(client.contacts.isRegistered('12'))).code).to.equal('INVALID_CHAT_ID');
   });
 
   it('profile pictures follow the owner’s privacy setting', async () => {
@@ -111,15 +113,21 @@ describe('contacts (SDK on the simulator)', () => {
     alice.setProfilePicture('https://pps.example/alice.jpg');
     bob.setProfilePicture('https://pps.example/bob.jpg', { visibleTo: 'contacts' });
     carol.setProfilePicture('https://pps.example/carol.jpg', { visibleTo: 'nobody' });
-    expect(await client.getProfilePictureUrl(ALICE)).to.equal('https://pps.example/alice.jpg');
-    expect(await client.getProfilePictureUrl(alice.lid)).to.equal('https://pps.example/alice.jpg');
-    expect(await client.getProfilePictureUrl(BOB_ID)).to.equal(null);
+    expect(await client.contacts.getProfilePictureUrl(ALICE)).to.equal(
+      'https://pps.example/alice.jpg',
+    );
+    expect(await client.contacts.getProfilePictureUrl(alice.lid)).to.equal(
+      'https://pps.example/alice.jpg',
+    );
+    expect(await client.contacts.getProfilePictureUrl(BOB_ID)).to.equal(null);
     bob.addContact(BOT_PHONE); // Bob saves the bot: it may see his picture now
-    expect(await client.getProfilePictureUrl(BOB_ID)).to.equal('https://pps.example/bob.jpg');
-    expect(await client.getProfilePictureUrl('15550003333')).to.equal(null);
-    expect(await client.getProfilePictureUrl('15550004444')).to.equal(null); // no such user
+    expect(await client.contacts.getProfilePictureUrl(BOB_ID)).to.equal(
+      'https://pps.example/bob.jpg',
+    );
+    expect(await client.contacts.getProfilePictureUrl('15550003333')).to.equal(null);
+    expect(await client.contacts.getProfilePictureUrl('15550004444')).to.equal(null); // no such user
     sdk.simulator.group({ id: GROUP, members: [BOT_PHONE, ALICE] });
-    expect(await client.getProfilePictureUrl(GROUP)).to.equal(null);
+    expect(await client.contacts.getProfilePictureUrl(GROUP)).to.equal(null);
   });
 
   it('a blocked contact’s messages do not reach the bot, group messages still do', async () => {
@@ -127,9 +135,9 @@ describe('contacts (SDK on the simulator)', () => {
     sdk.simulator.group({ id: GROUP, members: [BOT_PHONE, ALICE] });
     const seen: string[] = [];
     client.on('message', (m) => seen.push(m.body));
-    await client.block(ALICE);
-    expect(await client.getContact(ALICE)).to.include({ isBlocked: true });
-    expect((await client.getContacts()).map((c) => [c.id, c.isBlocked])).to.deep.equal([
+    await client.contacts.block(ALICE);
+    expect(await client.contacts.get(ALICE)).to.include({ isBlocked: true });
+    expect((await client.contacts.list()).map((c) => [c.id, c.isBlocked])).to.deep.equal([
       [ALICE_ID, true],
     ]);
     await alice.send(BOT_ID, 'blocked text');
@@ -138,13 +146,13 @@ describe('contacts (SDK on the simulator)', () => {
     await inGroup;
     expect(seen).to.deep.equal(['group text']);
     expect((await rejection(client.getChat(ALICE))).code).to.equal('CHAT_NOT_FOUND');
-    await client.unblock(alice.lid);
-    expect(await client.getContact(ALICE)).to.include({ isBlocked: false });
+    await client.contacts.unblock(alice.lid);
+    expect(await client.contacts.get(ALICE)).to.include({ isBlocked: false });
     const after = nextMessage();
     await alice.send(BOT_ID, 'after unblock');
     expect((await after).body).to.equal('after unblock');
-    expect((await rejection(client.block('19990009999'))).code).to.equal('CHAT_NOT_FOUND');
-    expect((await rejection(client.block(BOT_ID))).code).to.equal('VALIDATION_FAILED');
+    expect((await rejection(client.contacts.block('19990009999'))).code).to.equal('CHAT_NOT_FOUND');
+    expect((await rejection(client.contacts.block(BOT_ID))).code).to.equal('VALIDATION_FAILED');
   });
 
   it('a phone that blocked the bot gets nothing from it: one tick only', async () => {
@@ -171,11 +179,11 @@ describe('contacts (SDK on the simulator)', () => {
   it('needs a READY client', async () => {
     await client.stop();
     for (const call of [
-      () => client.getContacts(),
-      () => client.getContact(ALICE),
-      () => client.isRegistered(ALICE),
-      () => client.getProfilePictureUrl(ALICE),
-      () => client.block(ALICE),
+      () => client.contacts.list(),
+      () => client.contacts.get(ALICE),
+      () => client.contacts.isRegistered(ALICE),
+      () => client.contacts.getProfilePictureUrl(ALICE),
+      () => client.contacts.block(ALICE),
     ]) {
       expect((await rejection(call())).code).to.equal('CLIENT_NOT_READY');
     }

@@ -1,5 +1,5 @@
 /**
- * Schemas of the chats, contacts and calls routes (chats.ts, contacts.ts, calls.ts), registered in
+ * Schemas of the chats routes (chats.ts) and the simulator's calls (calls.ts), registered in
  * `restSchemas` so that they become OpenAPI components.
  */
 import { z } from 'zod';
@@ -45,10 +45,6 @@ export const ChatMessagesQuery = z
   })
   .strict();
 
-export const ContactListQuery = z
-  .object({ client: clientNameParam.optional(), limit, cursor })
-  .strict();
-
 /**
  * A chat id (or phone number) of `kinds` in a path: checked and normalised by the SDK
  * (INVALID_CHAT_ID); the pattern says the same in the OpenAPI document.
@@ -62,7 +58,6 @@ export function chatIdParam(kinds: readonly ChatKind[]) {
 }
 /** A chat of the account (`getChat`, its messages). */
 export const ChatIdParam = chatIdParam(CONVERSATION_KINDS);
-export const CallIdParam = z.string().regex(/^[\w.:-]{1,128}$/, 'must be a call id');
 
 export const LastMessage = named(
   'LastMessage',
@@ -135,49 +130,6 @@ export const ChatMessageList = named(
     })
     .strict(),
   'Newest first.',
-);
-
-export const Contact = named(
-  'Contact',
-  z
-    .object({
-      id: z.string(),
-      number: z.string().optional(),
-      lid: z.string().optional(),
-      name: z.string().optional(),
-      pushname: z.string().optional(),
-      isMyContact: z.boolean(),
-      isBlocked: z.boolean(),
-      isBusiness: z.boolean(),
-    })
-    .strict(),
-);
-
-export const ContactList = named(
-  'ContactList',
-  z.object({ items: z.array(Contact), nextCursor: z.string().nullable() }).strict(),
-  'One page, by id; pass `nextCursor` as `cursor` for the next (null: last page).',
-);
-
-export const ProfilePicture = named(
-  'ProfilePicture',
-  z.object({ id: z.string(), url: z.string().nullable() }).strict(),
-  '`url` is null when there is no picture or its owner hides it.',
-);
-
-export const NumberLookup = named(
-  'NumberLookup',
-  z.object({ phone: z.string(), registered: z.boolean(), id: z.string().nullable() }).strict(),
-);
-
-export const BlockResult = named(
-  'BlockResult',
-  z.object({ id: z.string(), blocked: z.boolean() }).strict(),
-);
-
-export const CallRejected = named(
-  'CallRejected',
-  z.object({ id: z.string(), status: z.literal('rejected') }).strict(),
 );
 
 export const SimCallRequest = named(

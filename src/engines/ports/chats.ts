@@ -56,4 +56,10 @@ export interface ChatEngine {
    * (MESSAGE_NOT_FOUND when that message is not in the chat). CHAT_NOT_FOUND as for getChat.
    */
   fetchMessages(chatId: string, options: FetchMessagesOptions): Promise<MessageData[]>;
+  /**
+   * Pins (`pin`) or unpins a chat; the new pin state. Pinning answers false when 3 chats are pinned
+   * already (WhatsApp's limit) and true when this one is pinned already; unpinning answers false.
+   * CHAT_NOT_FOUND as for getChat.
+   */
+  pinChat(chatId: string, pin: boolean): Promise<boolean>;
 }

@@ -6,7 +6,7 @@ import type { ChatEngine } from '../ports/chats.js';
 import type { ContactEngine } from '../ports/contacts.js';
 import type { GroupEngine } from '../ports/groups.js';
 import type { PresenceEngine } from '../ports/presence.js';
-import { fetchMessages, getChat, listChats } from './chats.js';
+import { fetchMessages, getChat, listChats, pinChat } from './chats.js';
 import { getContact, listContacts, numberId, profilePictureUrl, setBlocked } from './contacts.js';
 import { onAccount, type SimDevice } from './device.js';
 
@@ -56,6 +56,8 @@ export function accountPorts(device: SimDevice): AccountPorts {
     getChat: (chatId) => onAccount(device, (account) => getChat(network, account, chatId)),
     fetchMessages: (chatId, options) =>
       onAccount(device, (account) => fetchMessages(network, account, chatId, options)),
+    pinChat: (chatId, pin) =>
+      onAccount(device, (account) => pinChat(network, account, chatId, pin)),
     getContacts: () => onAccount(device, (account) => listContacts(network, account)),
     getContact: (id) => onAccount(device, (account) => getContact(network, account, id)),
     getNumberId: (digits) => onAccount(device, () => numberId(network, digits)),

@@ -219,6 +219,31 @@ export function getChat(directory: SimChatDirectory, viewer: SimAccount, chatId:
   return describe(directory, viewer, key, chat);
 }
 
+/** WhatsApp pins 3 chats at most. */
+export const MAX_PINNED_CHATS = 3;
+
+/**
+ * Pins or unpins a chat of `viewer`; the new state, as whatsapp-web.js answers it: pinning a
+ * pinned chat is true, pinning with 3 pinned already is false (nothing changes), unpinning false.
+ */
+export function pinChat(
+  directory: SimChatDirectory,
+  viewer: SimAccount,
+  chatId: string,
+  pin: boolean,
+): boolean {
+  const { key, chat } = requireChat(directory, viewer, chatId);
+  if (!pin) {
+    if (chat?.pinned) viewer.chats.setState(key, { pinned: false });
+    return false;
+  }
+  if (chat?.pinned) return true;
+  const pinned = [...viewer.chats.all()].filter((other) => other.pinned).length;
+  if (pinned >= MAX_PINNED_CHATS) return false;
+  viewer.chats.setState(key, { pinned: true });
+  return true;
+}
+
 /** Newest first: the `limit` latest messages, or the `limit` before the message `before`. */
 export function fetchMessages(
   directory: SimChatDirectory,

@@ -25,6 +25,7 @@ export function accountReads(ops: EngineOperations): AccountReads {
       const { client, identity } = ops.readyAttempt();
       return chats.fetchMessages(client, chatId, options, identity?.id);
     },
+    pinChat: async (chatId, pin) => chats.pinChat(ops.readyAttempt().client, chatId, pin),
     getContacts: async () => contacts.getContacts(ops.readyAttempt().client),
     getContact: async (id) => contacts.getContact(ops.readyAttempt().client, id),
     getNumberId: async (digits) => contacts.getNumberId(ops.readyAttempt().client, digits),

@@ -84,6 +84,22 @@ export async function getChat(client: ClientLike, chatId: string, meId?: string)
 }
 
 /**
+ * `client.pinChat` / `unpinChat` (Client.js:2035/2062, what `Chat.pin()` calls): WhatsApp Web's
+ * `Cmd.pinChat(chat, pin)`; pinning answers false when the 3rd chat of the sorted collection is
+ * pinned already (3 at most), true when this one is; unpinning answers false.
+ */
+export async function pinChat(client: ClientLike, chatId: string, pin: boolean): Promise<boolean> {
+  await findChat(client, chatId);
+  const call = pin ? client.pinChat?.bind(client) : client.unpinChat?.bind(client);
+  if (!call) throw new WakitError('ENGINE_ERROR', 'this whatsapp-web.js Client cannot pin chats');
+  try {
+    return await call(chatId);
+  } catch (error) {
+    throw mapSendError(error, chatId);
+  }
+}
+
+/**
  * The latest `limit` messages of a chat, oldest first. `fetchMessages({ limit })` loads earlier
  * messages until `limit` are in memory, but when more are, it sorts them by `t` with
  * `a.t > b.t ? 1 : -1` and keeps the last `limit` (structures/Chat.js:222-225): messages of the

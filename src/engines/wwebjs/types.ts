@@ -207,6 +207,9 @@ export interface ClientLike {
   getContactById(contactId: string): Promise<ContactLike>;
   /** Client.js:1668: every chat of WhatsApp Web's Chat collection. */
   getChats(): Promise<ChatLike[]>;
+  /** Client.js:2035/2062 (1.34): the new pin state (false when 3 chats are pinned already). */
+  pinChat?(chatId: string): Promise<boolean>;
+  unpinChat?(chatId: string): Promise<boolean>;
   /** Client.js:1725: every contact model WhatsApp Web holds (people, groups, itself). */
   getContacts(): Promise<ContactLike[]>;
   /** Client.js:2145: the `eurl`, or undefined when there is none or privacy hides it. */

@@ -4,7 +4,7 @@
  * with phone and LID ids, groups), and the collections of `WAWebCollections` (Msg, Chat, Contact,
  * GroupMetadata, Blocklist) with the look-ups whatsapp-web.js makes on them: contacts and their
  * getters, LID↔phone (`WAWebApiContact`, `WAWebLidMigrationUtils`), `WAWebQueryExistsJob`,
- * `WAWebFindChatAction`.
+ * `WAWebFindChatAction`, and chat pinning (`Cmd.pinChat`).
  */
 (function () {
   const D = window.__double;
@@ -179,6 +179,17 @@
     if (wid.isGroup() && !groupMetadata) return undefined;
     if (wid.isUser() && !D.person(wid)) return undefined;
     return ChatCollection.add({ id: wid, groupMetadata });
+  };
+  // WhatsApp Web keeps the Chat collection sorted: pinned chats first (the latest pin first), then
+  // by last activity. whatsapp-web.js's pinChat relies on it: it refuses a 4th pin when the 3rd
+  // model of the collection is pinned (Client.js:2043).
+  const pinFirst = (a, b) => (b.pin || 0) - (a.pin || 0) || (b.t || 0) - (a.t || 0);
+  ChatCollection.getModelsArray = () => [...ChatCollection.index.values()].sort(pinFirst);
+  let lastPin = 0;
+  /** `Cmd.pinChat(chat, pin)`: `pin` becomes the pin's time (unique, rising), 0 when unpinned. */
+  D.Cmd.pinChat = async (chat, pin) => {
+    lastPin = Math.max(D.now(), lastPin + 1);
+    chat.set('pin', pin ? lastPin : 0);
   };
   ChatCollection.find = async (id) => {
     const chat = D.chatFor(id);

@@ -1,0 +1,96 @@
+/**
+ * Rewrites calls of flat client methods to their area managers (`client.rejectCall(id)` →
+ * `client.calls.reject(id)`), for the areas declared in src/capabilities/. TypeScript files are
+ * rewritten where the checker types the receiver as `BotClient` (so `engine.rejectCall`, a
+ * simulator phone's `block` or a fake library's `getNumberId` stay); Markdown where the receiver
+ * is `client`. Run `npx tsx scripts/codemod-managers.ts` and commit its output with the result.
+ */
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import ts from 'typescript';
+
+/** Flat method → `area.method`: one row per ported capability. */
+export const RENAMES: ReadonlyMap<string, string> = new Map([
+  ['rejectCall', 'calls.reject'],
+  ['getContacts', 'contacts.list'],
+  ['getContact', 'contacts.get'],
+  ['isRegistered', 'contacts.isRegistered'],
+  ['getNumberId', 'contacts.getNumberId'],
+  ['getProfilePictureUrl', 'contacts.getProfilePictureUrl'],
+  ['block', 'contacts.block'],
+  ['unblock', 'contacts.unblock'],
+]);
+
+function isBotClient(type: ts.Type): boolean {
+  if (type.isUnion()) return type.types.some(isBotClient);
+  return type.getSymbol()?.getName() === 'BotClient';
+}
+
+/** Edits (position of the method name → replacement) of one TypeScript file. */
+function edits(checker: ts.TypeChecker, file: ts.SourceFile): Array<[number, number, string]> {
+  const out: Array<[number, number, string]> = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      RENAMES.has(node.expression.name.text) &&
+      isBotClient(checker.getTypeAtLocation(node.expression.expression))
+    ) {
+      const name = node.expression.name;
+      out.push([name.getStart(file), name.getEnd(), RENAMES.get(name.text) ?? name.text]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    'tsconfig.json',
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error('no tsconfig.json');
+  const program = ts.createProgram(config.fileNames, config.options);
+  const checker = program.getTypeChecker();
+  let total = 0;
+  for (const file of program.getSourceFiles()) {
+    if (file.isDeclarationFile || file.fileName.includes('/node_modules/')) continue;
+    const found = edits(checker, file).sort((a, b) => b[0] - a[0]);
+    if (found.length === 0) continue;
+    let text = file.getFullText();
+    for (const [start, end, replacement] of found) {
+      text = text.slice(0, start) + replacement + text.slice(end);
+    }
+    await writeFile(file.fileName, text);
+    total += found.length;
+    console.log(
+      `${ts.sys.resolvePath(file.fileName).replace(`${process.cwd()}/`, '')}: ${found.length}`,
+    );
+  }
+  const docs = (await readdir('docs', { recursive: true })).filter((f) => f.endsWith('.md'));
+  for (const file of ['README.md', ...docs.map((f) => `docs/${f}`)]) {
+    let count = 0;
+    const text = (await readFile(file, 'utf8')).replace(
+      /\bclient\.(\w+)\(/g,
+      (whole, method: string) => {
+        const target = RENAMES.get(method);
+        if (!target) return whole;
+        count += 1;
+        return `client.${target}(`;
+      },
+    );
+    if (count === 0) continue;
+    await writeFile(file, text);
+    total += count;
+    console.log(`${file}: ${count}`);
+  }
+  console.log(`${total} call sites rewritten`);
+}
+
+await main();
