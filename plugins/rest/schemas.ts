@@ -161,8 +161,13 @@ export const MessageStatus = named(
       client: z.string(),
       chatId: z.string(),
       kind: z.string(),
-      /** `held`: waiting for a retry after ENGINE_INCOMPATIBLE (docs/engines.md). */
-      status: z.enum([...TRACKING_STATUSES, 'held']),
+      /**
+       * `held`: waiting for a retry after ENGINE_INCOMPATIBLE (docs/engines.md); `deferred`: kept by
+       * the send governor until `dueAt` for `budget` (docs/safety.md).
+       */
+      status: z.enum([...TRACKING_STATUSES, 'held', 'deferred']),
+      budget: z.string().optional(),
+      dueAt: isoTime.optional(),
       messageId: z.string().optional(),
       ack: z.number().int().optional(),
       error: z.object({ code: z.string(), message: z.string() }).strict().optional(),

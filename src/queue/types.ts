@@ -10,10 +10,11 @@ export type SendPriority = 'reply' | 'normal' | 'bulk';
 /**
  * Life of one accepted send: queued → sending → sent → delivered → read → played, or failed;
  * `held` when the engine cannot make it on this WhatsApp Web build (ENGINE_INCOMPATIBLE): it waits,
- * still queued in the outbox, for `retryHeld()` (after an upgrade or reload).
+ * still queued in the outbox, for `retryHeld()` (after an upgrade or reload); `deferred` when the
+ * send governor keeps it until `dueAt` (a budget is spent: `budget`), still queued in the outbox.
  */
 export type TrackingStatus =
-  'queued' | 'sending' | 'held' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+  'queued' | 'sending' | 'held' | 'deferred' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
 
 /** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
 export interface TrackedSend {
@@ -30,6 +31,9 @@ export interface TrackedSend {
   error?: { code: ErrorCode; message: string };
   /** Send attempts made so far (retries included). */
   attempts: number;
+  /** While `deferred`: the budget it waits for (docs/safety.md) and when it is due. */
+  budget?: string;
+  dueAt?: string;
   createdAt: string;
   sentAt?: string;
   updatedAt: string;
@@ -62,7 +66,23 @@ export interface QueueJob {
    * `light` (reactions, presence) skips the per-chat gap and waits only `lightGapMs` (docs/queue.md).
    */
   action?: 'light' | 'paced';
+  /** Goes out whatever the send governor's budgets say (an operator's override, logged). */
+  bypassBudget?: boolean;
   run(signal: AbortSignal): Promise<SendResult>;
+}
+
+/** What the send governor answers for one send: it may go, or waits until `dueAt` for `budget`. */
+export type GateAnswer = 'go' | { budget: string; dueAt: number };
+
+/**
+ * The send governor as the queue sees it (src/governor/): asked once per message before its first
+ * attempt (not for actions, not for retries). Must not throw (an error lets the send go).
+ */
+export interface SendGate {
+  check(
+    send: { id: string; chatId: string; priority: SendPriority; bypassBudget: boolean },
+    now: number,
+  ): Promise<GateAnswer>;
 }
 
 /** What `enqueue` hands back. `result` settles once the send finished (rejects with a WakitError). */
@@ -72,7 +92,10 @@ export interface SendHandle {
 }
 
 export interface QueueStats {
-  /** Accepted sends waiting for their turn (retries waiting for their backoff included). */
+  /**
+   * Accepted sends waiting for their turn (retries waiting for their backoff and sends deferred by
+   * the send governor included).
+   */
   pending: number;
   /** Sends held because the engine cannot make them on this build (ENGINE_INCOMPATIBLE). */
   held: number;
@@ -101,6 +124,8 @@ export interface OutboundQueueOptions {
    * journaled (`OutboxStore.committed`), which keeps the at-least-once window to one send.
    */
   durable?: () => Promise<void>;
+  /** The send governor of this client's account (src/governor/); every send goes when absent. */
+  gate?: SendGate;
 }
 
 export type UpdateListener = (record: TrackedSend) => void;

@@ -41,6 +41,7 @@ export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
     chatId: record.chatId,
     kind: record.kind,
     status: record.status,
+    ...(record.budget !== undefined ? { budget: record.budget, dueAt: record.dueAt } : {}),
     ...(record.messageId !== undefined ? { messageId: record.messageId } : {}),
     ...(record.ack !== undefined ? { ack: record.ack } : {}),
     ...(record.error ? { error: { code: record.error.code, message: record.error.message } } : {}),

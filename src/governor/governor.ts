@@ -1,0 +1,102 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { WakitConfig } from '../config/schema.js';
+import type { Clock } from '../kernel/clock.js';
+import type { AccountStore, Restriction } from './account-store.js';
+import { AccountGovernor } from './account-governor.js';
+import { MemoryAccountStore } from './memory-account-store.js';
+import { PRESETS, type Budgets, type PresetName } from './presets.js';
+import { SqliteAccountStore } from './sqlite-account-store.js';
+
+/** The preset in force: the configured one, else `off` on the simulator and `standard` otherwise. */
+export function presetOf(config: Readonly<WakitConfig>): PresetName {
+  return config.governor.preset ?? (config.engine.type === 'simulator' ? 'off' : 'standard');
+}
+
+/** The preset's budgets with the config's overrides; null when `off`. */
+export function budgetsOf(config: Readonly<WakitConfig>): Budgets | null {
+  const preset = PRESETS[presetOf(config)];
+  if (!preset) return null;
+  const { perHour, perDay, newContactsPerDay, warmupDays, cooldownMs } = config.governor;
+  return {
+    ...preset,
+    ...(perHour !== undefined ? { perHour } : {}),
+    ...(perDay !== undefined ? { perDay } : {}),
+    ...(newContactsPerDay !== undefined ? { newContactsPerDay } : {}),
+    ...(warmupDays !== undefined ? { warmupDays } : {}),
+    ...(cooldownMs !== undefined ? { cooldownMs } : {}),
+  };
+}
+
+/** Where the governor keeps its accounts: memory with a memory outbox, else SQLite beside it. */
+export function createAccountStore(config: Readonly<WakitConfig>, baseDir: string): AccountStore {
+  const { queue } = config;
+  if (queue.persistence === 'memory') return new MemoryAccountStore();
+  const dir = queue.outboxPath ? path.dirname(queue.outboxPath) : config.auth.dataPath;
+  return new SqliteAccountStore(path.resolve(baseDir, dir, 'governor.db'));
+}
+
+export interface GovernorOptions {
+  config: Readonly<WakitConfig>;
+  store: AccountStore;
+  clock: Clock;
+  logger?: Logger;
+}
+
+/** A restriction began or ended for a client's account. */
+export type RestrictionListener = (
+  client: string,
+  event: 'restricted' | 'resumed',
+  restriction: Restriction,
+) => void;
+
+/**
+ * The send governor of an SDK (docs/safety.md): one AccountGovernor per client, sharing one
+ * account store (SQLite beside the outbox; Redis in a fleet, so nodes share budgets).
+ */
+export class Governor {
+  readonly preset: PresetName;
+  readonly #budgets: Budgets | null;
+  readonly #accounts = new Map<string, AccountGovernor>();
+  readonly #listeners = new Set<RestrictionListener>();
+
+  constructor(private readonly options: GovernorOptions) {
+    this.preset = presetOf(options.config);
+    this.#budgets = budgetsOf(options.config);
+  }
+
+  get store(): AccountStore {
+    return this.options.store;
+  }
+
+  /** The governor of `client`'s account (made on first use). */
+  forClient(client: string): AccountGovernor {
+    let found = this.#accounts.get(client);
+    if (found) return found;
+    const { config, store, clock, logger } = this.options;
+    found = new AccountGovernor({
+      client,
+      preset: this.preset,
+      budgets: this.#budgets,
+      config: config.governor,
+      store,
+      clock,
+      ...(logger ? { log: logger.child({ component: 'governor' }) } : {}),
+      changed: (event, restriction) => {
+        for (const listener of this.#listeners) listener(client, event, restriction);
+      },
+    });
+    this.#accounts.set(client, found);
+    return found;
+  }
+
+  onRestriction(listener: RestrictionListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    for (const account of this.#accounts.values()) account.close();
+    await this.options.store.close();
+  }
+}
