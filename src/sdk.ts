@@ -26,6 +26,8 @@ import { PluginHost, type LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { ErrorSink, type WakitErrorEvent } from './kernel/error-sink.js';
 import { createOutboxStore, type OutboxStore } from './queue/outbox/index.js';
+import { createGovernor, type Governor } from './governor/governor.js';
+import { GOVERNOR } from './kernel/tokens.js';
 import type { ClusterView } from './cluster/cluster-view.js';
 import { Fleet } from './cluster/fleet.js';
 import type { Ownership } from './cluster/ownership.js';
@@ -111,6 +113,8 @@ export class Sdk {
   /** This node of a fleet (`cluster` config); undefined on a single server. */
   readonly #fleet: Fleet | undefined;
   readonly #pruner: NodeJS.Timeout;
+  /** The send governor (docs/safety.md); undefined when its preset is `off`. */
+  readonly #governor: Governor | undefined;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
@@ -153,8 +157,12 @@ export class Sdk {
       outbox: this.#outbox,
       ...(ownership ? { ownership } : {}),
     });
+    this.#governor = createGovernor(config, this.baseDir, this.logger);
+    const governor = this.#governor;
+    if (governor) container.register(GOVERNOR, { useValue: governor });
     this.#clients = container.resolve(ClientManager);
     const clients = this.#clients;
+    if (governor) clients.onClient((client) => governor.attach(client));
     this.#admin = new ClientAdmin({
       config,
       manager: clients,
@@ -382,6 +390,7 @@ export class Sdk {
       this.logger.error({ err: toWakitError(error), hook: name }, 'close hook %s failed', name);
     });
     await this.#clients.closeAll();
+    await this.#governor?.close();
     await this.#fleet?.close();
     clearInterval(this.#pruner);
     await this.#outbox.close();

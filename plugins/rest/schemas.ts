@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { EVENT_TYPES } from './options.js';
 import { EngineHealth } from './health-schemas.js';
+import { GovernorInfo } from './governor-schemas.js';
 import { named } from './schema-registry.js';
 
 export { restSchemas } from './schema-registry.js';
@@ -74,6 +75,7 @@ export const ClientInfo = named(
         .strict()
         .nullable(),
       health: EngineHealth.nullable(),
+      governor: GovernorInfo.nullable().describe('The send governor (docs/safety.md); null when off'),
     })
     .strict(),
 );

@@ -283,14 +283,14 @@ export class BotClient {
   }
 
   info(): ClientInfo {
-    const stats = this.queue.stats();
     return {
       name: this.name,
       state: this.state,
       engine: this.config.engine.type,
       me: this.#supervisor.engine?.me() ?? null,
       since: this.#machine.enteredAt.toISOString(),
-      queue: { pending: stats.pending, held: stats.held, running: stats.running },
+      queue: this.queue.stats(),
+      governor: this.queue.gate?.info() ?? null,
       lastDisconnect: this.#lastDisconnect,
       health: this.#health.current,
     };

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
-import type { Clock } from '../kernel/clock.js';
+import type { BotClient } from '../client/bot-client.js';
+import { systemClock, type Clock } from '../kernel/clock.js';
 import type { AccountStore, Restriction } from './account-store.js';
 import { AccountGovernor } from './account-governor.js';
 import { MemoryAccountStore } from './memory-account-store.js';
@@ -26,6 +27,17 @@ export function budgetsOf(config: Readonly<WakitConfig>): Budgets | null {
     ...(warmupDays !== undefined ? { warmupDays } : {}),
     ...(cooldownMs !== undefined ? { cooldownMs } : {}),
   };
+}
+
+/** The governor of an SDK's config; undefined when its preset is `off`. */
+export function createGovernor(
+  config: Readonly<WakitConfig>,
+  baseDir: string,
+  logger?: Logger,
+): Governor | undefined {
+  if (presetOf(config) === 'off') return undefined;
+  const store = createAccountStore(config, baseDir);
+  return new Governor({ config, store, clock: systemClock, ...(logger ? { logger } : {}) });
 }
 
 /** Where the governor keeps its accounts: memory with a memory outbox, else SQLite beside it. */
@@ -93,6 +105,22 @@ export class Governor {
   onRestriction(listener: RestrictionListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Follows what `client` receives (contacts that wrote), its links and its refused sends. */
+  attach(client: BotClient): void {
+    const account = this.forClient(client.name);
+    const { clock } = this.options;
+    const report = (error: unknown) =>
+      this.options.logger?.error({ err: error, client: client.name }, 'send governor failed');
+    client.on('message', (message) => {
+      if (message.fromMe || message.broadcast) return;
+      account.noteInbound(message.chatId, clock.now(), message.author).catch(report);
+    });
+    client.on('authenticated', (session) => {
+      if (!session.restored) account.noteLinked(clock.now()).catch(report);
+    });
+    client.on('message.status', (record) => account.observe(record));
   }
 
   async close(): Promise<void> {

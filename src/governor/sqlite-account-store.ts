@@ -39,7 +39,9 @@ interface ContactRow {
 export class SqliteAccountStore implements AccountStore {
   readonly kind = 'sqlite';
   readonly #db: Database.Database;
-  readonly #recordSend: (account: string, chatId: string, r: SentRecord, before: number) => void;
+  readonly #recordSend: Database.Transaction<
+    (account: string, chatId: string, record: SentRecord, before: number) => void
+  >;
 
   constructor(file: string) {
     const dir = path.dirname(file);
@@ -55,11 +57,13 @@ export class SqliteAccountStore implements AccountStore {
       `INSERT INTO contacts (account, chat_id, sent_before) VALUES (?, ?, 1)
        ON CONFLICT (account, chat_id) DO UPDATE SET sent_before = 1`,
     );
-    this.#recordSend = this.#db.transaction((account, chatId, record, before) => {
-      forget.run(account, before);
-      insert.run(account, record.at, record.newContact ? 1 : 0);
-      known.run(account, chatId);
-    });
+    this.#recordSend = this.#db.transaction(
+      (account: string, chatId: string, record: SentRecord, before: number) => {
+        forget.run(account, before);
+        insert.run(account, record.at, record.newContact ? 1 : 0);
+        known.run(account, chatId);
+      },
+    );
   }
 
   history(account: string, since: number): Promise<SentRecord[]> {

@@ -6,7 +6,16 @@ import type { TrackedSend } from '../queue/index.js';
 import { CLIENT_NAME_PATTERN, type WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { OutboundQueue } from '../queue/index.js';
-import { CLIENT_NAME, CLOCK, CONFIG, CONTAINER, LOGGER, OUTBOUND_QUEUE, OUTBOX } from './tokens.js';
+import {
+  CLIENT_NAME,
+  CLOCK,
+  CONFIG,
+  CONTAINER,
+  GOVERNOR,
+  LOGGER,
+  OUTBOUND_QUEUE,
+  OUTBOX,
+} from './tokens.js';
 import { journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import type { Clock } from './clock.js';
 
@@ -46,6 +55,7 @@ export class ClientManager {
     const log = this.logger.child({ client: name });
     child.register(CLIENT_NAME, { useValue: name });
     child.register(LOGGER, { useValue: log });
+    const governor = this.root.isRegistered(GOVERNOR, true) ? this.root.resolve(GOVERNOR) : null;
     child.register(OUTBOUND_QUEUE, {
       useValue: new OutboundQueue({
         client: name,
@@ -54,6 +64,7 @@ export class ClientManager {
         logger: log,
         onChange: (entry) => journalChange(this.outbox, entry),
         durable: () => this.outbox.committed(),
+        ...(governor ? { gate: governor.forClient(name) } : {}),
       }),
     });
     const client = child.resolve(BotClient);

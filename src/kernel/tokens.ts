@@ -9,6 +9,7 @@ import type { ErrorSink } from './error-sink.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue } from '../queue/index.js';
 import type { Ownership } from '../cluster/ownership.js';
+import type { Governor } from '../governor/governor.js';
 
 /** A typed DI token: a unique symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -29,6 +30,8 @@ export const ERROR_SINK = token<ErrorSink>('errorSink');
 export const OUTBOX = token<OutboxStore>('outbox');
 /** Which clients this process runs (a fleet's placement; one server: all). */
 export const OWNERSHIP = token<Ownership>('ownership');
+/** The send governor (docs/safety.md); not registered when its preset is `off`. */
+export const GOVERNOR = token<Governor>('governor');
 
 /** Per-client child container. */
 export const CLIENT_NAME = token<string>('clientName');

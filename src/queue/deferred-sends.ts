@@ -30,7 +30,7 @@ export class DeferredSends {
     const send = {
       id,
       chatId,
-      priority: PRIORITIES[level]!,
+      priority: PRIORITIES[level],
       bypassBudget: job.bypassBudget === true,
     };
     return this.gate.check(send, now);

@@ -25,6 +25,7 @@ import type {
   QueueJob,
   QueueStats,
   SendHandle,
+  SendGate,
   SendPriority,
   SendResult,
   TrackedSend,
@@ -49,6 +50,8 @@ export class OutboundQueue {
   readonly #pending = new PendingSends();
   readonly #held = new HeldSends();
   readonly #deferred: DeferredSends;
+  /** The send governor of this client's account, if any (`OutboundQueueOptions.gate`). */
+  readonly gate: SendGate | undefined;
   readonly #tracking: TrackingStore;
   readonly #listeners: UpdateListeners;
   readonly #idle: IdleWaiters;
@@ -73,6 +76,7 @@ export class OutboundQueue {
     this.#log = options.logger;
     this.#onChange = options.onChange;
     this.#durable = options.durable;
+    this.gate = options.gate;
     this.#deferred = new DeferredSends(options.gate, this.#pending, (e) => this.#emit(e));
     this.#tracking = new TrackingStore(options.config.trackLimit);
     this.#loop = new DispatchLoop({

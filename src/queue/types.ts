@@ -3,6 +3,7 @@ import type { QueueConfig } from '../config/schema.js';
 import type { ErrorCode, WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SendEntry } from './send-entry.js';
+import type { GovernorInfo } from '../governor/governor-info.js';
 
 /** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
 export type SendPriority = 'reply' | 'normal' | 'bulk';
@@ -83,6 +84,8 @@ export interface SendGate {
     send: { id: string; chatId: string; priority: SendPriority; bypassBudget: boolean },
     now: number,
   ): Promise<GateAnswer>;
+  /** Budget use, limits and restriction of the account (`client.info().governor`). */
+  info(): GovernorInfo;
 }
 
 /** What `enqueue` hands back. `result` settles once the send finished (rejects with a WakitError). */
