@@ -271,6 +271,9 @@ export class EventHub {
     on('call', (call: unknown) => this.publish(name, 'call', plain(call)));
     on('poll.vote', (vote: unknown) => this.publish(name, 'poll.vote', plain(vote)));
     on('engine.health', (health: unknown) => this.publish(name, 'engine.health', plain(health)));
+    for (const event of ['account.restricted', 'account.resumed'] as const) {
+      on(event, (restriction: unknown) => this.publish(name, event, plain(restriction)));
+    }
     for (const event of ['message.reaction', 'message.edit', 'message.revoke'] as const) {
       on(event, (update: unknown) => this.publish(name, event, plain(update)));
     }

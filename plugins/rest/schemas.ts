@@ -75,7 +75,9 @@ export const ClientInfo = named(
         .strict()
         .nullable(),
       health: EngineHealth.nullable(),
-      governor: GovernorInfo.nullable().describe('The send governor (docs/safety.md); null when off'),
+      governor: GovernorInfo.nullable().describe(
+        'The send governor (docs/safety.md); null when off',
+      ),
     })
     .strict(),
 );
@@ -134,7 +136,10 @@ export const MessageAccepted = named(
   z
     .object({
       id: z.string(),
-      status: z.literal('queued'),
+      /** `deferred` (with `Prefer: wait=N`): the send governor keeps it until `dueAt` for `budget`. */
+      status: z.enum(['queued', 'deferred']),
+      budget: z.string().optional(),
+      dueAt: isoTime.optional(),
       client: z.string(),
       chatId: z.string(),
     })

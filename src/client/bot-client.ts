@@ -218,6 +218,7 @@ export class BotClient {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
       getSend: (trackingId) => this.queue.get(trackingId),
+      events: this.#events,
     });
   }
 

@@ -46,6 +46,19 @@ export interface ClientEvents {
   'poll.vote': [vote: PollVote];
   /** The engine's health changed: another build, or capabilities broken or repaired. */
   'engine.health': [health: EngineHealth];
+  /** WhatsApp signalled a restriction: the send governor pauses bulk sends until `until`. */
+  'account.restricted': [restriction: AccountRestriction];
+  /** The cool-down of a restriction ended: sends go again (docs/safety.md). */
+  'account.resumed': [restriction: AccountRestriction];
+}
+
+/** A restriction of the account (`account.restricted` / `account.resumed`). */
+export interface AccountRestriction {
+  client: string;
+  /** What WhatsApp signalled (`send-refused`: a send refused with ACCOUNT_RESTRICTED, ...). */
+  reason: string;
+  since: string;
+  until: string;
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -70,6 +83,8 @@ export const ACCOUNT_EVENT_NAMES = [
   'call',
   'poll.vote',
   'engine.health',
+  'account.restricted',
+  'account.resumed',
 ] as const satisfies readonly ClientEventName[];
 
 export const CLIENT_EVENT_NAMES: readonly ClientEventName[] = [

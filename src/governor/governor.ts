@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
 import type { BotClient } from '../client/bot-client.js';
+import { internalsOf } from '../client/client-internals.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import type { AccountStore, Restriction } from './account-store.js';
 import { AccountGovernor } from './account-governor.js';
@@ -121,6 +122,17 @@ export class Governor {
       if (!session.restored) account.noteLinked(clock.now()).catch(report);
     });
     client.on('message.status', (record) => account.observe(record));
+    this.onRestriction((name, event, r) => {
+      if (name !== client.name) return;
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const restriction = {
+        client: name,
+        reason: r.reason,
+        since: iso(r.since),
+        until: iso(r.until),
+      };
+      internalsOf(client).events.emit(`account.${event}`, restriction);
+    });
   }
 
   async close(): Promise<void> {

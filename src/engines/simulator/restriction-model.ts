@@ -79,7 +79,10 @@ export class RestrictionModel {
     const over =
       sender.sent.length >= perHour || (isNew && sender.newContacts.length >= newContactsPerDay);
     if (over) {
+      // The lock is the penalty: once it ends the account starts counting afresh.
       sender.lockedUntil = now + lockMs;
+      sender.sent = [];
+      sender.newContacts = [];
       this.fired.push({ account: from, at: now, reason: 'reachout-timelock' });
       throw this.#refusal(from, sender.lockedUntil, true);
     }
