@@ -140,7 +140,7 @@ export class AccountGovernor implements SendGate {
         'send governor: budget bypassed by the sender (bypassBudget)',
       );
     }
-    if (this.#deferredIds.delete(send.id)) await store.clearDeferral(send.id);
+    if (this.#deferredIds.delete(send.id)) await store.clearDeferral(send.id, client);
     const record = { at: now, newContact };
     await store.recordSend(client, send.chatId, record, now - DAY_MS);
     this.#history.push(record);

@@ -59,7 +59,7 @@ export interface AccountStore {
   restriction(account: string): Promise<Restriction | undefined>;
   setRestriction(account: string, restriction: Restriction | undefined): Promise<void>;
   setDeferral(record: DeferralRecord): Promise<void>;
-  clearDeferral(id: string): Promise<void>;
+  clearDeferral(id: string, client: string): Promise<void>;
   deferrals(client: string): Promise<DeferralRecord[]>;
   close(): Promise<void>;
 }

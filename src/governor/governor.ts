@@ -9,6 +9,8 @@ import { AccountGovernor } from './account-governor.js';
 import { MemoryAccountStore } from './memory-account-store.js';
 import { PRESETS, type Budgets, type PresetName } from './presets.js';
 import { SqliteAccountStore } from './sqlite-account-store.js';
+import { RedisAccountStore } from './redis-account-store.js';
+import { createRedis } from '../cluster/redis-connection.js';
 
 /** The preset in force: the configured one, else `off` on the simulator and `standard` otherwise. */
 export function presetOf(config: Readonly<WakitConfig>): PresetName {
@@ -41,9 +43,18 @@ export function createGovernor(
   return new Governor({ config, store, clock: systemClock, ...(logger ? { logger } : {}) });
 }
 
-/** Where the governor keeps its accounts: memory with a memory outbox, else SQLite beside it. */
+/**
+ * Where the governor keeps its accounts: Redis in a fleet (every node spends one budget per
+ * account), memory with a memory outbox, else SQLite beside the outbox.
+ */
 export function createAccountStore(config: Readonly<WakitConfig>, baseDir: string): AccountStore {
-  const { queue } = config;
+  const { queue, cluster } = config;
+  if (cluster) {
+    const redis = createRedis({ url: cluster.url, name: 'wakit:governor' });
+    return new RedisAccountStore(redis, cluster.keyPrefix, () =>
+      redis.quit().then(() => undefined),
+    );
+  }
   if (queue.persistence === 'memory') return new MemoryAccountStore();
   const dir = queue.outboxPath ? path.dirname(queue.outboxPath) : config.auth.dataPath;
   return new SqliteAccountStore(path.resolve(baseDir, dir, 'governor.db'));
