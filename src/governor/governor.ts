@@ -89,10 +89,6 @@ export class Governor {
     this.#budgets = budgetsOf(options.config);
   }
 
-  get store(): AccountStore {
-    return this.options.store;
-  }
-
   /** The governor of `client`'s account (made on first use). */
   forClient(client: string): AccountGovernor {
     let found = this.#accounts.get(client);
