@@ -27,12 +27,14 @@ import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
 import type { ClusterView } from './cluster/cluster-view.js';
 import type { FleetLoader } from './kernel/fleet-loader.js';
+import type { Governor } from './governor/governor.js';
 import type { Ownership } from './cluster/ownership.js';
 import {
   CLIENT_REGISTRY,
   ENGINE_FACTORY,
   EVENT_BUS,
   EVENT_LOOP,
+  GOVERNOR,
   LIFECYCLE,
   SIMULATOR,
 } from './kernel/tokens.js';
@@ -126,6 +128,8 @@ export class Sdk {
   /** This node of a fleet (`cluster` config), loaded on demand; undefined on a single server. */
   readonly #fleet: FleetLoader | undefined;
   readonly #pruner: NodeJS.Timeout;
+  /** The send governor (docs/safety.md); undefined when its preset is `off`. */
+  readonly #governor: Governor | undefined;
 
   constructor(config: Readonly<WakitConfig>, options: SdkOptions = {}) {
     this.config = config;
@@ -153,6 +157,9 @@ export class Sdk {
     this.#lifecycle = root.resolve(LIFECYCLE);
     this.#clients = root.resolve(CLIENT_MANAGER);
     this.#admin = root.resolve(CLIENT_ADMIN);
+    this.#governor = root.resolve(GOVERNOR);
+    const governor = this.#governor;
+    if (governor) this.#clients.onClient((client) => governor.attach(client));
     fleet?.bind({ clients: this.#clients, admin: this.#admin });
     this.sends = root.resolve(SEND_LOOKUP);
     this.#simulator = root.resolve(SIMULATOR);
@@ -351,6 +358,7 @@ export class Sdk {
       this.#errors.report({ source: 'hook', event: `close:${name}`, error }),
     );
     await this.#clients.closeAll();
+    await this.#governor?.close();
     await fleet?.close();
     clearInterval(this.#pruner);
     await this.#outbox.close();

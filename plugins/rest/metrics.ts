@@ -5,6 +5,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { registerFleetGauges } from './fleet-metrics.js';
 import { registerHealthGauges } from './health-metrics.js';
+import { registerGovernorGauges } from './governor-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 import { CLIENT_STATES } from '../../src/entries/contract.js';
@@ -58,6 +59,7 @@ export class RestMetrics {
     });
     registerFleetGauges(this.registry, sdk, fleet);
     registerHealthGauges(this.registry, sdk);
+    registerGovernorGauges(this.registry, sdk);
     new Gauge({
       name: 'wakit_event_loop_delay_seconds',
       help: 'Event-loop delay: max, mean and p99 of the last watchdog window, worst since start',

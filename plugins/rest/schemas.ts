@@ -16,6 +16,7 @@ import {
 import { ERROR_CODES } from '../../src/index.js';
 import { EVENT_TYPES } from './options.js';
 import { EngineHealth } from './health-schemas.js';
+import { GovernorInfo } from './governor-schemas.js';
 import { named } from './schema-registry.js';
 
 export { restSchemas } from './schema-registry.js';
@@ -74,6 +75,9 @@ export const ClientInfo = named(
         .strict()
         .nullable(),
       health: EngineHealth.nullable(),
+      governor: GovernorInfo.nullable().describe(
+        'The send governor (docs/safety.md); null when off',
+      ),
     })
     .strict(),
 );
@@ -132,7 +136,10 @@ export const MessageAccepted = named(
   z
     .object({
       id: z.string(),
-      status: z.literal('queued'),
+      /** `deferred` (with `Prefer: wait=N`): the send governor keeps it until `dueAt` for `budget`. */
+      status: z.enum(['queued', 'deferred']),
+      budget: z.string().optional(),
+      dueAt: isoTime.optional(),
       client: z.string(),
       chatId: z.string(),
     })
@@ -161,8 +168,13 @@ export const MessageStatus = named(
       client: z.string(),
       chatId: z.string(),
       kind: z.string(),
-      /** `held`: waiting for a retry after ENGINE_INCOMPATIBLE (docs/engines.md). */
-      status: z.enum([...TRACKING_STATUSES, 'held']),
+      /**
+       * `held`: waiting for a retry after ENGINE_INCOMPATIBLE (docs/engines.md); `deferred`: kept by
+       * the send governor until `dueAt` for `budget` (docs/safety.md).
+       */
+      status: z.enum([...TRACKING_STATUSES, 'held', 'deferred']),
+      budget: z.string().optional(),
+      dueAt: isoTime.optional(),
       messageId: z.string().optional(),
       ack: z.number().int().optional(),
       error: z.object({ code: z.string(), message: z.string() }).strict().optional(),

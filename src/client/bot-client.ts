@@ -203,6 +203,7 @@ export class BotClient {
       drain: (deadlineMs) => this.#drain(deadlineMs),
       close: () => this.#close(),
       getSend: (trackingId) => this.queue.get(trackingId),
+      events: this.#events,
     });
   }
 
@@ -268,14 +269,14 @@ export class BotClient {
   }
 
   info(): ClientInfo {
-    const stats = this.queue.stats();
     return {
       name: this.name,
       state: this.state,
       engine: this.config.engine.type,
       me: this.#supervisor.engine?.me() ?? null,
       since: this.#machine.enteredAt.toISOString(),
-      queue: { pending: stats.pending, held: stats.held, running: stats.running },
+      queue: this.queue.stats(),
+      governor: this.queue.gate?.info?.() ?? null,
       lastDisconnect: this.#lastDisconnect,
       health: this.#health.current,
     };

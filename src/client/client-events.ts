@@ -47,6 +47,19 @@ export interface ClientEvents {
   'poll.vote': [vote: PollVote];
   /** The engine's health changed: another build, or capabilities broken or repaired. */
   'engine.health': [health: EngineHealth];
+  /** WhatsApp signalled a restriction: the send governor pauses bulk sends until `until`. */
+  'account.restricted': [restriction: AccountRestriction];
+  /** The cool-down of a restriction ended: sends go again (docs/safety.md). */
+  'account.resumed': [restriction: AccountRestriction];
+}
+
+/** A restriction of the account (`account.restricted` / `account.resumed`). */
+export interface AccountRestriction {
+  client: string;
+  /** What WhatsApp signalled (`send-refused`: a send refused with ACCOUNT_RESTRICTED, ...). */
+  reason: string;
+  since: string;
+  until: string;
 }
 
 export type ClientEventName = keyof ClientEvents;

@@ -1,6 +1,7 @@
 import { WakitError } from '../errors/index.js';
 import type { TrackedSend } from '../queue/index.js';
 import type { BotClient } from './bot-client.js';
+import type { ClientCore } from './client-core.js';
 
 /**
  * What the kernel (and only the kernel) does with a client beyond the SDK surface: drain and close
@@ -13,6 +14,8 @@ export interface ClientInternals {
   close(): Promise<void>;
   /** A tracked send of this client by its tracking id. */
   getSend(trackingId: string): TrackedSend | undefined;
+  /** The client's events, for kernel services that emit some (the send governor's `account.*`). */
+  events: ClientCore['events'];
 }
 
 const handles = new WeakMap<BotClient, ClientInternals>();

@@ -25,6 +25,8 @@ export interface AcceptOptions {
   idempotencyKey?: string;
   /** Namespace of the key (REST: the token); the client's name is always part of it. */
   idempotencyScope?: string;
+  /** Past the send governor's budgets (`EnqueueOptions.bypassBudget`). */
+  bypassBudget?: boolean;
 }
 
 export interface SendIntakeDeps {
@@ -156,6 +158,7 @@ export class SendIntake {
         chatId,
         kind: content.kind,
         priority: options.priority,
+        ...(options.bypassBudget ? { bypassBudget: true } : {}),
         ...(isActionKind(content.kind)
           ? { action: isLightKind(content.kind) ? 'light' : 'paced' }
           : {}),

@@ -23,6 +23,11 @@ export interface EnqueueOptions {
   idempotencyKey?: string;
   /** Namespace of the key (REST uses one per token); keys are always per client. */
   idempotencyScope?: string;
+  /**
+   * An operator's override: goes out whatever the send governor's budgets say (logged as a
+   * warning; docs/safety.md). Not kept in the outbox: after a restart the send is governed.
+   */
+  bypassBudget?: boolean;
 }
 
 /**
@@ -65,6 +70,7 @@ export function sendsApi(core: ClientCore): SendsApi {
       priority: options.priority ?? 'normal',
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
       ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
+      ...(options.bypassBudget ? { bypassBudget: true } : {}),
     });
   };
   /** Validation errors become rejections, like every other failure of the call. */

@@ -1,5 +1,6 @@
 /** Plain data types of the SDK surface; the engine vocabulary comes from the Engine port. */
 import type { EngineHealth } from '../engines/health.js';
+import type { GovernorInfo } from '../governor/governor-info.js';
 import type { DisconnectReason, MediaKind, TextOptions } from '../engines/types.js';
 import type { MessageKindContent } from '../engines/ports/messages.js';
 
@@ -101,6 +102,8 @@ export interface ClientInfo {
   lastDisconnect: { reason: DisconnectReason; at: string } | null;
   /** The last engine health check (null before the first, or for engines without probes). */
   health: EngineHealth | null;
+  /** The send governor's budgets, use and restriction of this account (null when `off`). */
+  governor: GovernorInfo | null;
 }
 
 /** The session object of `authenticated`: never secrets. */

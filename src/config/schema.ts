@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAPABILITIES } from '../engines/health.js';
+import { governorSchema } from './governor-schema.js';
 
 /** Client names are used as directory and object names: keep them boring. */
 export const CLIENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -353,6 +354,8 @@ export const configSchema = z
       .default([])
       .refine((names) => new Set(names).size === names.length, 'client names must be unique'),
     queue: queueSchema.prefault({}),
+    /** Send budgets per account, warm-up, restriction signals (docs/safety.md). */
+    governor: governorSchema.prefault({}),
     media: mediaSchema.prefault({}),
     log: logSchema.prefault({}),
     commands: commandsSchema.prefault({}),

@@ -49,6 +49,11 @@ export const ERROR_CODES = {
     title: 'The engine cannot do this on the running WhatsApp Web build',
     transient: false,
   },
+  ACCOUNT_RESTRICTED: {
+    status: 429,
+    title: 'WhatsApp restricts this account for now',
+    transient: false,
+  },
   BROWSER_NOT_FOUND: { status: 500, title: 'No Chromium browser found', transient: false },
   NOT_SUPPORTED: { status: 501, title: 'Not supported by this engine', transient: false },
   INVALID_STATE: {

@@ -48,6 +48,8 @@ export const EVENT_TABLE = {
   call: row(),
   'poll.vote': row(),
   'engine.health': row(),
+  'account.restricted': row(),
+  'account.resumed': row(),
   /** The lease retry notice stays in the process. */
   'session.leased': { exposed: false, data: plain } as const,
 } as const satisfies Record<string, EventRow>;

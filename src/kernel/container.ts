@@ -10,7 +10,7 @@ import { DefaultMediaResolver } from '../client/default-media-resolver.js';
 import { engineForConfig } from '../engines/engine-for-config.js';
 import { localPlacement } from '../client/client-placement.js';
 import type { Ownership } from '../cluster/ownership.js';
-import { OpenGate } from '../queue/index.js';
+import { createGovernor } from '../governor/governor.js';
 import type { OutboxStore } from '../queue/outbox/index.js';
 import type { FleetLoader } from './fleet-loader.js';
 import { SystemClock } from './clock.js';
@@ -41,6 +41,7 @@ import {
   ENGINE,
   ENGINE_FACTORY,
   ERROR_SINK,
+  GOVERNOR,
   EVENT_BUS,
   EVENT_LOOP,
   LIFECYCLE,
@@ -116,7 +117,15 @@ export function createRootContainer(inputs: KernelInputs): DependencyContainer {
   root.register(EVENT_LOOP, once(eventLoopOf));
   root.register(PLUGIN_HOST, once(pluginHostOf));
 
-  root.register(SEND_GATE, { useClass: OpenGate }, { lifecycle: Scope.ContainerScoped });
+  root.register(
+    GOVERNOR,
+    once((c) => createGovernor(c.resolve(CONFIG), c.resolve(BASE_DIR), c.resolve(LOGGER))),
+  );
+  // the send governor's gate for the client's account (none when its preset is `off`)
+  root.register(
+    SEND_GATE,
+    perClient((c) => c.resolve(GOVERNOR)?.forClient(c.resolve(CLIENT_NAME))),
+  );
   root.register(
     OUTBOUND_QUEUE,
     perClient((c) =>

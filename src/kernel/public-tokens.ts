@@ -30,4 +30,4 @@ export type { ServiceProvider, ServiceRegistry } from './service-overrides.js';
 export type { Clock } from './clock.js';
 export type { AcquireOptions, SessionLease, SessionStore } from '../auth/session-store.js';
 export type { OutboxStore } from '../queue/outbox/index.js';
-export { OpenGate, type GatedSend, type GateVerdict, type SendGate } from '../queue/index.js';
+export type { GateAnswer, SendGate } from '../queue/index.js';

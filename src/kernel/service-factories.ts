@@ -114,7 +114,7 @@ export function queueFactoryOf(c: DependencyContainer): QueueFactory {
       config,
       clock,
       logger,
-      gate,
+      ...(gate ? { gate } : {}),
       onChange: (entry) => journalChange(outbox, entry),
       durable: () => outbox.committed(),
     });

@@ -21,6 +21,7 @@ import type { ClientRegistry } from './client-registry.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { Governor } from '../governor/governor.js';
 
 /** A typed DI token: a symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -38,7 +39,7 @@ export function token<T>(name: string): Token<T> {
 export type QueueFactory = (scope: {
   client: string;
   logger: Logger;
-  gate: SendGate;
+  gate: SendGate | undefined;
 }) => OutboundQueue;
 
 /** What a session store's lease says about its holder (a fleet names the node and its address). */
@@ -83,6 +84,8 @@ export const CLIENT_REGISTRY = token<ClientRegistry>('clientRegistry');
 export const PLACEMENT = token<PlacementFactory>('placement');
 /** Every client's events, for SSE, webhooks, metrics and plugins (src/events/). */
 export const EVENT_BUS = token<EventBus>('eventBus');
+/** The send governor (docs/safety.md); undefined when its preset is `off`. */
+export const GOVERNOR = token<Governor | undefined>('governor');
 export const QUEUE_FACTORY = token<QueueFactory>('queueFactory');
 export const EVENT_LOOP = token<EventLoopMonitor>('eventLoop');
 
@@ -90,5 +93,5 @@ export const EVENT_LOOP = token<EventLoopMonitor>('eventLoop');
 
 export const CLIENT_NAME = token<string>('clientName');
 /** Asked before each send of the client goes out: go, or wait until a due time. */
-export const SEND_GATE = token<SendGate>('sendGate');
+export const SEND_GATE = token<SendGate | undefined>('sendGate');
 export const OUTBOUND_QUEUE = token<OutboundQueue>('outboundQueue');

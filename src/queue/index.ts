@@ -1,5 +1,5 @@
 export { OutboundQueue } from './outbound-queue.js';
-export { OpenGate, type GatedSend, type GateVerdict, type SendGate } from './send-gate.js';
+export type { GateAnswer, SendGate } from './send-gate.js';
 export type {
   BacklogSource,
   DrainResult,

@@ -16,7 +16,7 @@ import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { HeldSends } from './held-sends.js';
-import { takeThroughGate } from './gated-take.js';
+import { DeferredSends } from './deferred-sends.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -47,9 +47,11 @@ export class OutboundQueue {
   readonly #log: Logger | undefined;
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #durable: (() => Promise<void>) | undefined;
-  readonly #gate: SendGate | undefined;
   readonly #pending = new PendingSends();
   readonly #held = new HeldSends();
+  readonly #deferred: DeferredSends;
+  /** The send governor of this client's account, if any (`OutboundQueueOptions.gate`). */
+  readonly gate: SendGate | undefined;
   readonly #tracking: TrackingStore;
   readonly #listeners: UpdateListeners;
   readonly #idle: IdleWaiters;
@@ -74,7 +76,8 @@ export class OutboundQueue {
     this.#log = options.logger;
     this.#onChange = options.onChange;
     this.#durable = options.durable;
-    this.#gate = options.gate;
+    this.gate = options.gate;
+    this.#deferred = new DeferredSends(options.gate, this.#pending, (e) => this.#emit(e));
     this.#tracking = new TrackingStore(options.config.trackLimit);
     this.#loop = new DispatchLoop({
       clock: this.#clock,
@@ -237,7 +240,7 @@ export class OutboundQueue {
    */
   failWaiting(error: WakitError): number {
     const now = this.#clock.now();
-    const entries = [...this.#pending.takeAll(), ...this.#held.takeAll()];
+    const entries = this.#takeWaiting();
     for (const entry of entries) this.#outcomes.fail(entry, error, now);
     const paged = this.#backlog?.failAll(error, now, this.#running ? [this.#running.id] : []);
     this.#checkIdle();
@@ -253,7 +256,7 @@ export class OutboundQueue {
   handOff(error: WakitError): number {
     this.#handOffs++;
     this.#handOffError = error;
-    const entries = [...this.#pending.takeAll(), ...this.#held.takeAll()];
+    const entries = this.#takeWaiting();
     for (const entry of entries) this.#outcomes.forget(entry, error);
     const paged = this.#backlog?.size ?? 0;
     this.#backlog?.handOff(error);
@@ -300,7 +303,7 @@ export class OutboundQueue {
     this.#intake = 'closed';
     this.#loop.close();
     const now = this.#clock.now();
-    for (const entry of [...this.#pending.takeAll(), ...this.#held.takeAll()]) {
+    for (const entry of this.#takeWaiting()) {
       this.#outcomes.fail(
         entry,
         this.#shuttingDown('The queue was closed before the send was made'),
@@ -317,24 +320,41 @@ export class OutboundQueue {
   }
 
   #waiting(): number {
-    return this.#pending.size + (this.#backlog?.size ?? 0);
+    return this.#pending.size + this.#deferred.size + (this.#backlog?.size ?? 0);
+  }
+
+  #takeWaiting(): SendEntry[] {
+    return [...this.#pending.takeAll(), ...this.#deferred.takeAll(), ...this.#held.takeAll()];
   }
 
   /** One step of the dispatch loop: the best eligible send, if one may go now. */
   async #sendNext(sending: () => void): Promise<boolean> {
     if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#loop.wakeIn(1_000);
+    const now = this.#clock.now();
+    this.#deferred.release(now);
     const next =
-      this.#intake === 'closed'
-        ? Infinity
-        : takeThroughGate(this.#pending, this.#gate, this.#clock.now(), this.#pacing.nextSendAt);
+      this.#intake === 'closed' ? Infinity : this.#pending.take(now, this.#pacing.nextSendAt);
     if (typeof next === 'number') {
-      // Nothing may go now (chats cooling down, retries backing off): wake up when one may.
-      if (next !== Infinity) this.#loop.wakeIn(next);
+      // Nothing may go now (chats cooling down, retries or budgets waiting): wake when one may.
+      const wait = this.#deferred.wait(next, now);
+      if (wait !== Infinity) this.#loop.wakeIn(wait);
       return false;
     }
+    const handOffs = this.#handOffs;
+    const answer = await this.#deferred.ask(next, now);
+    if (handOffs !== this.#handOffs || this.#intake === 'closed') return this.#drop(next);
+    if (answer !== 'go') return this.#deferred.add(next, answer, this.#clock.now());
     sending();
     await this.#send(next);
     await this.#durable?.();
+    return true;
+  }
+
+  /** Closed or handed off while the send governor answered: as the others were. */
+  #drop(entry: SendEntry): true {
+    if (this.#intake !== 'closed') this.#outcomes.forget(entry, this.#handOffError!);
+    else this.#outcomes.fail(entry, this.#shuttingDown('Closed'), this.#clock.now());
+    this.#checkIdle();
     return true;
   }
 

@@ -30,6 +30,8 @@ export class SendEntry {
   attempts = 0;
   /** Earliest time of the next attempt (retry backoff); 0 when not delayed. */
   notBefore = 0;
+  /** While `deferred` by the send governor: the budget and when it is due. */
+  deferral: { budget: string; dueAt: number } | undefined = undefined;
   messageId: string | undefined = undefined;
   ack: number | undefined = undefined;
   error: WakitError | undefined = undefined;
@@ -135,6 +137,10 @@ export class SendEntry {
     if (this.ack !== undefined) record.ack = this.ack;
     if (this.error) record.error = { code: this.error.code, message: this.error.message };
     if (this.sentAt) record.sentAt = this.#sentIso ??= isoOf(this.sentAt);
+    if (this.deferral) {
+      record.budget = this.deferral.budget;
+      record.dueAt = new Date(this.deferral.dueAt).toISOString();
+    }
     return record;
   }
 }

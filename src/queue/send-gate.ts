@@ -1,31 +1,22 @@
+import type { GovernorInfo } from '../governor/governor-info.js';
+
 /** Order of service: `reply` before `normal` before `bulk`; first in, first out within one priority. */
 export type SendPriority = 'reply' | 'normal' | 'bulk';
 
-/** The send a gate is asked about: the next one the pacing would let go now. */
-export interface GatedSend {
-  /** Tracking id. */
-  id: string;
-  chatId: string;
-  kind: string;
-  priority: SendPriority;
-  /** Attempts made so far (0: never tried). */
-  attempts: number;
-}
-
-/** `go`, or: not before `deferUntil` (ms since epoch), for `reason` (e.g. the budget's name). */
-export type GateVerdict = 'go' | { deferUntil: number; reason: string };
+/** What a send gate answers for one send: it may go, or waits until `dueAt` for `budget`. */
+export type GateAnswer = 'go' | { budget: string; dueAt: number };
 
 /**
- * Asked by a client's outbound queue before each send goes out (the kernel's `SEND_GATE`, one per
- * client). A deferred send stays accepted and waiting; the queue goes on with the sends after it.
+ * Asked by a client's outbound queue once per message before its first attempt (not for actions,
+ * not for retries): the kernel's `SEND_GATE`, one per client; the send governor (src/governor/)
+ * by default. A deferred send stays accepted (`deferred`, still queued in the outbox) and the queue
+ * goes on with the sends after it. Must not throw (an error lets the send go).
  */
 export interface SendGate {
-  check(send: GatedSend, now: number): GateVerdict;
-}
-
-/** The default gate: every send may go. */
-export class OpenGate implements SendGate {
-  check(): GateVerdict {
-    return 'go';
-  }
+  check(
+    send: { id: string; chatId: string; priority: SendPriority; bypassBudget: boolean },
+    now: number,
+  ): Promise<GateAnswer>;
+  /** Budget use, limits and restriction of the account (`client.info().governor`). */
+  info?(): GovernorInfo;
 }

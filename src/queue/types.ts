@@ -5,15 +5,16 @@ import type { Clock } from '../kernel/clock.js';
 import type { SendEntry } from './send-entry.js';
 import type { SendGate, SendPriority } from './send-gate.js';
 
-export type { SendGate, SendPriority } from './send-gate.js';
+export type { GateAnswer, SendGate, SendPriority } from './send-gate.js';
 
 /**
  * Life of one accepted send: queued → sending → sent → delivered → read → played, or failed;
  * `held` when the engine cannot make it on this WhatsApp Web build (ENGINE_INCOMPATIBLE): it waits,
- * still queued in the outbox, for `retryHeld()` (after an upgrade or reload).
+ * still queued in the outbox, for `retryHeld()` (after an upgrade or reload); `deferred` when the
+ * send governor keeps it until `dueAt` (a budget is spent: `budget`), still queued in the outbox.
  */
 export type TrackingStatus =
-  'queued' | 'sending' | 'held' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+  'queued' | 'sending' | 'held' | 'deferred' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
 
 /** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
 export interface TrackedSend {
@@ -30,6 +31,9 @@ export interface TrackedSend {
   error?: { code: ErrorCode; message: string };
   /** Send attempts made so far (retries included). */
   attempts: number;
+  /** While `deferred`: the budget it waits for (docs/safety.md) and when it is due. */
+  budget?: string;
+  dueAt?: string;
   createdAt: string;
   sentAt?: string;
   updatedAt: string;
@@ -62,6 +66,8 @@ export interface QueueJob {
    * `light` (reactions, presence) skips the per-chat gap and waits only `lightGapMs` (docs/queue.md).
    */
   action?: 'light' | 'paced';
+  /** Goes out whatever the send governor's budgets say (an operator's override, logged). */
+  bypassBudget?: boolean;
   run(signal: AbortSignal): Promise<SendResult>;
 }
 
@@ -72,7 +78,10 @@ export interface SendHandle {
 }
 
 export interface QueueStats {
-  /** Accepted sends waiting for their turn (retries waiting for their backoff included). */
+  /**
+   * Accepted sends waiting for their turn (retries waiting for their backoff and sends deferred by
+   * the send governor included).
+   */
   pending: number;
   /** Sends held because the engine cannot make them on this build (ENGINE_INCOMPATIBLE). */
   held: number;

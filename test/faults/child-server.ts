@@ -105,7 +105,7 @@ export async function startServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
   return server;
 }
 
-export interface SpawnOptions extends Partial<Pick<ChildOptions, 'queue' | 'phones'>> {
+export interface SpawnOptions extends Partial<Pick<ChildOptions, 'queue' | 'phones' | 'governor'>> {
   /** Runs the child under `ulimit -f` (KiB): a write beyond it fails with EFBIG, as on a full disk. */
   fileSizeLimitKb?: number;
 }
@@ -119,6 +119,7 @@ export async function spawnServer(dir: FaultDir, extra: SpawnOptions = {}): Prom
     received: dir.receivedFile,
     phones: extra.phones ?? [CONTACT],
     ...(extra.queue ? { queue: extra.queue } : {}),
+    ...(extra.governor ? { governor: extra.governor } : {}),
   };
   const args = ['--import', 'tsx', CHILD, JSON.stringify(options)];
   const child =

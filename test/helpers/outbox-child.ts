@@ -33,6 +33,7 @@ export interface ChildOptions {
   /** Numbers of the simulated recipients. */
   phones: string[];
   queue?: WakitConfigInput['queue'];
+  governor?: WakitConfigInput['governor'];
 }
 
 const options = JSON.parse(process.argv[2] ?? '') as ChildOptions;
@@ -51,6 +52,7 @@ try {
       auth: { type: 'local', dataPath: options.dataPath },
       clients: ['bot'],
       queue: { jitterMs: 0, perChatGapMs: 0, ...options.queue },
+      ...(options.governor ? { governor: options.governor } : {}),
       plugins: {
         rest: { port: options.port, tokens: [{ token: options.token, clients: ['*'] }] },
       },

@@ -6,8 +6,7 @@ import {
   SEND_GATE,
   inject,
   injectable,
-  type GatedSend,
-  type GateVerdict,
+  type GateAnswer,
   type SendGate,
   type ServiceRegistry,
 } from '../../src/kernel/public-tokens.js';
@@ -15,6 +14,8 @@ import { linkedClient, tempDir } from '../helpers/sdk-fixtures.js';
 
 const ALICE = '15550001111';
 const BOB = '15550002222';
+
+type GatedSend = Parameters<SendGate['check']>[0];
 
 /** What every RecordingGate was asked, and which were disposed. */
 const asked: { gate: RecordingGate; client: string; send: GatedSend }[] = [];
@@ -25,9 +26,9 @@ const disposed: string[] = [];
 class RecordingGate implements SendGate {
   constructor(@inject(CLIENT_NAME) private readonly client: string) {}
 
-  check(send: GatedSend): GateVerdict {
+  check(send: GatedSend): Promise<GateAnswer> {
     asked.push({ gate: this, client: this.client, send });
-    return 'go';
+    return Promise.resolve('go');
   }
 
   dispose(): void {
@@ -73,12 +74,10 @@ describe('kernel: the per-client send gate (SEND_GATE)', () => {
     await b.sendTextMessage({ to: ALICE, text: 'from b' });
     await a.sendTextMessage({ to: ALICE, text: 'from a again' });
 
-    expect(
-      asked.map(({ client, send }) => [client, send.chatId, send.kind, send.priority]),
-    ).to.deep.equal([
-      ['a', `${ALICE}@c.us`, 'text', 'normal'],
-      ['b', `${ALICE}@c.us`, 'text', 'normal'],
-      ['a', `${ALICE}@c.us`, 'text', 'normal'],
+    expect(asked.map(({ client, send }) => [client, send.chatId, send.priority])).to.deep.equal([
+      ['a', `${ALICE}@c.us`, 'normal'],
+      ['b', `${ALICE}@c.us`, 'normal'],
+      ['a', `${ALICE}@c.us`, 'normal'],
     ]);
     // one gate per client: both sends of `a` asked the same one, `b` its own
     expect(asked[0].gate).to.equal(asked[2].gate);
@@ -91,9 +90,9 @@ describe('kernel: the per-client send gate (SEND_GATE)', () => {
       check(send, now) {
         if (send.chatId === `${ALICE}@c.us` && !deferredOnce) {
           deferredOnce = true;
-          return { deferUntil: now + 300, reason: 'test budget' };
+          return Promise.resolve({ dueAt: now + 300, budget: 'test budget' });
         }
-        return 'go';
+        return Promise.resolve('go');
       },
     };
     const kit = await start((s) => s.register(SEND_GATE, { useValue: gate }));

@@ -76,7 +76,10 @@ describe('REST: client routes', () => {
       'queue',
       'lastDisconnect',
       'health',
+      'governor',
     );
+    // On the simulator the send governor is off by default (docs/safety.md).
+    expect((info.json as { governor: unknown }).governor).to.equal(null);
 
     const ready = await fx.request('POST', '/api/v1/client/initialize');
     expect(ready.status).to.equal(200);

@@ -33,6 +33,7 @@ export function infoOf(client: BotClient): z.output<typeof ClientInfo> {
     queue: info.queue,
     lastDisconnect: info.lastDisconnect,
     health: info.health,
+    governor: info.governor,
   };
 }
 

@@ -36,6 +36,7 @@ export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
     chatId: record.chatId,
     kind: record.kind,
     status: record.status,
+    ...(record.budget !== undefined ? { budget: record.budget, dueAt: record.dueAt } : {}),
     ...(record.messageId !== undefined ? { messageId: record.messageId } : {}),
     ...(record.ack !== undefined ? { ack: record.ack } : {}),
     ...(record.error ? { error: { code: record.error.code, message: record.error.message } } : {}),
@@ -98,12 +99,23 @@ export async function enqueueAndRespond(
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), wait * 1000);
   });
+  // The send governor deferring the send answers at once: it will not go within the wait.
+  let onStatus: ((record: TrackedSend) => void) | undefined;
+  const deferred = new Promise<TrackedSend>((resolve) => {
+    onStatus = (record) => {
+      if (record.id === trackingId && record.status === 'deferred') resolve(record);
+    };
+    client.on('message.status', onStatus);
+  });
   try {
-    const outcome = await Promise.race([result, timeout]);
-    if (outcome === 'timeout') {
+    const outcome = await Promise.race([result, timeout, deferred]);
+    if (outcome === 'timeout' || 'status' in outcome) {
       result.catch(() => undefined);
       ctx.status = 202;
-      ctx.body = accepted;
+      ctx.body =
+        outcome === 'timeout'
+          ? accepted
+          : { ...accepted, status: 'deferred', budget: outcome.budget, dueAt: outcome.dueAt };
       return;
     }
     // Acks may have moved the send past `sent` while we waited.
@@ -120,6 +132,7 @@ export async function enqueueAndRespond(
     };
   } finally {
     clearTimeout(timer);
+    client.off('message.status', onStatus!);
   }
 }
 
@@ -139,7 +152,8 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
   const responses = {
     201: { description: 'With `Prefer: wait=N`: sent within N seconds', schema: MessageSent },
     202: {
-      description: 'Accepted and queued (also with `Prefer: wait=N` when not sent in time)',
+      description:
+        'Accepted and queued (also with `Prefer: wait=N` when not sent in time); `deferred` with `Prefer: wait=N` when the send governor keeps it until `dueAt` (docs/safety.md)',
       schema: MessageAccepted,
       headers: { Location: 'URL of the message status' },
     },

@@ -21,3 +21,8 @@ export type {
   SimPhone,
   SimulatorEngineConfig,
 } from './types.js';
+export {
+  RestrictionModel,
+  DEFAULT_RESTRICTION,
+  type RestrictionThresholds,
+} from './restriction-model.js';

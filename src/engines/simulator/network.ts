@@ -4,6 +4,7 @@
  * All clients of one Sdk share one network; each gets a SimulatorEngine from `engineFactory()`.
  */
 import { pino, type Logger } from 'pino';
+import type { RestrictionModel } from './restriction-model.js';
 import { WakitError } from '../../errors/index.js';
 import type { ContactInfo, DisconnectReason } from '../types.js';
 import type { EngineContext } from '../engine.js';
@@ -58,6 +59,8 @@ export class SimulatorNetwork implements GroupHost {
   private readonly messages: SimMessageRegistry;
   /** @internal QR string currently shown → the engine showing it. */
   readonly qrs = new Map<string, SimulatorEngine>();
+  /** Restricts accounts that send like spammers, as WhatsApp does (off unless set; safety.md). */
+  restrictions: RestrictionModel | undefined;
   /** @internal Session tokens this network no longer accepts (logout, expiry). */
   readonly revoked = new Set<string>();
   /** @internal Numbers banned through `disconnect(name, 'banned')`. */
@@ -333,6 +336,7 @@ export class SimulatorNetwork implements GroupHost {
     };
     this.messages.remember(record);
     sender.chats.sent(target.account?.id ?? target.id, record, sender);
+    if (target.account) this.restrictions?.wrote(sender.id, target.account.id);
     if (!deliver) return record;
     if (target.account) {
       // A person who blocked the sender does not get their private messages (chats.md).

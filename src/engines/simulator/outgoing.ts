@@ -45,6 +45,7 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       target = network.resolveTarget(device.ready(), chatId);
     }
     const failed = network.deliveryFails(target.id);
+    if (target.account) network.restrictions?.admit(account.id, target.account.id); // 463
     const record = network.post(account, target, payload, !failed, engine);
     if (failed) record.ack = -1;
     engine.fire('message.create', ownMessage(record, account));

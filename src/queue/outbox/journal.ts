@@ -9,8 +9,12 @@ import type { OutboxChange, OutboxStore } from './outbox-store.js';
  * of the send: it stays queued for the next start.
  */
 export function journalChange(store: OutboxStore, entry: SendEntry): void {
-  // `held` stays `queued` in the outbox: a restart sends it again (after an upgrade, hopefully).
-  if (entry.status === 'queued' || entry.status === 'sending' || entry.status === 'held') return;
+  // `held` and `deferred` stay `queued` in the outbox: a restart sends it again (after an upgrade,
+  // hopefully) or asks the send governor again (its budgets are in its own store).
+  const { status } = entry;
+  if (status === 'queued' || status === 'sending' || status === 'held' || status === 'deferred') {
+    return;
+  }
   if (entry.status === entry.journaled) return;
   if (entry.status === 'failed' && entry.error?.code === 'SHUTTING_DOWN') return;
   entry.journaled = entry.status;

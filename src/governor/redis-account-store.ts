@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type {
+  AccountStore,
+  ContactFacts,
+  DeferralRecord,
+  Restriction,
+  SentRecord,
+} from './account-store.js';
+
+/**
+ * The AccountStore on Redis (a fleet): every node that runs a client spends one budget per
+ * account. Keys under `<keyPrefix>governor:`: a sorted set of sent messages per account (score =
+ * time), a hash of known contacts, the first link (SET NX), the restriction, and a hash of the
+ * deferrals per client. The caller owns the connection (made with the cluster's `createRedis`).
+ */
+export class RedisAccountStore implements AccountStore {
+  readonly kind = 'redis';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix = 'wakit:',
+    /** Closes the connection when the store owns it. */
+    private readonly onClose: () => Promise<void> = () => Promise.resolve(),
+  ) {}
+
+  #key(...parts: string[]): string {
+    return `${this.keyPrefix}governor:${parts.join(':')}`;
+  }
+
+  async history(account: string, since: number): Promise<SentRecord[]> {
+    const members = await this.redis.zrangebyscore(this.#key('sent', account), since, '+inf');
+    return members.map((member) => {
+      const [at, fresh] = member.split(':');
+      return { at: Number(at), newContact: fresh === '1' };
+    });
+  }
+
+  async recordSend(
+    account: string,
+    chatId: string,
+    record: SentRecord,
+    forgetBefore: number,
+  ): Promise<void> {
+    const sent = this.#key('sent', account);
+    const member = `${record.at}:${record.newContact ? 1 : 0}:${randomUUID()}`;
+    const facts = await this.contact(account, chatId);
+    await this.redis
+      .multi()
+      .zremrangebyscore(sent, '-inf', `(${forgetBefore}`)
+      .zadd(sent, record.at, member)
+      .hset(this.#key('contacts', account), chatId, JSON.stringify({ ...facts, sentBefore: true }))
+      .exec();
+  }
+
+  async contact(account: string, chatId: string): Promise<ContactFacts> {
+    const json = await this.redis.hget(this.#key('contacts', account), chatId);
+    return json ? (JSON.parse(json) as ContactFacts) : { sentBefore: false, coMember: false };
+  }
+
+  async #setFacts(account: string, chatId: string, change: Partial<ContactFacts>): Promise<void> {
+    const facts = { ...(await this.contact(account, chatId)), ...change };
+    await this.redis.hset(this.#key('contacts', account), chatId, JSON.stringify(facts));
+  }
+
+  noteInbound(account: string, chatId: string, at: number): Promise<void> {
+    return this.#setFacts(account, chatId, { lastInboundAt: at });
+  }
+
+  noteCoMember(account: string, chatId: string): Promise<void> {
+    return this.#setFacts(account, chatId, { coMember: true });
+  }
+
+  async linkedAt(account: string): Promise<number | undefined> {
+    const value = await this.redis.get(this.#key('linked', account));
+    return value === null ? undefined : Number(value);
+  }
+
+  async noteLinked(account: string, at: number): Promise<void> {
+    await this.redis.set(this.#key('linked', account), String(at), 'NX');
+  }
+
+  async restriction(account: string): Promise<Restriction | undefined> {
+    const json = await this.redis.get(this.#key('restriction', account));
+    return json ? (JSON.parse(json) as Restriction) : undefined;
+  }
+
+  async setRestriction(account: string, restriction: Restriction | undefined): Promise<void> {
+    const key = this.#key('restriction', account);
+    if (restriction) await this.redis.set(key, JSON.stringify(restriction));
+    else await this.redis.del(key);
+  }
+
+  async setDeferral(record: DeferralRecord): Promise<void> {
+    await this.redis.hset(this.#key('deferred', record.client), record.id, JSON.stringify(record));
+  }
+
+  async clearDeferral(id: string, client: string): Promise<void> {
+    await this.redis.hdel(this.#key('deferred', client), id);
+  }
+
+  async deferrals(client: string): Promise<DeferralRecord[]> {
+    const all = await this.redis.hvals(this.#key('deferred', client));
+    return all.map((json) => JSON.parse(json) as DeferralRecord).sort((a, b) => a.dueAt - b.dueAt);
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { governorSchema } from '../../src/config/governor-schema.js';
+import { createRedis } from '../../src/cluster/redis-connection.js';
+import { AccountGovernor } from '../../src/governor/account-governor.js';
+import { RedisAccountStore } from '../../src/governor/redis-account-store.js';
+import { PRESETS } from '../../src/governor/presets.js';
+import { systemClock } from '../../src/kernel/clock.js';
+import { RedisServer } from '../helpers/redis-server.js';
+
+const contact = (n: number) => `1555500${String(n).padStart(4, '0')}@c.us`;
+
+describe('governor: two nodes of a fleet share one budget per account (real Redis)', function () {
+  this.timeout(30_000);
+  let redis: RedisServer;
+  before(async () => {
+    redis = await RedisServer.start();
+  });
+  after(async () => {
+    await redis.stop();
+  });
+
+  it('what node A sends counts on node B: B defers once the account budget is spent, another account is not touched', async () => {
+    const connections = ['a', 'b'].map((node) =>
+      createRedis({ url: redis.url, name: `test:${node}` }),
+    );
+    // (the governor lets a send go when its store fails: both nodes must be connected first)
+    for (const conn of connections) {
+      if (conn.status !== 'ready') await new Promise((resolve) => conn.once('ready', resolve));
+    }
+    const config = governorSchema.parse({
+      preset: 'standard',
+      newContactsPerDay: 3,
+      warmupDays: 0,
+    });
+    const node = (conn: (typeof connections)[number], client: string) =>
+      new AccountGovernor({
+        client,
+        preset: 'standard',
+        budgets: { ...PRESETS.standard!, newContactsPerDay: 3, warmupDays: 0 },
+        config,
+        store: new RedisAccountStore(conn, 'fleet-test:'),
+        clock: systemClock,
+      });
+    const a = node(connections[0], 'bot');
+    const b = node(connections[1], 'bot');
+    const now = Date.now();
+    const send = (n: number) => ({
+      id: `s${n}`,
+      chatId: contact(n),
+      priority: 'bulk' as const,
+      bypassBudget: false,
+    });
+    expect(await a.check(send(0), now)).to.equal('go');
+    expect(await a.check(send(1), now)).to.equal('go');
+    expect(await b.check(send(2), now)).to.equal('go');
+    // The account's 3 new contacts are spent, by both nodes together.
+    const answer = await b.check(send(3), now);
+    expect(answer).to.deep.include({ budget: 'newContactsPerDay' });
+    expect(await a.check(send(4), now)).to.not.equal('go');
+    expect(b.info().used).to.include({ newContactsPerDay: 3, perDay: 3 });
+    // A contact already written to is no longer new, whichever node wrote.
+    expect(await b.check({ ...send(0), id: 's5' }, now)).to.equal('go');
+    // Deferrals are kept in Redis with their due times.
+    const store = new RedisAccountStore(connections[0], 'fleet-test:');
+    expect((await store.deferrals('bot')).map((d) => d.id)).to.have.members(['s3', 's4']);
+    // Another account has its own budget.
+    expect(await node(connections[1], 'other').check(send(6), now)).to.equal('go');
+    for (const conn of connections) conn.disconnect();
+  });
+});
