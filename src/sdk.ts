@@ -34,11 +34,16 @@ import {
   ENGINE_FACTORY,
   EVENT_BUS,
   EVENT_LOOP,
-  GOVERNOR,
   LIFECYCLE,
   SIMULATOR,
 } from './kernel/tokens.js';
-import { CLIENT_ADMIN, CLIENT_MANAGER, PLUGIN_HOST, SEND_LOOKUP } from './kernel/service-tokens.js';
+import {
+  CLIENT_ADMIN,
+  CLIENT_MANAGER,
+  GOVERNOR,
+  PLUGIN_HOST,
+  SEND_LOOKUP,
+} from './kernel/service-tokens.js';
 import {
   registerService,
   serviceRegistry,

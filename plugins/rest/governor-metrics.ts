@@ -6,11 +6,14 @@
  * (1 while WhatsApp's restriction signal pauses bulk sends).
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { RestHost } from './context.js';
+import type { PluginClients } from '../../src/entries/types.js';
 
 const BUDGETS = ['perHour', 'perDay', 'newContactsPerDay'] as const;
 
-export function registerGovernorGauges(registry: Registry, sdk: RestHost): void {
+export function registerGovernorGauges(
+  registry: Registry,
+  sdk: { clients: Pick<PluginClients, 'list'> },
+): void {
   const registers = [registry];
   const governors = () =>
     sdk.clients.list().flatMap((client) => {

@@ -9,8 +9,7 @@ import { AccountGovernor } from './account-governor.js';
 import { MemoryAccountStore } from './memory-account-store.js';
 import { PRESETS, type Budgets, type PresetName } from './presets.js';
 import { SqliteAccountStore } from './sqlite-account-store.js';
-import { RedisAccountStore } from './redis-account-store.js';
-import { createRedis } from '../cluster/redis-connection.js';
+import { deferredAccountStore } from './deferred-account-store.js';
 
 /** The preset in force: the configured one, else `off` on the simulator and `standard` otherwise. */
 export function presetOf(config: Readonly<WakitConfig>): PresetName {
@@ -50,9 +49,11 @@ export function createGovernor(
 export function createAccountStore(config: Readonly<WakitConfig>, baseDir: string): AccountStore {
   const { queue, cluster } = config;
   if (cluster) {
-    const redis = createRedis({ url: cluster.url, name: 'wakit:governor' });
-    return new RedisAccountStore(redis, cluster.keyPrefix, () =>
-      redis.quit().then(() => undefined),
+    // the fleet's code (src/cluster, ioredis) is loaded only in a fleet
+    const loading = import('../cluster/redis-account-store.js');
+    return deferredAccountStore(
+      'redis',
+      loading.then((m) => m.createRedisAccountStore(cluster)),
     );
   }
   if (queue.persistence === 'memory') return new MemoryAccountStore();

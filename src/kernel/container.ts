@@ -41,7 +41,6 @@ import {
   ENGINE,
   ENGINE_FACTORY,
   ERROR_SINK,
-  GOVERNOR,
   EVENT_BUS,
   EVENT_LOOP,
   LIFECYCLE,
@@ -57,7 +56,14 @@ import {
   SIMULATOR,
   TESTING,
 } from './tokens.js';
-import { CLIENT_ADMIN, CLIENT_MANAGER, FLEET, PLUGIN_HOST, SEND_LOOKUP } from './service-tokens.js';
+import {
+  CLIENT_ADMIN,
+  CLIENT_MANAGER,
+  FLEET,
+  GOVERNOR,
+  PLUGIN_HOST,
+  SEND_LOOKUP,
+} from './service-tokens.js';
 
 /** What `createSdk` was given: the only values in the container. */
 export interface KernelInputs {

@@ -3,6 +3,7 @@
  * clients they hold) inject tokens from there: naming their types there would make an import cycle.
  */
 import type { FleetLoader } from './fleet-loader.js';
+import type { Governor } from '../governor/governor.js';
 import type { PluginHost } from '../plugins/plugin-host.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { ClientAdmin } from './client-admin.js';
@@ -18,3 +19,5 @@ export const SEND_LOOKUP = token<SendLookup>('sendLookup');
 export const PLUGIN_HOST = token<PluginHost>('pluginHost');
 /** This node of a fleet, loaded on demand; registered only when `config.cluster` is set. */
 export const FLEET = token<FleetLoader>('fleet');
+/** The send governor (docs/safety.md); undefined when its preset is `off`. */
+export const GOVERNOR = token<Governor | undefined>('governor');

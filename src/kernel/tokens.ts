@@ -21,7 +21,6 @@ import type { ClientRegistry } from './client-registry.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { Governor } from '../governor/governor.js';
 
 /** A typed DI token: a symbol that remembers the type it resolves to. */
 export type Token<T> = InjectionToken<T> & { readonly __type?: T };
@@ -84,8 +83,6 @@ export const CLIENT_REGISTRY = token<ClientRegistry>('clientRegistry');
 export const PLACEMENT = token<PlacementFactory>('placement');
 /** Every client's events, for SSE, webhooks, metrics and plugins (src/events/). */
 export const EVENT_BUS = token<EventBus>('eventBus');
-/** The send governor (docs/safety.md); undefined when its preset is `off`. */
-export const GOVERNOR = token<Governor | undefined>('governor');
 export const QUEUE_FACTORY = token<QueueFactory>('queueFactory');
 export const EVENT_LOOP = token<EventLoopMonitor>('eventLoop');
 

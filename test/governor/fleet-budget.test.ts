@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { governorSchema } from '../../src/config/governor-schema.js';
 import { createRedis } from '../../src/cluster/redis-connection.js';
 import { AccountGovernor } from '../../src/governor/account-governor.js';
-import { RedisAccountStore } from '../../src/governor/redis-account-store.js';
+import { RedisAccountStore } from '../../src/cluster/redis-account-store.js';
 import { PRESETS } from '../../src/governor/presets.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import { RedisServer } from '../helpers/redis-server.js';

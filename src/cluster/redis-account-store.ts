@@ -6,7 +6,9 @@ import type {
   DeferralRecord,
   Restriction,
   SentRecord,
-} from './account-store.js';
+} from '../governor/account-store.js';
+import type { ClusterConfig } from '../config/schema.js';
+import { createRedis } from './redis-connection.js';
 
 /**
  * The AccountStore on Redis (a fleet): every node that runs a client spends one budget per
@@ -107,4 +109,10 @@ export class RedisAccountStore implements AccountStore {
   close(): Promise<void> {
     return this.onClose();
   }
+}
+
+/** The fleet's account store, on its own connection (the governor loads this with import()). */
+export function createRedisAccountStore(cluster: ClusterConfig): RedisAccountStore {
+  const redis = createRedis({ url: cluster.url, name: 'wakit:governor' });
+  return new RedisAccountStore(redis, cluster.keyPrefix, () => redis.quit().then(() => undefined));
 }
