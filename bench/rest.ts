@@ -17,16 +17,20 @@
  * does not count the time the server waited for a core other processes held, which requests/s
  * does; it still rises on a crowded machine (caches, the scheduler), so builds are compared by the
  * ratio of the two servers of one round (run one after the other), the median over the rounds.
+ * A server's own work per unit of time (SQLite group commits, timers) is shared by the requests of
+ * that time, so its CPU per request also depends on its request rate: BENCH_RATE=<req/s> offers
+ * every server the same rate (below what each serves), for an A/B that does not depend on the load.
  *
  * Environment: BENCH_ROUNDS (3), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds
- * (2), BENCH_TARGETS (e.g. `wakit,wakit-base`), BENCH_WAKIT_CONFIG (JSON merged into the wakit
- * server's config, see bench/servers/wakit.ts), BENCH_WAKIT_FROM=src (the wakit server runs the
- * TypeScript sources through tsx instead of the package built first), BENCH_WAKIT_BASE=<dir> (a
- * checkout of an older commit with its package built: adds `wakit-base` and `wakit-intake-base`,
- * interleaved with the others, for an A/B), BENCH_CPU_PROF=<dir> (a CPU profile of each server's
- * main thread during each measured load, `<dir>/<target>.<round>.cpuprofile`, with the requests it
- * served in `<dir>/requests.json`; read them with bench/profile-summary.ts; the profiler's own cost
- * is in the CPU times of such a run). Standalone: `npx tsx bench/rest.ts`.
+ * (2), BENCH_RATE (requests/s offered; 0: as many as served), BENCH_TARGETS (e.g.
+ * `wakit,wakit-base`), BENCH_WAKIT_CONFIG (JSON merged into the wakit server's config, see
+ * bench/servers/wakit.ts), BENCH_WAKIT_FROM=src (the wakit server runs the TypeScript sources
+ * through tsx instead of the package built first), BENCH_WAKIT_BASE=<dir> (a checkout of an older
+ * commit with its package built: adds `wakit-base` and `wakit-intake-base`, interleaved with the
+ * others, for an A/B), BENCH_CPU_PROF=<dir> (a CPU profile of each server's main thread during
+ * each measured load, `<dir>/<target>.<round>.cpuprofile`, with the requests it served in
+ * `<dir>/requests.json`; read them with bench/profile-summary.ts; the profiler's own cost is in
+ * the CPU times of such a run). Standalone: `npx tsx bench/rest.ts`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -118,6 +122,9 @@ function targets(): Target[] {
   return wanted.length ? present.filter((t) => wanted.includes(t.name)) : present;
 }
 
+/** BENCH_RATE: requests per second offered in all (autocannon's overallRate); else as fast as served. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
+
 function load(url: string, headers: Record<string, string>, duration: number) {
   return autocannon({
     url: `${url}/api/v1/messages`,
@@ -126,6 +133,7 @@ function load(url: string, headers: Record<string, string>, duration: number) {
     duration,
     headers: { 'content-type': 'application/json', ...headers },
     body: BODY,
+    ...(RATE > 0 ? { overallRate: RATE } : {}),
   });
 }
 
