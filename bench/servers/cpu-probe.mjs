@@ -1,8 +1,8 @@
 // Preloaded into every bench server (`node --import ./cpu-probe.mjs`, see bench/server-process.ts).
 // Answers the parent's IPC messages:
 // - `{ cpu: true }` with `{ cpu: process.cpuUsage() }` (user and system µs of all its threads), so
-//   the bench reports CPU time per request, which depends far less than requests per second on
-//   how busy the rest of the machine is;
+//   the bench reports CPU time per request, which, unlike requests per second, leaves out the time
+//   the server waited for a core that other processes held;
 // - `{ profile: 'start' }` and `{ profile: 'stop', file }`: a V8 CPU profile of this process's main
 //   thread (as `node --cpu-prof` writes, but of the measured load only: no start-up, no shutdown),
 //   written to `file`, then `{ profiled: file }`.
