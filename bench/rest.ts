@@ -115,8 +115,8 @@ function targets(): Target[] {
     nodeArgs: [],
     headers: {},
   });
-  const all = [wakit, wakitBase, intake, intakeBase, bare('koa', 'koa.mjs')];
-  all.push(bare('express', 'express.mjs'));
+  const koa = bare('koa', 'koa.mjs');
+  const all = [wakit, wakitBase, intake, intakeBase, koa, bare('express', 'express.mjs')];
   const wanted = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
   const present = all.filter((t): t is Target => t !== undefined);
   return wanted.length ? present.filter((t) => wanted.includes(t.name)) : present;
