@@ -10,13 +10,15 @@
  * BENCH_WAKIT_CONFIG: JSON deep-merged over that configuration, to measure variants, e.g.
  * `{"queue":{"maxSize":100000}}` (or, once the outbox exists, its memory vs SQLite store).
  * The SDK is the built package (`dist/`, what `import 'wakitjs'` and `wakit start` run; the bench
- * builds it first), or the TypeScript sources through tsx with BENCH_WAKIT_FROM=src.
+ * builds it first), the TypeScript sources through tsx with BENCH_WAKIT_FROM=src, or another
+ * checkout's build with BENCH_WAKIT_DIST=<its dist/index.js> (an A/B against an older commit).
  * Sends the IPC message `{ listening: url, token }` when READY; SIGTERM stops it cleanly
  * (so `node --cpu-prof` writes its profile).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type * as Wakit from '../../src/index.js';
 
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef0123456789';
@@ -52,8 +54,11 @@ async function main(): Promise<void> {
   const port = Number(process.argv[2]);
   if (!Number.isInteger(port) || port <= 0) throw new Error('usage: wakit.ts <port>');
   const overrides = JSON.parse(process.env.BENCH_WAKIT_CONFIG ?? '{}') as Json;
-  const from =
-    process.env.BENCH_WAKIT_FROM === 'src' ? '../../src/index.js' : '../../dist/index.js';
+  const from = process.env.BENCH_WAKIT_DIST
+    ? pathToFileURL(path.resolve(process.env.BENCH_WAKIT_DIST)).href
+    : process.env.BENCH_WAKIT_FROM === 'src'
+      ? '../../src/index.js'
+      : '../../dist/index.js';
   const { createSdk } = (await import(from)) as typeof Wakit;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'wakit-bench-server-'));
   const sdk = createSdk(benchConfig(port, dir, overrides) as Wakit.WakitConfigInput);

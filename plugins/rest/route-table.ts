@@ -1,7 +1,7 @@
 /**
  * The routes of SPEC-REST.md on @koa/router, one router per path prefix. @koa/router tests every
  * route's regular expression in turn for each request: with the ~80 routes of the API that was
- * ~7 µs per request (a tenth of the REST send's own CPU, see docs/performance.md). Grouped by
+ * a tenth of the REST send's own CPU (docs/performance.md, "A route table"). Grouped by
  * their first three path segments (`/api/v1/messages`, `/healthz`, ...), a request is matched
  * against the few routes of its prefix only; answers (404, 405 with `Allow`) are those of
  * @koa/router, as a path outside a prefix is outside every route of it.

@@ -145,8 +145,8 @@ export interface PreparedSend {
 
 /**
  * The one kind of object that is a PreparedSend, frozen. Its private field is the proof that this
- * module made it (`#sealed in value`); a WeakSet of every send made cost ~0.2 µs per send and
- * work for every garbage collection.
+ * module made it (`#sealed in value`); a WeakSet of every send made cost more per send and work
+ * for every garbage collection (measured in docs/performance.md).
  */
 class SealedSend implements PreparedSend {
   readonly #sealed = true;
