@@ -16,9 +16,11 @@ export function deferredAccountStore(
       // not a thenable: `await store` must give the store itself
       if (key === 'kind' || key === 'then') return key === 'kind' ? kind : undefined;
       return async (...args: unknown[]) => {
-        const store = await loading;
-        const method = store[key as keyof AccountStore] as (...a: unknown[]) => unknown;
-        return method.apply(store, args);
+        const store = (await loading) as unknown as Record<
+          PropertyKey,
+          (...a: unknown[]) => unknown
+        >;
+        return store[key](...args);
       };
     },
   });
