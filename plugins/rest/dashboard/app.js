@@ -159,6 +159,7 @@ function setStatus(name, status, info) {
       ? `${info.me.pushname || 'linked'} · ${info.me.id}`
       : 'not linked';
   if (info) setHealth(entry.node, info);
+  if (info) setGovernor(entry.node, info);
   $('.initialize', entry.node).disabled = [
     'STARTING',
     'SCAN_QR',
@@ -184,6 +185,37 @@ function setHealth(node, info) {
     health.status === 'ok'
       ? `${build} · engine ok${held}`
       : `${build} · broken: ${health.broken.join(', ')}${held}`;
+}
+
+const refreshing = new Set();
+function refreshSoon(name) {
+  if (refreshing.has(name)) return;
+  refreshing.add(name);
+  setTimeout(() => {
+    refreshing.delete(name);
+    void refreshClient(name).catch(() => undefined);
+  }, 1_000);
+}
+
+/** The send governor: budget use now, deferred sends, a restriction (docs/safety.md). */
+function setGovernor(node, info) {
+  const line = $('.governor', node);
+  const governor = info.governor;
+  line.hidden = !governor;
+  if (!governor) return;
+  line.dataset.restricted = String(Boolean(governor.restricted));
+  const { used, limits } = governor;
+  const of = (key) => (limits ? `${used[key]}/${limits[key]}` : String(used[key]));
+  const parts = [
+    `budget ${governor.preset}`,
+    `hour ${of('perHour')}`,
+    `day ${of('perDay')}`,
+    `new contacts ${of('newContactsPerDay')}`,
+  ];
+  if (governor.warmupDay) parts.push(`warm-up day ${governor.warmupDay}`);
+  if (governor.deferred > 0) parts.push(`${governor.deferred} deferred`);
+  if (governor.restricted) parts.push(`restricted until ${governor.restricted.until}`);
+  line.textContent = parts.join(' · ');
 }
 
 async function loadQr(name) {
@@ -303,8 +335,15 @@ function onEvent(event) {
   if (event.event === 'state') {
     setStatus(event.client, event.data.to);
     if (event.data.to === 'READY' || event.data.to === 'STOPPED') void refreshClient(event.client);
-  } else if (event.event === 'engine.health') {
+  } else if (
+    event.event === 'engine.health' ||
+    event.event === 'account.restricted' ||
+    event.event === 'account.resumed'
+  ) {
     void refreshClient(event.client).catch(() => undefined);
+  } else if (event.event === 'message.create') {
+    // a send spent budget: the governor line follows, at most once a second per client
+    refreshSoon(event.client);
   } else if (event.event === 'qr') {
     // a QR means SCAN_QR even when the state event came before the stream was connected
     if (state.clients.get(event.client)?.status !== 'SCAN_QR') setStatus(event.client, 'SCAN_QR');
