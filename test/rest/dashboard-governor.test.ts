@@ -48,14 +48,7 @@ describe('REST: the dashboard shows the send governor (headless Chromium)', func
       });
       expect(sent.status).to.equal(202);
     }
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('.client[data-name="bot"] .governor')
-          ?.textContent?.includes('1 deferred'),
-      undefined,
-      { timeout: 15_000 },
-    );
+    await line.filter({ hasText: '1 deferred' }).waitFor({ timeout: 15_000 });
     expect(await line.textContent()).to.equal(
       'budget standard · hour 2/60 · day 2/500 · new contacts 2/2 · 1 deferred',
     );
