@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { RestContext, RestHost } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { PhoneParam } from '../schemas.js';
+import { PhoneParam } from '../simulator-schemas.js';
 import { SimActionList, SimEditRequest, SimReactionRequest } from '../action-schemas.js';
 import { requireAll } from './simulator.js';
 

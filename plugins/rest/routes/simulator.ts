@@ -19,7 +19,7 @@ import {
   SimSent,
   SimVoteRequest,
   SimVoted,
-} from '../schemas.js';
+} from '../simulator-schemas.js';
 import { SimCallPlaced, SimCallRequest } from './chat-schemas.js';
 
 export function requireAll(principal: Principal): void {
