@@ -1,5 +1,5 @@
 /**
- * What plugins see of the fleet (`ctx.cluster`, undefined on a single server): this node's id, where
+ * What plugins see of the fleet (the `fleet` service, undefined on a single server): this node's id, where
  * each client runs, the nodes, and the fleet's one event stream. The REST plugin forwards requests
  * to owners, serves `GET /api/v1/cluster`, and reads SSE and webhooks from the stream.
  */

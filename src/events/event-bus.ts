@@ -2,7 +2,7 @@
  * The core event bus: every client's events (existing and future clients), for SSE, webhooks,
  * metrics and any plugin. Two ways to listen:
  * - `observe(type, fn)`: each emission as it happens, with the client and its live arguments
- *   (`ctx.observe` of plugins reads from here);
+ *   (`ctx.events.observe` of plugins reads from here);
  * - `subscribe(fn, types?)`: plain, serialisable records with an id (`BusEvent`), kept for replay.
  *   It also remembers the QR code each client currently shows.
  *
