@@ -95,6 +95,24 @@ describe('governor: WhatsApp restriction signal on the simulator (SDK)', functio
     expect(resumed!.at - events[0].at).to.be.at.least(COOLDOWN_MS - 50);
     expect(client.info().governor?.restricted).to.equal(null);
   });
+
+  it('a logout with a ban reason is a restriction signal: account.restricted with reason banned, shown in info', async () => {
+    const scratch = await tempDir();
+    cleanup = scratch.cleanup;
+    sdk = simulatorSdk(scratch.dir, { governor: { preset: 'standard', cooldownMs: 60_000 } });
+    const client = await linkedClient(sdk, 'bot');
+    const restricted: AccountRestriction[] = [];
+    client.on('account.restricted', (restriction) => restricted.push(restriction));
+    expect(client.info().governor?.restricted).to.equal(null);
+
+    sdk.simulator.disconnect('bot', 'banned');
+    for (let n = 0; n < 50 && restricted.length === 0; n++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(restricted.map((r) => [r.client, r.reason])).to.deep.equal([['bot', 'banned']]);
+    expect(Date.parse(restricted[0].until) - Date.parse(restricted[0].since)).to.equal(60_000);
+    expect(client.info().governor?.restricted).to.include({ reason: 'banned' });
+  });
 });
 
 async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void> {
