@@ -130,8 +130,8 @@ export class Governor {
       if (!session.restored) account.noteLinked(clock.now()).catch(report);
     });
     client.on('message.status', (record) => account.observe(record));
-    // WhatsApp logged the number out with a ban reason (TOS_BLOCK): nothing more goes out of this
-    // account until the cool-down is over, whatever the policy, even once it is linked again
+    // WhatsApp logged the number out with a ban reason (TOS_BLOCK): a restriction for the cool-down,
+    // kept in the account's store (it holds when the number is linked again)
     client.on('disconnected', (reason) => {
       if (reason === 'banned') account.restrict('banned', clock.now()).catch(report);
     });
