@@ -72,8 +72,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
-  sdk.simulator.phone(BENCH_CONTACT);
   await sdk.start();
+  // the simulator is there once start() began (it is loaded on demand: docs/simulator.md)
+  sdk.simulator.phone(BENCH_CONTACT);
   await sdk.client('bot').waitUntilReady({ timeoutMs: 30_000 });
   process.send?.({ listening: `http://127.0.0.1:${port}`, token: BENCH_TOKEN });
 }
