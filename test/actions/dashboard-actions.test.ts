@@ -3,7 +3,8 @@
  * to the bot's message, and the bot's reactions, edits and deletions show in the chat.
  */
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import type { Message } from '../../src/index.js';
 import type { ReactionUpdate } from '../../src/entries/types.js';
 import {
@@ -21,11 +22,7 @@ describe('REST: dashboard chat panel with reactions, edits and deletions', funct
 
   before(async () => {
     fx = await restFixture();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
-      headless: true,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import type { Sdk } from '../../src/index.js';
 import { validateJson } from '../helpers/rest-json-schema.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
@@ -192,11 +192,7 @@ describe('cluster: one API on every node (forwarding) and GET /api/v1/cluster', 
   });
 
   it('the dashboard of any node shows the node running each client', async () => {
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      headless: true,
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`${url.get(b)!}/`);

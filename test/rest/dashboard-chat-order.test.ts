@@ -4,10 +4,9 @@
  * what a message.status is (issue 29, item 9). Headless Chromium.
  */
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { ADMIN_TOKEN, CONTACT, restFixture, type RestFixture } from '../helpers/rest-harness.js';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
 
 describe('REST: dashboard chat panel order, reload and event rows (headless Chromium)', function () {
   this.timeout(60_000);
@@ -16,11 +15,7 @@ describe('REST: dashboard chat panel order, reload and event rows (headless Chro
 
   before(async () => {
     fx = await restFixture();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-      headless: true,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 // The dashboard in real headless Chromium follows clients added and removed at run time.
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { ADMIN_TOKEN, restFixture, type RestFixture } from '../helpers/rest-harness.js';
 
 describe('REST: the dashboard and clients at run time (headless Chromium)', function () {
@@ -10,11 +11,7 @@ describe('REST: the dashboard and clients at run time (headless Chromium)', func
 
   before(async () => {
     fx = await restFixture({ start: true });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      headless: true,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

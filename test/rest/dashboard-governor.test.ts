@@ -1,6 +1,7 @@
 // The dashboard in real headless Chromium shows each client's send budgets and follows them.
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { ADMIN_TOKEN, restFixture, type RestFixture } from '../helpers/rest-harness.js';
 
 describe('REST: the dashboard shows the send governor (headless Chromium)', function () {
@@ -17,11 +18,7 @@ describe('REST: the dashboard shows the send governor (headless Chromium)', func
       },
     });
     await fx.link('bot');
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      headless: true,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

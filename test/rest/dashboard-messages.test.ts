@@ -3,7 +3,8 @@
  * starts a poll and votes on the bot's poll; received locations, polls and cards read well.
  */
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import type { Message } from '../../src/index.js';
 import type { PollVote } from '../../src/entries/types.js';
 import {
@@ -15,8 +16,6 @@ import {
   type RestFixture,
 } from '../helpers/rest-harness.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
-
 describe('REST: dashboard chat panel with locations and polls (headless Chromium)', function () {
   this.timeout(60_000);
   let fx: RestFixture;
@@ -24,11 +23,7 @@ describe('REST: dashboard chat panel with locations and polls (headless Chromium
 
   before(async () => {
     fx = await restFixture();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-      headless: true,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

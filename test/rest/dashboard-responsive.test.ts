@@ -3,7 +3,8 @@
 // sending text and an image, the bot's line breaks kept. Screenshots go to test-artifacts/.
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { ADMIN_TOKEN, CONTACT, restFixture, type RestFixture } from '../helpers/rest-harness.js';
 
 const TINY_PNG = Buffer.from(
@@ -72,11 +73,7 @@ describe('REST: the dashboard on a phone and on a desktop (headless Chromium)', 
 
   before(async () => {
     fx = await restFixture();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      headless: true,
-    });
+    browser = await launchChromium();
     await mkdir('test-artifacts', { recursive: true });
   });
   after(async () => {

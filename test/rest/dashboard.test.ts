@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import {
   ADMIN_TOKEN,
   BOT_ID,
@@ -10,15 +11,6 @@ import {
   type RestFixture,
 } from '../helpers/rest-harness.js';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 describe('REST: dashboard in headless Chromium', function () {
   this.timeout(60_000);
   let fx: RestFixture;
@@ -26,11 +18,7 @@ describe('REST: dashboard in headless Chromium', function () {
 
   before(async () => {
     fx = await restFixture();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-      headless: true,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
