@@ -2,9 +2,7 @@ import type { Logger } from 'pino';
 import type { QueueConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
-import { PagedBacklog } from './paged-backlog.js';
 import { Pacing } from './pacing.js';
-import { PendingSends } from './pending-sends.js';
 import { queueErrors } from './queue-errors.js';
 import { SendAttempt } from './send-attempt.js';
 import { SendEntry, type Level } from './send-entry.js';
@@ -15,13 +13,11 @@ import { UpdateListeners } from './update-listeners.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
-import { HeldSends } from './held-sends.js';
-import { DeferredSends } from './deferred-sends.js';
+import { WaitingSends } from './waiting-sends.js';
 import type {
   BacklogSource,
   DrainResult,
   OutboundQueueOptions,
-  PagedJob,
   QueueJob,
   QueueStats,
   SendGate,
@@ -37,7 +33,7 @@ const LEVELS: Record<SendPriority, Level> = { reply: 2, normal: 1, bulk: 0 };
 /**
  * The outbound queue of one client: paces sends (one at a time, a global gap with jitter, a per-chat
  * gap), orders them by priority, bounds them, retries transient failures, times them out and tracks
- * every accepted send until its last ack. Waiting sends live in `PendingSends`; `DispatchLoop` runs
+ * every accepted send until its last ack. Waiting sends live in `WaitingSends`; `DispatchLoop` runs
  * one dispatch at a time and carries pause/resume. Semantics and defaults: docs/queue.md.
  */
 export class OutboundQueue {
@@ -47,17 +43,13 @@ export class OutboundQueue {
   readonly #log: Logger | undefined;
   readonly #onChange: ((entry: SendEntry) => void) | undefined;
   readonly #durable: (() => Promise<void>) | undefined;
-  readonly #pending = new PendingSends();
-  readonly #held = new HeldSends();
-  readonly #deferred: DeferredSends;
+  readonly #waiting: WaitingSends;
   /** The send governor of this client's account, if any (`OutboundQueueOptions.gate`). */
   readonly gate: SendGate | undefined;
   readonly #tracking: TrackingStore;
   readonly #listeners: UpdateListeners;
   readonly #idle: IdleWaiters;
   readonly #outcomes: SendOutcomes;
-  /** The waiting sends beyond the window, once `pageTo` gave the queue somewhere to keep them. */
-  #backlog: PagedBacklog | undefined;
   #running: SendEntry | undefined;
   #attempt: SendAttempt | undefined;
   readonly #loop: DispatchLoop;
@@ -77,11 +69,11 @@ export class OutboundQueue {
     this.#onChange = options.onChange;
     this.#durable = options.durable;
     this.gate = options.gate;
-    this.#deferred = new DeferredSends(options.gate, this.#pending, (e) => this.#emit(e));
+    this.#waiting = new WaitingSends(options.gate, (e) => this.#emit(e));
     this.#tracking = new TrackingStore(options.config.trackLimit);
     this.#loop = new DispatchLoop({
       clock: this.#clock,
-      hasWork: () => this.#intake !== 'closed' && this.#waiting() > 0,
+      hasWork: () => this.#intake !== 'closed' && this.#waiting.size > 0,
       nextAnyAt: () => this.#pacing.nextAnyAt,
       sendNext: (sending) => this.#sendNext(sending),
       onError: (error) =>
@@ -95,12 +87,12 @@ export class OutboundQueue {
       client: this.client,
       config: this.#config,
       tracking: this.#tracking,
-      pending: this.#pending,
+      pending: this.#waiting.pending,
       random,
       log: this.#log,
       closed: () => this.#intake === 'closed',
       emit: (entry) => this.#emit(entry),
-      held: this.#held,
+      held: this.#waiting.held,
     });
   }
 
@@ -110,9 +102,7 @@ export class OutboundQueue {
 
   /** Throws SHUTTING_DOWN or QUEUE_FULL (with `details.retryAfterMs`) when a send would be refused. */
   assertCapacity(): void {
-    if (this.#intake !== 'open') throw queueErrors.closed(this.client);
-    const size = this.#size();
-    if (size >= this.#config.maxSize) throw queueErrors.full(this.client, size, this.#config);
+    this.assertRoomFor(this.#size());
   }
 
   /**
@@ -129,10 +119,10 @@ export class OutboundQueue {
    * send beyond (one with a `seq`) waits only in `source` and is loaded back in its turn.
    */
   pageTo(source: BacklogSource): void {
-    this.#backlog = new PagedBacklog(source, this.#config.memoryWindow, {
-      inWindow: (level) => this.#pending.sizeOf(level),
+    this.#waiting.pageTo(source, this.#config.memoryWindow, {
       has: (id) => this.#tracking.get(id) !== undefined,
-      admit: (job, level) => this.#admit(job, level),
+      track: (entry) => this.#tracking.add(entry),
+      fail: (entry, error) => this.#outcomes.fail(entry, error, this.#clock.now()),
       notify: (record) => this.#listeners.notify(record),
       onError: (error, what) => this.#log?.error({ err: error, client: this.client }, what),
     });
@@ -143,9 +133,8 @@ export class OutboundQueue {
    * among them); the others are loaded in their turn. Returns how many those are.
    */
   restore(open: Record<SendPriority, number>): number {
-    if (!this.#backlog || this.#intake === 'closed') return 0;
-    const running = this.#running?.level;
-    const found = this.#backlog.restore(open, (level) => (running === level ? 1 : 0));
+    if (this.#intake === 'closed') return 0;
+    const found = this.#waiting.restore(open, this.#running?.level);
     this.#loop.pump();
     return found;
   }
@@ -168,14 +157,15 @@ export class OutboundQueue {
       job,
     );
     const seq = job.seq;
-    if (seq !== undefined && this.#backlog?.pageOut(level, seq, this.#pending.sizeOf(level))) {
+    const { pending, backlog } = this.#waiting;
+    if (seq !== undefined && backlog?.pageOut(level, seq, pending.sizeOf(level))) {
       // Beyond the window: it waits only in the outbox (the entry is dropped) until its page.
       if (this.#listeners.any) this.#listeners.notify(entry.snapshot(this.client));
       this.#loop.pump();
       return new PagedHandle(entry.id, this);
     }
     this.#tracking.add(entry);
-    this.#pending.push(entry);
+    pending.push(entry);
     this.#emit(entry);
     this.#loop.pump();
     return new Handle(entry);
@@ -191,21 +181,22 @@ export class OutboundQueue {
   }
 
   stats(): QueueStats {
-    return { pending: this.#waiting(), held: this.#held.size, running: this.#running ? 1 : 0 };
+    const { size, held } = this.#waiting;
+    return { pending: size, held: held.size, running: this.#running ? 1 : 0 };
   }
 
   /** Puts the held sends (ENGINE_INCOMPATIBLE) back at the head of the queue; returns how many. */
   retryHeld(): number {
     if (this.#intake === 'closed') return 0;
-    const released = this.#held.release(this.#pending, this.#clock.now(), (e) => this.#emit(e));
+    const { held, pending } = this.#waiting;
+    const released = held.release(pending, this.#clock.now(), (e) => this.#emit(e));
     this.#loop.pump();
     return released;
   }
 
   /** Waiting sends of one priority (in memory and paged out). */
   pendingBy(priority: SendPriority): number {
-    const level = LEVELS[priority];
-    return this.#pending.sizeOf(level) + (this.#backlog?.sizeOf(level) ?? 0);
+    return this.#waiting.sizeOf(LEVELS[priority]);
   }
 
   /** The result of a send this queue tracks (waiting, in flight or recently finished). */
@@ -218,7 +209,7 @@ export class OutboundQueue {
    * settles once it was loaded and finished; a send that is not waiting never settles).
    */
   follow(trackingId: string): Promise<SendResult> {
-    const result = this.resultOf(trackingId) ?? this.#backlog?.follow(trackingId);
+    const result = this.resultOf(trackingId) ?? this.#waiting.backlog?.follow(trackingId);
     if (result) return result;
     const missing = Promise.reject(
       new WakitError('MESSAGE_NOT_FOUND', `No waiting send ${trackingId}`),
@@ -229,7 +220,7 @@ export class OutboundQueue {
 
   /** Tracking ids of the sends not finished yet that are held in memory (waiting and in flight). */
   unfinishedIds(): string[] {
-    const ids = this.#pending.ids();
+    const ids = this.#waiting.pending.ids();
     if (this.#running) ids.push(this.#running.id);
     return ids;
   }
@@ -240,9 +231,13 @@ export class OutboundQueue {
    */
   failWaiting(error: WakitError): number {
     const now = this.#clock.now();
-    const entries = this.#takeWaiting();
+    const entries = this.#waiting.takeAll();
     for (const entry of entries) this.#outcomes.fail(entry, error, now);
-    const paged = this.#backlog?.failAll(error, now, this.#running ? [this.#running.id] : []);
+    const paged = this.#waiting.backlog?.failAll(
+      error,
+      now,
+      this.#running ? [this.#running.id] : [],
+    );
     this.#checkIdle();
     return entries.length + (paged ?? 0);
   }
@@ -256,10 +251,11 @@ export class OutboundQueue {
   handOff(error: WakitError): number {
     this.#handOffs++;
     this.#handOffError = error;
-    const entries = this.#takeWaiting();
+    const { backlog } = this.#waiting;
+    const entries = this.#waiting.takeAll();
     for (const entry of entries) this.#outcomes.forget(entry, error);
-    const paged = this.#backlog?.size ?? 0;
-    this.#backlog?.handOff(error);
+    const paged = backlog?.size ?? 0;
+    backlog?.handOff(error);
     this.#checkIdle();
     return entries.length + paged;
   }
@@ -280,14 +276,12 @@ export class OutboundQueue {
   }
 
   on(event: 'update', listener: UpdateListener): this {
-    this.#checkEvent(event);
-    this.#listeners.add(listener);
+    this.#listeners.add(event, listener);
     return this;
   }
 
   off(event: 'update', listener: UpdateListener): this {
-    this.#checkEvent(event);
-    this.#listeners.delete(listener);
+    this.#listeners.delete(event, listener);
     return this;
   }
 
@@ -303,7 +297,7 @@ export class OutboundQueue {
     this.#intake = 'closed';
     this.#loop.close();
     const now = this.#clock.now();
-    for (const entry of this.#takeWaiting()) {
+    for (const entry of this.#waiting.takeAll()) {
       this.#outcomes.fail(
         entry,
         this.#shuttingDown('The queue was closed before the send was made'),
@@ -311,39 +305,33 @@ export class OutboundQueue {
       );
     }
     this.#attempt?.abort(this.#shuttingDown('The queue was closed while the send was in flight'));
-    this.#backlog?.close(this.#shuttingDown('The queue was closed before the send was made'));
+    this.#waiting.backlog?.close(
+      this.#shuttingDown('The queue was closed before the send was made'),
+    );
     this.#checkIdle();
   }
 
   #size(): number {
-    return this.#waiting() + (this.#running ? 1 : 0);
-  }
-
-  #waiting(): number {
-    return this.#pending.size + this.#deferred.size + (this.#backlog?.size ?? 0);
-  }
-
-  #takeWaiting(): SendEntry[] {
-    return [...this.#pending.takeAll(), ...this.#deferred.takeAll(), ...this.#held.takeAll()];
+    return this.#waiting.size + (this.#running ? 1 : 0);
   }
 
   /** One step of the dispatch loop: the best eligible send, if one may go now. */
   async #sendNext(sending: () => void): Promise<boolean> {
-    if (this.#backlog?.needsPage() && !(await this.#backlog.refill())) this.#loop.wakeIn(1_000);
+    const { backlog, pending, deferred } = this.#waiting;
+    if (backlog?.needsPage() && !(await backlog.refill())) this.#loop.wakeIn(1_000);
     const now = this.#clock.now();
-    this.#deferred.release(now);
-    const next =
-      this.#intake === 'closed' ? Infinity : this.#pending.take(now, this.#pacing.nextSendAt);
+    deferred.release(now);
+    const next = this.#intake === 'closed' ? Infinity : pending.take(now, this.#pacing.nextSendAt);
     if (typeof next === 'number') {
       // Nothing may go now (chats cooling down, retries or budgets waiting): wake when one may.
-      const wait = this.#deferred.wait(next, now);
+      const wait = deferred.wait(next, now);
       if (wait !== Infinity) this.#loop.wakeIn(wait);
       return false;
     }
     const handOffs = this.#handOffs;
-    const answer = await this.#deferred.ask(next, now);
+    const answer = await deferred.ask(next, now);
     if (handOffs !== this.#handOffs || this.#intake === 'closed') return this.#drop(next);
-    if (answer !== 'go') return this.#deferred.add(next, answer, this.#clock.now());
+    if (answer !== 'go') return deferred.add(next, answer, this.#clock.now());
     sending();
     await this.#send(next);
     await this.#durable?.();
@@ -356,15 +344,6 @@ export class OutboundQueue {
     else this.#outcomes.fail(entry, this.#shuttingDown('Closed'), this.#clock.now());
     this.#checkIdle();
     return true;
-  }
-
-  /** A send loaded from the backlog joins the window (or fails at once when it carries an error). */
-  #admit(job: PagedJob, level: Level): void {
-    const entry = new SendEntry(job.id, job.chatId, job.kind, level, job.createdAt, job);
-    this.#tracking.add(entry);
-    this.#backlog!.adopt(entry);
-    if (job.error) this.#outcomes.fail(entry, job.error, this.#clock.now());
-    else this.#pending.push(entry);
   }
 
   async #send(entry: SendEntry): Promise<void> {
@@ -392,7 +371,7 @@ export class OutboundQueue {
         this.#outcomes.forget(entry, this.#handOffError!);
       } else this.#outcomes.failOrRetry(entry, outcome.error, end);
       if (action !== 'light' && this.#config.perChatGapMs > 0) {
-        this.#pending.cool(entry.chatId, end + this.#config.perChatGapMs);
+        this.#waiting.pending.cool(entry.chatId, end + this.#config.perChatGapMs);
       }
       this.#pacing.ended(end, action === 'light');
     } finally {
@@ -409,10 +388,6 @@ export class OutboundQueue {
   #emit(entry: SendEntry): void {
     this.#onChange?.(entry);
     if (this.#listeners.any) this.#listeners.notify(entry.snapshot(this.client));
-  }
-
-  #checkEvent(event: string): void {
-    if (event !== 'update') throw queueErrors.unknownEvent(event);
   }
 
   #shuttingDown(message: string): WakitError {

@@ -1,4 +1,5 @@
 import { Listeners } from '../kernel/listeners.js';
+import { queueErrors } from './queue-errors.js';
 import type { TrackedSend, UpdateListener } from './types.js';
 
 /**
@@ -17,11 +18,14 @@ export class UpdateListeners {
     return this.#listeners.size > 0;
   }
 
-  add(listener: UpdateListener): void {
+  /** Adds a listener of `event` (only `update` is known: VALIDATION_FAILED otherwise). */
+  add(event: string, listener: UpdateListener): void {
+    if (event !== 'update') throw queueErrors.unknownEvent(event);
     this.#listeners.add(listener);
   }
 
-  delete(listener: UpdateListener): void {
+  delete(event: string, listener: UpdateListener): void {
+    if (event !== 'update') throw queueErrors.unknownEvent(event);
     this.#listeners.delete(listener);
   }
 
