@@ -4,11 +4,43 @@ import type {
   AccountStore,
   ContactFacts,
   DeferralRecord,
+  Limits,
   Restriction,
   SentRecord,
 } from '../governor/account-store.js';
+import { DAY_MS, HOUR_MS } from '../governor/budget-check.js';
 import type { ClusterConfig } from '../config/schema.js';
 import { createRedis } from './redis-connection.js';
+
+const SPEND = 'wakitGovernorSpend';
+type SpendCommand = (this: Redis, ...args: string[]) => Promise<number>;
+
+/**
+ * One spend, atomic on the server (so two nodes never both spend an account's last unit).
+ * KEYS: sent (sorted set, score = time, member `at:new:uuid`), contacts (hash).
+ * ARGV: at, new (1/0), member, forgetBefore, hourFrom, dayFrom, perHour, perDay, newContactsPerDay
+ * (-1: no limit), chatId, the contact's facts (JSON). Returns 1 when recorded, 0 when over a limit.
+ * The windows are as `exceeded` (budget-check.ts) counts them: messages after `from`.
+ */
+const SPEND_LUA = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[4])
+local perHour = tonumber(ARGV[7])
+if perHour >= 0 then
+  if redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[5], '+inf') >= perHour then return 0 end
+  local day = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[6], '+inf')
+  if #day >= tonumber(ARGV[8]) then return 0 end
+  if ARGV[2] == '1' then
+    local fresh = 0
+    for _, m in ipairs(day) do
+      if string.find(m, '^[^:]+:1:') then fresh = fresh + 1 end
+    end
+    if fresh >= tonumber(ARGV[9]) then return 0 end
+  end
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[10], ARGV[11])
+return 1
+`;
 
 /**
  * The AccountStore on Redis (a fleet): every node that runs a client spends one budget per
@@ -24,7 +56,9 @@ export class RedisAccountStore implements AccountStore {
     private readonly keyPrefix = 'wakit:',
     /** Closes the connection when the store owns it. */
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
-  ) {}
+  ) {
+    if (!(SPEND in redis)) redis.defineCommand(SPEND, { numberOfKeys: 2, lua: SPEND_LUA });
+  }
 
   #key(...parts: string[]): string {
     return `${this.keyPrefix}governor:${parts.join(':')}`;
@@ -38,21 +72,33 @@ export class RedisAccountStore implements AccountStore {
     });
   }
 
-  async recordSend(
+  async spend(
     account: string,
     chatId: string,
     record: SentRecord,
     forgetBefore: number,
-  ): Promise<void> {
-    const sent = this.#key('sent', account);
+    limits?: Limits,
+  ): Promise<boolean> {
     const member = `${record.at}:${record.newContact ? 1 : 0}:${randomUUID()}`;
-    const facts = await this.contact(account, chatId);
-    await this.redis
-      .multi()
-      .zremrangebyscore(sent, '-inf', `(${forgetBefore}`)
-      .zadd(sent, record.at, member)
-      .hset(this.#key('contacts', account), chatId, JSON.stringify({ ...facts, sentBefore: true }))
-      .exec();
+    const facts = JSON.stringify({ ...(await this.contact(account, chatId)), sentBefore: true });
+    const spend = (this.redis as unknown as Record<typeof SPEND, SpendCommand>)[SPEND];
+    const recorded = await spend.call(
+      this.redis,
+      this.#key('sent', account),
+      this.#key('contacts', account),
+      String(record.at),
+      record.newContact ? '1' : '0',
+      member,
+      String(forgetBefore),
+      String(record.at - HOUR_MS),
+      String(record.at - DAY_MS),
+      ...(limits
+        ? [limits.perHour, limits.perDay, limits.newContactsPerDay].map(String)
+        : ['-1', '-1', '-1']),
+      chatId,
+      facts,
+    );
+    return recorded === 1;
   }
 
   async contact(account: string, chatId: string): Promise<ContactFacts> {

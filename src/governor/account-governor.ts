@@ -118,18 +118,39 @@ export class AccountGovernor implements SendGate {
     this.#history = await store.history(client, now - DAY_MS);
     this.#restriction = await store.restriction(client);
     this.#endRestriction(now);
-    const answer = send.bypassBudget
+    const enforce = config.mode === 'enforce';
+    let answer = send.bypassBudget
       ? undefined
       : this.#deferral(send.priority, open, newContact, now);
-    if (answer && config.mode === 'enforce') {
-      this.#deferredIds.add(send.id);
-      await store.setDeferral({ id: send.id, client, ...answer });
-      return answer;
+    if (!answer || !enforce) {
+      this.#audit(send, answer);
+      const record = { at: now, newContact };
+      // the budgets are checked again where the send is recorded, in one step (a fleet's nodes)
+      const limits = enforce && !send.bypassBudget && !open ? this.limits(now) : undefined;
+      if (await store.spend(client, send.chatId, record, now - DAY_MS, limits)) {
+        if (this.#deferredIds.delete(send.id)) await store.clearDeferral(send.id, client);
+        this.#history.push(record);
+        return 'go';
+      }
+      // another node spent the last unit between the check and the spend
+      this.#history = await store.history(client, now - DAY_MS);
+      answer = this.#deferral(send.priority, open, newContact, now) ?? {
+        budget: 'perHour',
+        dueAt: now + 1_000,
+      };
     }
-    if (answer) {
+    this.#deferredIds.add(send.id);
+    await store.setDeferral({ id: send.id, client, ...answer });
+    return answer;
+  }
+
+  /** Logs a dry run's deferral and a bypassed budget. */
+  #audit(send: { id: string; chatId: string; bypassBudget: boolean }, wouldDefer?: object): void {
+    const { client } = this.#o;
+    if (wouldDefer) {
       this.#wouldDefer++;
       this.#o.log?.info(
-        { client, trackingId: send.id, ...answer },
+        { client, trackingId: send.id, ...wouldDefer },
         'send governor (dry run): would defer',
       );
     }
@@ -140,11 +161,6 @@ export class AccountGovernor implements SendGate {
         'send governor: budget bypassed by the sender (bypassBudget)',
       );
     }
-    if (this.#deferredIds.delete(send.id)) await store.clearDeferral(send.id, client);
-    const record = { at: now, newContact };
-    await store.recordSend(client, send.chatId, record, now - DAY_MS);
-    this.#history.push(record);
-    return 'go';
   }
 
   /** Why this send must wait, if it must: a restriction's cool-down first, then the budgets. */

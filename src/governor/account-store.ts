@@ -7,6 +7,13 @@
  * (so every node spends one budget per account).
  */
 
+/** The budgets that apply at one time (messages per rolling hour and day, new contacts per day). */
+export interface Limits {
+  perHour: number;
+  perDay: number;
+  newContactsPerDay: number;
+}
+
 /** One message the account sent. */
 export interface SentRecord {
   at: number;
@@ -41,13 +48,19 @@ export interface AccountStore {
   readonly kind: 'memory' | 'sqlite' | 'redis';
   /** Messages sent at or after `since`, oldest first. */
   history(account: string, since: number): Promise<SentRecord[]>;
-  /** Records a message sent to `chatId` (it is no longer new), and forgets history before `forgetBefore`. */
-  recordSend(
+  /**
+   * Spends one message of the account's budgets: records a message sent to `chatId` (it is no
+   * longer new) unless one more would exceed `limits` at `record.at` (none: always recorded),
+   * checked and recorded in one atomic step, so two nodes of a fleet never both spend the last
+   * unit. Forgets history before `forgetBefore`. Resolves to whether it was recorded.
+   */
+  spend(
     account: string,
     chatId: string,
     record: SentRecord,
     forgetBefore: number,
-  ): Promise<void>;
+    limits?: Limits,
+  ): Promise<boolean>;
   contact(account: string, chatId: string): Promise<ContactFacts>;
   /** `chatId` wrote to this account at `at`. */
   noteInbound(account: string, chatId: string, at: number): Promise<void>;

@@ -1,16 +1,12 @@
-import type { SentRecord } from './account-store.js';
+import type { Limits, SentRecord } from './account-store.js';
+
+export type { Limits } from './account-store.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
 /** The names a deferral carries (`budget` of a deferred send). */
 export type BudgetName = 'perHour' | 'perDay' | 'newContactsPerDay' | 'restriction';
-
-export interface Limits {
-  perHour: number;
-  perDay: number;
-  newContactsPerDay: number;
-}
 
 export interface Usage {
   hour: number;

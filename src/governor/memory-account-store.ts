@@ -2,9 +2,11 @@ import type {
   AccountStore,
   ContactFacts,
   DeferralRecord,
+  Limits,
   Restriction,
   SentRecord,
 } from './account-store.js';
+import { exceeded } from './budget-check.js';
 
 interface Account {
   sent: SentRecord[];
@@ -36,17 +38,19 @@ export class MemoryAccountStore implements AccountStore {
     return Promise.resolve(this.#account(account).sent.filter((r) => r.at >= since));
   }
 
-  recordSend(
+  spend(
     account: string,
     chatId: string,
     record: SentRecord,
     forgetBefore: number,
-  ): Promise<void> {
+    limits?: Limits,
+  ): Promise<boolean> {
     const found = this.#account(account);
     found.sent = found.sent.filter((r) => r.at >= forgetBefore);
+    if (limits && exceeded(found.sent, limits, record.at, record)) return Promise.resolve(false);
     found.sent.push(record);
     this.#facts(account, chatId).sentBefore = true;
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 
   contact(account: string, chatId: string): Promise<ContactFacts> {

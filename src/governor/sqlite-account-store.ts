@@ -5,9 +5,11 @@ import type {
   AccountStore,
   ContactFacts,
   DeferralRecord,
+  Limits,
   Restriction,
   SentRecord,
 } from './account-store.js';
+import { exceeded } from './budget-check.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sent (account TEXT NOT NULL, at INTEGER NOT NULL, new_contact INTEGER NOT NULL);
@@ -39,8 +41,14 @@ interface ContactRow {
 export class SqliteAccountStore implements AccountStore {
   readonly kind = 'sqlite';
   readonly #db: Database.Database;
-  readonly #recordSend: Database.Transaction<
-    (account: string, chatId: string, record: SentRecord, before: number) => void
+  readonly #spend: Database.Transaction<
+    (
+      account: string,
+      chatId: string,
+      record: SentRecord,
+      before: number,
+      limits: Limits | undefined,
+    ) => boolean
   >;
 
   constructor(file: string) {
@@ -57,30 +65,39 @@ export class SqliteAccountStore implements AccountStore {
       `INSERT INTO contacts (account, chat_id, sent_before) VALUES (?, ?, 1)
        ON CONFLICT (account, chat_id) DO UPDATE SET sent_before = 1`,
     );
-    this.#recordSend = this.#db.transaction(
-      (account: string, chatId: string, record: SentRecord, before: number) => {
+    // one transaction: a check and its record are one step (BEGIN IMMEDIATE for another process)
+    this.#spend = this.#db.transaction(
+      (account: string, chatId: string, record: SentRecord, before: number, limits?: Limits) => {
         forget.run(account, before);
+        if (limits && exceeded(this.#history(account, before), limits, record.at, record)) {
+          return false;
+        }
         insert.run(account, record.at, record.newContact ? 1 : 0);
         known.run(account, chatId);
+        return true;
       },
     );
   }
 
   history(account: string, since: number): Promise<SentRecord[]> {
+    return Promise.resolve(this.#history(account, since));
+  }
+
+  #history(account: string, since: number): SentRecord[] {
     const rows = this.#db
       .prepare('SELECT at, new_contact FROM sent WHERE account = ? AND at >= ? ORDER BY at')
       .all(account, since) as { at: number; new_contact: number }[];
-    return Promise.resolve(rows.map((r) => ({ at: r.at, newContact: r.new_contact === 1 })));
+    return rows.map((r) => ({ at: r.at, newContact: r.new_contact === 1 }));
   }
 
-  recordSend(
+  spend(
     account: string,
     chatId: string,
     record: SentRecord,
     forgetBefore: number,
-  ): Promise<void> {
-    this.#recordSend(account, chatId, record, forgetBefore);
-    return Promise.resolve();
+    limits?: Limits,
+  ): Promise<boolean> {
+    return Promise.resolve(this.#spend.immediate(account, chatId, record, forgetBefore, limits));
   }
 
   contact(account: string, chatId: string): Promise<ContactFacts> {

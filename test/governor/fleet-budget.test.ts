@@ -67,4 +67,47 @@ describe('governor: two nodes of a fleet share one budget per account (real Redi
     expect(await node(connections[1], 'other').check(send(6), now)).to.equal('go');
     for (const conn of connections) conn.disconnect();
   });
+
+  it('two nodes spending at once never exceed the budget: the check and the record are one atomic step', async () => {
+    const connections = ['a', 'b'].map((node) =>
+      createRedis({ url: redis.url, name: `test:race:${node}` }),
+    );
+    for (const conn of connections) {
+      if (conn.status !== 'ready') await new Promise((resolve) => conn.once('ready', resolve));
+    }
+    const budgets = { ...PRESETS.standard!, perHour: 7, newContactsPerDay: 100, warmupDays: 0 };
+    const config = governorSchema.parse({ preset: 'standard', perHour: 7, warmupDays: 0 });
+    const nodes = connections.map(
+      (conn) =>
+        new AccountGovernor({
+          client: 'race',
+          preset: 'standard',
+          budgets,
+          config,
+          store: new RedisAccountStore(conn, 'race-test:'),
+          clock: systemClock,
+        }),
+    );
+    const now = Date.now();
+    // 40 sends on each node at once, to 80 contacts: every check reads the history before any spend
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, n) =>
+        nodes[n % 2].check(
+          { id: `r${n}`, chatId: contact(100 + n), priority: 'bulk', bypassBudget: false },
+          now,
+        ),
+      ),
+    );
+    const sent = answers.filter((a) => a === 'go').length;
+    const deferred = answers.filter((a) => a !== 'go' && a.budget === 'perHour').length;
+    const store = new RedisAccountStore(connections[0], 'race-test:');
+    const recorded = (await store.history('race', now - 3_600_000)).length;
+    console.log(
+      `      concurrent spenders: 80 sends on 2 nodes, budget 7/hour: sent ${sent}, recorded ${recorded}, deferred ${deferred}`,
+    );
+    expect(sent).to.equal(7);
+    expect(recorded).to.equal(7);
+    expect(deferred).to.equal(73);
+    for (const conn of connections) conn.disconnect();
+  });
 });
