@@ -276,7 +276,7 @@ export class BotClient {
       me: this.#supervisor.engine?.me() ?? null,
       since: this.#machine.enteredAt.toISOString(),
       queue: this.queue.stats(),
-      governor: this.queue.gate?.info?.() ?? null,
+      governor: this.queue.governorInfo(),
       lastDisconnect: this.#lastDisconnect,
       health: this.#health.current,
     };

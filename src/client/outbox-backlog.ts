@@ -38,6 +38,8 @@ export function outboxBacklog(deps: OutboxBacklogDeps): BacklogSource {
           kind: row.kind,
           priority: row.priority,
           ...(isActionKind(row.kind) ? { action: isLightKind(row.kind) ? 'light' : 'paced' } : {}),
+          ...(row.bypassBudget ? { bypassBudget: true } : {}),
+          ...(row.deferral ? { deferral: row.deferral } : {}),
           run: async () =>
             deps.deliver(
               row.chatId,

@@ -142,6 +142,7 @@ export class SendIntake {
         content: json,
         ...(media ? { media } : {}),
         ...(idempotency ? { idempotency } : {}),
+        ...(options.bypassBudget ? { bypassBudget: true } : {}),
         createdAt,
       }));
     } finally {

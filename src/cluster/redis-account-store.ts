@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import type {
   AccountStore,
   ContactFacts,
-  DeferralRecord,
   Limits,
   Restriction,
   SentRecord,
@@ -45,8 +44,7 @@ return 1
 /**
  * The AccountStore on Redis (a fleet): every node that runs a client spends one budget per
  * account. Keys under `<keyPrefix>governor:`: a sorted set of sent messages per account (score =
- * time), a hash of known contacts, the first link (SET NX), the restriction, and a hash of the
- * deferrals per client. The caller owns the connection (made with the cluster's `createRedis`).
+ * time), a hash of known contacts, the first link (SET NX) and the restriction. The caller owns the connection (made with the cluster's `createRedis`).
  */
 export class RedisAccountStore implements AccountStore {
   readonly kind = 'redis';
@@ -137,19 +135,6 @@ export class RedisAccountStore implements AccountStore {
     const key = this.#key('restriction', account);
     if (restriction) await this.redis.set(key, JSON.stringify(restriction));
     else await this.redis.del(key);
-  }
-
-  async setDeferral(record: DeferralRecord): Promise<void> {
-    await this.redis.hset(this.#key('deferred', record.client), record.id, JSON.stringify(record));
-  }
-
-  async clearDeferral(id: string, client: string): Promise<void> {
-    await this.redis.hdel(this.#key('deferred', client), id);
-  }
-
-  async deferrals(client: string): Promise<DeferralRecord[]> {
-    const all = await this.redis.hvals(this.#key('deferred', client));
-    return all.map((json) => JSON.parse(json) as DeferralRecord).sort((a, b) => a.dueAt - b.dueAt);
   }
 
   close(): Promise<void> {

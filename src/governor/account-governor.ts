@@ -28,7 +28,6 @@ export interface AccountGovernorOptions {
  */
 export class AccountGovernor implements SendGate {
   readonly #o: AccountGovernorOptions;
-  readonly #deferredIds = new Set<string>();
   /** The last history read (for `info()`, which is synchronous). */
   #history: SentRecord[] = [];
   #linkedAt: number | undefined;
@@ -128,7 +127,6 @@ export class AccountGovernor implements SendGate {
       // the budgets are checked again where the send is recorded, in one step (a fleet's nodes)
       const limits = enforce && !send.bypassBudget && !open ? this.limits(now) : undefined;
       if (await store.spend(client, send.chatId, record, now - DAY_MS, limits)) {
-        if (this.#deferredIds.delete(send.id)) await store.clearDeferral(send.id, client);
         this.#history.push(record);
         return 'go';
       }
@@ -139,8 +137,6 @@ export class AccountGovernor implements SendGate {
         dueAt: now + 1_000,
       };
     }
-    this.#deferredIds.add(send.id);
-    await store.setDeferral({ id: send.id, client, ...answer });
     return answer;
   }
 
@@ -256,7 +252,7 @@ export class AccountGovernor implements SendGate {
         perDay: iso(usage.resetsAt.day),
         newContactsPerDay: iso(usage.resetsAt.newContacts),
       },
-      deferred: this.#deferredIds.size,
+      deferred: 0, // the queue counts them (`OutboundQueue.governorInfo`)
       wouldDefer: this.#wouldDefer,
       bypassed: this.#bypassed,
       restricted: restriction

@@ -2,7 +2,7 @@
  * The AccountStore port: what the governor keeps per account (a client's WhatsApp number) to know
  * its budgets: the messages it sent in the last 24 hours (and which went to new contacts), the
  * contacts it knows (wrote to it, co-members of its groups, sent to before), when it was first
- * linked, an active restriction, and the sends it deferred with their due times. Adapters: memory
+ * linked, and an active restriction (the sends it defers keep their due times in the outbox). Adapters: memory
  * (tests, `queue.persistence: memory`), SQLite beside the outbox (the default), Redis in a fleet
  * (so every node spends one budget per account).
  */
@@ -37,13 +37,6 @@ export interface Restriction {
   until: number;
 }
 
-export interface DeferralRecord {
-  id: string;
-  client: string;
-  budget: string;
-  dueAt: number;
-}
-
 export interface AccountStore {
   readonly kind: 'memory' | 'sqlite' | 'redis';
   /** Messages sent at or after `since`, oldest first. */
@@ -71,8 +64,5 @@ export interface AccountStore {
   noteLinked(account: string, at: number): Promise<void>;
   restriction(account: string): Promise<Restriction | undefined>;
   setRestriction(account: string, restriction: Restriction | undefined): Promise<void>;
-  setDeferral(record: DeferralRecord): Promise<void>;
-  clearDeferral(id: string, client: string): Promise<void>;
-  deferrals(client: string): Promise<DeferralRecord[]>;
   close(): Promise<void>;
 }

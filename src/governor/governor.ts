@@ -122,6 +122,8 @@ export class Governor {
     const { clock } = this.options;
     const report = (error: unknown) =>
       this.options.logger?.error({ err: error, client: client.name }, 'send governor failed');
+    // what the store knows (the budget spent before a restart) shows in info() before any send
+    account.loaded().catch(report);
     client.on('message', (message) => {
       if (message.fromMe || message.broadcast) return;
       account.noteInbound(message.chatId, clock.now(), message.author).catch(report);

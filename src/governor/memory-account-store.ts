@@ -1,7 +1,6 @@
 import type {
   AccountStore,
   ContactFacts,
-  DeferralRecord,
   Limits,
   Restriction,
   SentRecord,
@@ -19,7 +18,6 @@ interface Account {
 export class MemoryAccountStore implements AccountStore {
   readonly kind = 'memory';
   readonly #accounts = new Map<string, Account>();
-  readonly #deferrals = new Map<string, DeferralRecord>();
 
   #account(account: string): Account {
     let found = this.#accounts.get(account);
@@ -83,20 +81,6 @@ export class MemoryAccountStore implements AccountStore {
   setRestriction(account: string, restriction: Restriction | undefined): Promise<void> {
     this.#account(account).restriction = restriction;
     return Promise.resolve();
-  }
-
-  setDeferral(record: DeferralRecord): Promise<void> {
-    this.#deferrals.set(record.id, record);
-    return Promise.resolve();
-  }
-
-  clearDeferral(id: string): Promise<void> {
-    this.#deferrals.delete(id);
-    return Promise.resolve();
-  }
-
-  deferrals(client: string): Promise<DeferralRecord[]> {
-    return Promise.resolve([...this.#deferrals.values()].filter((d) => d.client === client));
   }
 
   close(): Promise<void> {

@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import type {
   AccountStore,
   ContactFacts,
-  DeferralRecord,
   Limits,
   Restriction,
   SentRecord,
@@ -22,9 +21,6 @@ CREATE TABLE IF NOT EXISTS contacts (
 CREATE TABLE IF NOT EXISTS accounts (
   account TEXT PRIMARY KEY, linked_at INTEGER, restriction TEXT
 );
-CREATE TABLE IF NOT EXISTS deferred (
-  id TEXT PRIMARY KEY, client TEXT NOT NULL, budget TEXT NOT NULL, due_at INTEGER NOT NULL
-);
 `;
 
 interface ContactRow {
@@ -35,7 +31,7 @@ interface ContactRow {
 
 /**
  * The AccountStore in a SQLite file beside the outbox (`governor.db`, 0600 in the 0700 data
- * directory): budgets, known contacts and deferrals survive a crash. Writes are synchronous (one
+ * directory): budgets and known contacts survive a crash (an older file's `deferred` table is no longer read: due times are in the outbox). Writes are synchronous (one
  * small statement each, WAL).
  */
 export class SqliteAccountStore implements AccountStore {
@@ -166,27 +162,6 @@ export class SqliteAccountStore implements AccountStore {
       )
       .run(account, restriction ? JSON.stringify(restriction) : null);
     return Promise.resolve();
-  }
-
-  setDeferral(record: DeferralRecord): Promise<void> {
-    this.#db
-      .prepare('INSERT OR REPLACE INTO deferred (id, client, budget, due_at) VALUES (?, ?, ?, ?)')
-      .run(record.id, record.client, record.budget, record.dueAt);
-    return Promise.resolve();
-  }
-
-  clearDeferral(id: string): Promise<void> {
-    this.#db.prepare('DELETE FROM deferred WHERE id = ?').run(id);
-    return Promise.resolve();
-  }
-
-  deferrals(client: string): Promise<DeferralRecord[]> {
-    const rows = this.#db
-      .prepare('SELECT id, client, budget, due_at FROM deferred WHERE client = ? ORDER BY due_at')
-      .all(client) as { id: string; client: string; budget: string; due_at: number }[];
-    return Promise.resolve(
-      rows.map((r) => ({ id: r.id, client: r.client, budget: r.budget, dueAt: r.due_at })),
-    );
   }
 
   close(): Promise<void> {

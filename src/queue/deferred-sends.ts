@@ -1,5 +1,6 @@
 import type { PendingSends } from './pending-sends.js';
 import type { SendEntry } from './send-entry.js';
+import type { GovernorInfo } from '../governor/governor-info.js';
 import type { GateAnswer, SendGate, SendPriority } from './types.js';
 
 const PRIORITIES: readonly SendPriority[] = ['bulk', 'normal', 'reply'];
@@ -20,6 +21,17 @@ export class DeferredSends {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** A send governor is asked (deferrals kept from before a restart hold only then). */
+  get gated(): boolean {
+    return this.gate !== undefined;
+  }
+
+  /** The governor's view of the account, with the sends it keeps now (`client.info().governor`). */
+  info(): GovernorInfo | null {
+    const info = this.gate?.info?.();
+    return info ? { ...info, deferred: this.#entries.size } : null;
   }
 
   /** The governor's answer for a message's first attempt ('go' for actions, retries, no governor). */

@@ -14,6 +14,7 @@ import { IdleWaiters } from './idle-waiters.js';
 import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { WaitingSends } from './waiting-sends.js';
+import type { GovernorInfo } from '../governor/governor-info.js';
 import type {
   BacklogSource,
   DrainResult,
@@ -114,24 +115,19 @@ export class OutboundQueue {
     if (open >= this.#config.maxSize) throw queueErrors.full(this.client, open, this.#config);
   }
 
-  /**
-   * From now on at most `queue.memoryWindow` waiting sends of each priority are held in memory: a
-   * send beyond (one with a `seq`) waits only in `source` and is loaded back in its turn.
-   */
+  /** From now on at most `queue.memoryWindow` waiting sends a priority in memory, the rest in `source`. */
   pageTo(source: BacklogSource): void {
     this.#waiting.pageTo(source, this.#config.memoryWindow, {
       has: (id) => this.#tracking.get(id) !== undefined,
       track: (entry) => this.#tracking.add(entry),
       fail: (entry, error) => this.#outcomes.fail(entry, error, this.#clock.now()),
+      now: () => this.#clock.now(),
       notify: (record) => this.#listeners.notify(record),
       onError: (error, what) => this.#log?.error({ err: error, client: this.client }, what),
     });
   }
 
-  /**
-   * Recovery: the backlog holds `open` unfinished sends per priority (the sends this queue holds
-   * among them); the others are loaded in their turn. Returns how many those are.
-   */
+  /** Recovery: the backlog holds `open` unfinished sends per priority (`WaitingSends.restore`). */
   restore(open: Record<SendPriority, number>): number {
     if (this.#intake === 'closed') return 0;
     const found = this.#waiting.restore(open, this.#running?.level);
@@ -192,6 +188,11 @@ export class OutboundQueue {
     const released = held.release(pending, this.#clock.now(), (e) => this.#emit(e));
     this.#loop.pump();
     return released;
+  }
+
+  /** The send governor's view of the account, with the sends it defers now; null without one. */
+  governorInfo(): GovernorInfo | null {
+    return this.#waiting.deferred.info();
   }
 
   /** Waiting sends of one priority (in memory and paged out). */
@@ -318,7 +319,7 @@ export class OutboundQueue {
   /** One step of the dispatch loop: the best eligible send, if one may go now. */
   async #sendNext(sending: () => void): Promise<boolean> {
     const { backlog, pending, deferred } = this.#waiting;
-    if (backlog?.needsPage() && !(await backlog.refill())) this.#loop.wakeIn(1_000);
+    if (backlog?.needsPage() && !(await this.#waiting.refill(backlog))) this.#loop.wakeIn(1_000);
     const now = this.#clock.now();
     deferred.release(now);
     const next = this.#intake === 'closed' ? Infinity : pending.take(now, this.#pacing.nextSendAt);

@@ -123,6 +123,8 @@ export interface PagedJob extends QueueJob {
   createdAt: number;
   /** Fail it at once instead of sending it (e.g. accepted for another account). */
   error?: WakitError;
+  /** The send governor keeps it until then (its journaled deferral): not asked before. */
+  deferral?: { budget: string; dueAt: number };
 }
 
 /**

@@ -12,6 +12,7 @@ export interface PageHooks extends Omit<WindowHooks, 'inWindow' | 'admit'> {
   track: (entry: SendEntry) => void;
   /** Fails a loaded send at once (it carries an error). */
   fail: (entry: SendEntry, error: WakitError) => void;
+  now: () => number;
 }
 
 /**
@@ -43,7 +44,7 @@ export class WaitingSends {
 
   /** Keeps at most `window` waiting sends of each priority in memory, the rest in `source`. */
   pageTo(source: BacklogSource, window: number, hooks: PageHooks): void {
-    const { track, fail, ...rest } = hooks;
+    const { track, fail, now, ...rest } = hooks;
     const backlog = new PagedBacklog(source, window, {
       ...rest,
       inWindow: (level) => this.pending.sizeOf(level),
@@ -52,6 +53,8 @@ export class WaitingSends {
         track(entry);
         backlog.adopt(entry);
         if (job.error) fail(entry, job.error);
+        // deferred before a restart: deferred again until the same due time
+        else if (job.deferral && this.deferred.gated) this.deferred.add(entry, job.deferral, now());
         else this.pending.push(entry);
       },
     });
@@ -64,6 +67,19 @@ export class WaitingSends {
    */
   restore(open: Record<'reply' | 'normal' | 'bulk', number>, running: Level | undefined): number {
     return this.backlog?.restore(open, (level) => (running === level ? 1 : 0)) ?? 0;
+  }
+
+  /**
+   * Loads pages while the window is low: a page of sends deferred before a restart goes to
+   * `deferred`, not to the window, so the next page is loaded at once. False when the outbox failed.
+   */
+  async refill(backlog: PagedBacklog): Promise<boolean> {
+    while (backlog.needsPage()) {
+      const before = backlog.size;
+      if (!(await backlog.refill())) return false;
+      if (this.deferred.size === 0 || backlog.size === before) return true;
+    }
+    return true;
   }
 
   /** Empties the in-memory lists (not the backlog), returning their sends. */

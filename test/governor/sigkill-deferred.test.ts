@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import path from 'node:path';
 import {
   FaultDir,
   eventually,
@@ -21,26 +20,23 @@ async function governorOf(server: ChildServer): Promise<Info['governor']> {
   return (res.json as Info).governor;
 }
 
-/** What the outbox and the governor's store hold after the kill (read straight from the files). */
+/** What the outbox holds (read straight from the file): statuses, and each waiting send's due time. */
 function onDisk(dir: FaultDir) {
   const outbox = new Database(dir.outbox, { readonly: true });
-  const statuses = outbox
-    .prepare('SELECT status, count(*) AS n FROM sends GROUP BY status')
-    .all() as {
+  const rows = outbox.prepare('SELECT id, status, due_at, due_budget FROM sends').all() as {
+    id: string;
     status: string;
-    n: number;
+    due_at: number | null;
+    due_budget: string | null;
   }[];
   outbox.close();
-  const governor = new Database(path.join(dir.dataPath, 'governor.db'), { readonly: true });
-  const deferred = governor
-    .prepare("SELECT count(*) AS n, min(due_at) AS first FROM deferred WHERE client = 'bot'")
-    .get() as { n: number; first: number };
-  governor.close();
-  const count = (status: string) => statuses.find((s) => s.status === status)?.n ?? 0;
+  const queued = rows.filter((r) => r.status === 'queued');
   return {
-    queued: count('queued'),
-    sent: count('sent') + count('delivered') + count('read'),
-    deferred,
+    queued: queued.length,
+    sent: rows.filter((r) => ['sent', 'delivered', 'read'].includes(r.status)).length,
+    /** tracking id → due time (ms), for the waiting sends that have one */
+    due: new Map(queued.filter((r) => r.due_at !== null).map((r) => [r.id, r.due_at!])),
+    budgets: new Set(queued.map((r) => r.due_budget)),
   };
 }
 
@@ -55,7 +51,7 @@ describe('governor: nothing accepted is lost across a SIGKILL while sends are de
     await dir.remove();
   });
 
-  it(`${BULK} bulk sends to ${PHONES.length} new contacts under standard on a day-1 number: SIGKILL, the outbox keeps every waiting send and its due time, a restart keeps the budget spent, and with the governor off all ${BULK} arrive once`, async () => {
+  it(`${BULK} bulk sends to ${PHONES.length} new contacts under standard on a day-1 number: SIGKILL, the outbox rows keep every waiting send and its due time, a restart defers each until the same due time, and with the governor off all ${BULK} arrive once`, async () => {
     const governor = { preset: 'standard' } as const;
     const first = await startServer(dir, { phones: PHONES, governor, queue: { minGapMs: 0 } });
     for (let n = 0; n < BULK; n++) {
@@ -82,18 +78,31 @@ describe('governor: nothing accepted is lost across a SIGKILL while sends are de
     const disk = onDisk(dir);
     expect(disk.sent).to.equal(20);
     expect(disk.queued, 'every waiting send is still in the outbox').to.equal(BULK - 20);
-    expect(disk.deferred.n, 'and its due time').to.equal(BULK - 20);
-    expect(disk.deferred.first).to.be.greaterThan(killedAt);
+    expect(disk.due.size, 'each with its due time, in its own row').to.equal(BULK - 20);
+    expect(Math.min(...disk.due.values())).to.be.greaterThan(killedAt);
+    expect([...disk.budgets]).to.have.members(['newContactsPerDay']);
 
-    // A restart under standard: the budget spent before the kill still counts, nothing more goes.
+    // A restart under standard: every one is deferred again until the same due time (the queue
+    // takes it from the outbox row, the governor is not asked before), and nothing more goes.
     const second = await startServer(dir, { phones: PHONES, governor, queue: { minGapMs: 0 } });
     expect(
       await eventually(async () => (await governorOf(second))?.deferred === BULK - 20),
     ).to.equal(true);
     const info = await governorOf(second);
     expect(info?.used).to.include({ perDay: 20, newContactsPerDay: 10 });
+    const sample = [...disk.due.keys()].filter((_, n) => n % 40 === 0);
+    for (const id of sample) {
+      const res = await second.request('GET', `/api/v1/messages/${id}`);
+      const record = res.json as { status: string; dueAt?: string; budget?: string };
+      expect(record.status).to.equal('deferred');
+      expect(record.dueAt).to.equal(new Date(disk.due.get(id)!).toISOString());
+    }
     expect(dir.received().length).to.equal(20);
-    await second.kill('SIGTERM');
+    expect((await second.kill('SIGKILL')).signal).to.equal('SIGKILL');
+    const again = onDisk(dir);
+    expect(again.queued).to.equal(BULK - 20);
+    const same = [...disk.due].filter(([id, due]) => again.due.get(id) === due).length;
+    expect(same, 'the same due time for every one').to.equal(BULK - 20);
 
     // With the governor off every accepted send goes out, each once: nothing was lost.
     const third = await startServer(dir, {
@@ -107,8 +116,9 @@ describe('governor: nothing accepted is lost across a SIGKILL while sends are de
     expect(dir.received().length).to.equal(BULK);
     console.log(
       `      SIGKILL while deferred: accepted ${BULK}, sent before the kill ${before}, ` +
-        `queued in the outbox ${disk.queued}, with due times ${disk.deferred.n}, ` +
-        `sent after a restart under standard 0, delivered in the end ${bodies.size}, lost ${BULK - bodies.size}`,
+        `queued in the outbox ${disk.queued}, with due times in their rows ${disk.due.size}, ` +
+        `deferred after a restart with the same due time ${same}, sent after it 0, ` +
+        `delivered in the end ${bodies.size}, lost ${BULK - bodies.size}`,
     );
     await third.kill('SIGTERM');
   });

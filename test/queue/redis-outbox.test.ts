@@ -58,6 +58,19 @@ describe('RedisOutbox (a real redis-server)', function () {
   });
   after(() => server.dispose());
 
+  it("keeps bypassBudget with the send and the governor's deferral in its hash: an open send comes back with both", async () => {
+    const store = open();
+    await store.append(entry(1, { bypassBudget: true }));
+    await store.append(entry(2));
+    store.defer('id-002', { budget: 'perHour', dueAt: 9_000 });
+    await until(async () => (await store.open('bot'))[1]?.deferral !== undefined);
+    const [first, second] = await store.open('bot');
+    expect(first).to.include({ id: 'id-001', bypassBudget: true });
+    expect(first.deferral).to.equal(undefined);
+    expect(second.bypassBudget).to.equal(undefined);
+    expect(second.deferral).to.deep.equal({ budget: 'perHour', dueAt: 9_000 });
+  });
+
   it('refuses an append within a second while Redis is down, storing nothing, and accepts again after', async () => {
     const store = open();
     await store.append(entry(1));

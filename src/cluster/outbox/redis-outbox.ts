@@ -14,6 +14,7 @@ import {
   type OutboxStore,
   type RetentionPolicy,
   type WaitingQuery,
+  type Deferral,
 } from '../../queue/outbox/outbox-store.js';
 import { FirstConnection } from './redis-first-connection.js';
 import { StatusWriter } from './redis-status-writer.js';
@@ -107,6 +108,7 @@ export class RedisOutbox implements OutboxStore {
         entry.media ?? '',
         keys.channel,
         this.nodeId,
+        entry.bypassBudget ? '1' : '',
       ),
     )) as [string, string | number, string?];
     if (reply[0] === 'dup') {
@@ -132,6 +134,16 @@ export class RedisOutbox implements OutboxStore {
 
   update(id: string, change: OutboxChange): void {
     this.#writer.record(id, change);
+  }
+
+  defer(id: string, deferral: Deferral): void {
+    if (this.#closed) return;
+    const fields = ['dueAt', String(deferral.dueAt), 'dueBudget', deferral.budget];
+    this.#redis
+      .hset(this.#keys.send(id), ...fields)
+      .catch((error: unknown) =>
+        this.#options.onError(redisUnavailable('record a deferral', error)),
+      );
   }
 
   /** Every change recorded so far is in Redis; while Redis is down this waits for it. */

@@ -93,6 +93,10 @@ export function toOpen(hash: SendHash): OpenEntry {
     status: hash.status as TrackingStatus,
     attempts: Number(hash.attempts),
     seq: Number(hash.seq),
+    ...(hash.bypassBudget === '1' ? { bypassBudget: true } : {}),
+    ...(hash.dueAt
+      ? { deferral: { budget: hash.dueBudget ?? '', dueAt: Number(hash.dueAt) } }
+      : {}),
   };
 }
 

@@ -16,7 +16,7 @@ end`;
 /**
  * KEYS: seq, send, idem, open, list, client list, media.
  * ARGV: id, client, account ('' = none), chatId, kind, priority, content, createdAt, idemScope,
- * idemKey ('' = none), idemHash, media ('' = none), channel, nodeId.
+ * idemKey ('' = none), idemHash, media ('' = none), channel, nodeId, bypassBudget ('1' or '').
  * The idempotency key has no expiry while its send is open; finishing the send sets one.
  * Returns {'dup', id, hash} when the idempotency key is taken, else {'ok', seq}.
  */
@@ -37,6 +37,7 @@ redis.call('HSET', KEYS[2], 'seq', seq, 'id', ARGV[1], 'client', ARGV[2], 'chatI
   'kind', ARGV[5], 'priority', ARGV[6], 'content', ARGV[7], 'status', 'queued', 'attempts', 0,
   'createdAt', ARGV[8], 'updatedAt', ARGV[8])
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], 'account', ARGV[3]) end
+if ARGV[15] == '1' then redis.call('HSET', KEYS[2], 'bypassBudget', '1') end
 if ARGV[10] ~= '' then
   redis.call('HSET', KEYS[2], 'idemScope', ARGV[9], 'idemKey', ARGV[10], 'idemHash', ARGV[11])
 end

@@ -3,6 +3,7 @@ import type {
   Appended,
   AppendedNotice,
   BulkFailure,
+  Deferral,
   ListPage,
   ListQuery,
   OpenEntry,
@@ -48,6 +49,11 @@ export class DeferredOutbox implements OutboxStore {
   update(id: string, change: OutboxChange, seq?: number): void {
     // a failed load has no outbox to write to: sdk.start() fails with its error
     this.#run((store) => store.update(id, change, seq)).catch(() => undefined);
+  }
+
+  defer(id: string, deferral: Deferral, seq?: number): void {
+    // not reported: a failed load has no outbox to write to (sdk.start() fails with its error)
+    this.#run((store) => store.defer(id, deferral, seq)).catch(() => undefined);
   }
 
   committed(): Promise<void> {

@@ -9,9 +9,10 @@ import type { OutboxChange, OutboxStore } from './outbox-store.js';
  * of the send: it stays queued for the next start.
  */
 export function journalChange(store: OutboxStore, entry: SendEntry): void {
-  // `held` and `deferred` stay `queued` in the outbox: a restart sends it again (after an upgrade,
-  // hopefully) or asks the send governor again (its budgets are in its own store).
+  // `held` and `deferred` stay `queued` in the outbox: a restart sends a held one again (after an
+  // upgrade, hopefully); a deferred one keeps its due time in its row and waits for it again.
   const { status } = entry;
+  if (status === 'deferred' && entry.deferral) store.defer(entry.id, entry.deferral, entry.seq);
   if (status === 'queued' || status === 'sending' || status === 'held' || status === 'deferred') {
     return;
   }

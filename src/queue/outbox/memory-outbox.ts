@@ -3,6 +3,7 @@ import {
   FINISHED,
   type Appended,
   type BulkFailure,
+  type Deferral,
   cursorSeq,
   pageOf,
   type ListPage,
@@ -19,6 +20,7 @@ interface Item {
   seq: number;
   entry: OutboxEntry;
   state: OutboxChange;
+  deferral?: Deferral;
 }
 
 /**
@@ -60,6 +62,11 @@ export class MemoryOutbox implements OutboxStore {
       ack: change.ack ?? item.state.ack,
       sentAt: change.sentAt ?? item.state.sentAt,
     };
+  }
+
+  defer(id: string, deferral: Deferral): void {
+    const item = this.#items.get(id);
+    if (item) item.deferral = { ...deferral };
   }
 
   get(id: string): Promise<TrackedSend | undefined> {
@@ -154,7 +161,14 @@ function waiting({ seq, entry, state }: Item, query: WaitingQuery): boolean {
 }
 
 function openEntry(item: Item): OpenEntry {
-  return { ...item.entry, status: item.state.status, attempts: item.state.attempts, seq: item.seq };
+  const { entry, state, seq, deferral } = item;
+  return {
+    ...entry,
+    status: state.status,
+    attempts: state.attempts,
+    seq,
+    ...(deferral ? { deferral } : {}),
+  };
 }
 
 function tracked({ entry, state }: Item): TrackedSend {

@@ -22,6 +22,15 @@ export interface OutboxEntry {
   media?: Buffer;
   idempotency?: { scope: string; key: string; hash: string };
   createdAt: number;
+  /** Goes out whatever the send governor's budgets say (an operator's override, logged). */
+  bypassBudget?: boolean;
+}
+
+/** Why and until when the send governor keeps a waiting send (docs/safety.md). */
+export interface Deferral {
+  budget: string;
+  /** When it is asked again (ms since epoch). */
+  dueAt: number;
 }
 
 /** A status change of a journaled send. */
@@ -41,6 +50,8 @@ export interface OpenEntry extends OutboxEntry {
   attempts: number;
   /** Sequence number: acceptance order within the store. */
   seq: number;
+  /** The send governor's last deferral of it (recovery keeps it deferred until then). */
+  deferral?: Deferral;
 }
 
 /** Waiting sends of one client and priority after a sequence number (the queue's next page). */
@@ -118,6 +129,11 @@ export interface OutboxStore {
    * send whose `sent` was not yet written: the at-least-once window stays one message.
    */
   committed(): Promise<void>;
+  /**
+   * Records that the send governor keeps the waiting send `id` until `deferral.dueAt` (it stays
+   * `queued`): written with the send, so a restart keeps it deferred with the same due time.
+   */
+  defer(id: string, deferral: Deferral, seq?: number): void;
   get(id: string): Promise<TrackedSend | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /** Unfinished sends (queued or in flight) of a client, in acceptance order. */

@@ -7,6 +7,7 @@ import {
   openError,
   PROGRESS,
   SCHEMA,
+  ADDED_COLUMNS,
   storageError,
   toOpen,
   toTracked,
@@ -25,6 +26,7 @@ import {
   type OutboxChange,
   type OutboxEntry,
   type OutboxStore,
+  type Deferral,
   type RetentionPolicy,
   type WaitingQuery,
 } from './outbox-store.js';
@@ -85,6 +87,7 @@ export class SqliteOutbox implements OutboxStore {
   readonly #write: (ops: readonly Op[]) => void;
   readonly #insert: Database.Statement;
   readonly #update: Database.Statement;
+  readonly #defer: Database.Statement;
   readonly #updateBySeq: Database.Statement;
   readonly #byKey: Database.Statement;
   readonly #get: Database.Statement;
@@ -109,6 +112,7 @@ export class SqliteOutbox implements OutboxStore {
       const check = this.#db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
       this.#db.exec(SCHEMA);
+      this.#addColumns();
     } catch (error) {
       throw openError(error, this.#file);
     }
@@ -116,9 +120,10 @@ export class SqliteOutbox implements OutboxStore {
     // Positional parameters: binding an object by name costs a property look-up per column.
     this.#insert = this.#db.prepare(
       `INSERT INTO sends (id, client, account, chat_id, kind, priority, content, media, idem_scope,
-        idem_key, idem_hash, status, attempts, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+        idem_key, idem_hash, status, attempts, created_at, updated_at, bypass_budget)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)`,
     );
+    this.#defer = this.#db.prepare('UPDATE sends SET due_at = ?, due_budget = ? WHERE id = ?');
     this.#update = this.#db.prepare(UPDATE_SQL);
     this.#updateBySeq = this.#db.prepare(UPDATE_BY_SEQ_SQL);
     this.#byKey = this.#db.prepare(
@@ -134,6 +139,25 @@ export class SqliteOutbox implements OutboxStore {
         this.#db.close();
         throw storageError(error, this.#file);
       }
+    }
+  }
+
+  /** A file made by an older version gets the columns added since (it keeps its rows). */
+  #addColumns(): void {
+    const columns = this.#db.pragma('table_info(sends)') as { name: string }[];
+    const have = new Set(columns.map((c) => c.name));
+    for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
+      if (!have.has(name)) this.#db.exec(`ALTER TABLE sends ADD COLUMN ${name} ${type}`);
+    }
+  }
+
+  /** Written at once, in its own transaction (a deferral is rare next to the sends that go). */
+  defer(id: string, deferral: Deferral): void {
+    if (this.#closed) return;
+    try {
+      this.#defer.run(deferral.dueAt, deferral.budget, id);
+    } catch (error) {
+      this.#onError(storageError(error, this.#file));
     }
   }
 
@@ -265,6 +289,7 @@ export class SqliteOutbox implements OutboxStore {
         idem?.hash ?? null,
         entry.createdAt,
         entry.createdAt,
+        entry.bypassBudget ? 1 : null,
       );
       op.outcome = { id: entry.id, seq: Number(lastInsertRowid) };
     }

@@ -25,6 +25,9 @@ export interface Row {
   idem_scope: string | null;
   idem_key: string | null;
   idem_hash: string | null;
+  bypass_budget: number | null;
+  due_at: number | null;
+  due_budget: string | null;
 }
 
 /**
@@ -64,6 +67,13 @@ CREATE INDEX IF NOT EXISTS sends_failed ON sends (seq) WHERE status = 'failed';
 DROP INDEX IF EXISTS sends_open;
 `;
 
+/** Columns added since the first schema: an existing file gets them on open (ALTER TABLE). */
+export const ADDED_COLUMNS: Readonly<Record<string, string>> = {
+  bypass_budget: 'INTEGER',
+  due_at: 'INTEGER',
+  due_budget: 'TEXT',
+};
+
 /** Delivery progress after `sent`: written lazily (coalesced), as recovery does not need it. */
 export const PROGRESS: ReadonlySet<string> = new Set(['delivered', 'read', 'played']);
 export const PROGRESS_DELAY_MS = 250;
@@ -95,6 +105,10 @@ export function toOpen(row: Row): OpenEntry {
     status: row.status as TrackingStatus,
     attempts: row.attempts,
     seq: row.seq,
+    ...(row.bypass_budget === 1 ? { bypassBudget: true } : {}),
+    ...(row.due_at !== null
+      ? { deferral: { budget: row.due_budget ?? '', dueAt: row.due_at } }
+      : {}),
   };
 }
 
