@@ -114,7 +114,15 @@ export const TextOptions = named('TextOptions', textOptionsSchema);
  */
 export const SendMessageRequest = named(
   'SendMessageRequest',
-  sendRequestSchema({ client: clientNameParam.optional() }),
+  sendRequestSchema({
+    client: clientNameParam.optional(),
+    bypassBudget: z
+      .boolean()
+      .optional()
+      .describe(
+        "Operators: the send goes whatever the send governor's budgets say (logged with the send and the budget bypassed; docs/safety.md)",
+      ),
+  }),
 );
 
 /** Statuses the outbox lists by (a held send is `queued` there). */

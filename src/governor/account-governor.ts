@@ -118,10 +118,8 @@ export class AccountGovernor implements SendGate {
     this.#restriction = await store.restriction(client);
     this.#endRestriction(now);
     const enforce = config.mode === 'enforce';
-    let answer = send.bypassBudget
-      ? undefined
-      : this.#deferral(send.priority, open, newContact, now);
-    if (!answer || !enforce) {
+    let answer = this.#deferral(send.priority, open, newContact, now);
+    if (!answer || !enforce || send.bypassBudget) {
       this.#audit(send, answer);
       const record = { at: now, newContact };
       // the budgets are checked again where the send is recorded, in one step (a fleet's nodes)
@@ -140,21 +138,23 @@ export class AccountGovernor implements SendGate {
     return answer;
   }
 
-  /** Logs a dry run's deferral and a bypassed budget. */
-  #audit(send: { id: string; chatId: string; bypassBudget: boolean }, wouldDefer?: object): void {
+  /** Logs a dry run's deferral and a bypassed budget (naming the send and the budget). */
+  #audit(
+    send: { id: string; chatId: string; bypassBudget: boolean },
+    wouldDefer?: { budget: string; dueAt: number },
+  ): void {
     const { client } = this.#o;
-    if (wouldDefer) {
+    if (send.bypassBudget) {
+      this.#bypassed++;
+      this.#o.log?.warn(
+        { client, trackingId: send.id, chatId: send.chatId, bypassed: wouldDefer?.budget ?? null },
+        'send governor: budget bypassed by the sender (bypassBudget)',
+      );
+    } else if (wouldDefer) {
       this.#wouldDefer++;
       this.#o.log?.info(
         { client, trackingId: send.id, ...wouldDefer },
         'send governor (dry run): would defer',
-      );
-    }
-    if (send.bypassBudget) {
-      this.#bypassed++;
-      this.#o.log?.warn(
-        { client, trackingId: send.id, chatId: send.chatId },
-        'send governor: budget bypassed by the sender (bypassBudget)',
       );
     }
   }

@@ -52,5 +52,23 @@ describe('governor over REST: info, Prefer: wait and /metrics', function () {
       /wakit_governor_budget\{client="bot",budget="newContactsPerDay",kind="used"\} 2/,
     );
     expect(metrics.text).to.match(/wakit_governor_deferred\{client="bot"\} 1/);
+
+    // An operator's bypassBudget: the send goes past the spent budget, and is counted as bypassed.
+    fx.sdk.simulator.phone(phone(3));
+    const bypass = await fx.request('POST', '/api/v1/messages', {
+      json: { chatId: phone(3), content: 'urgent', bypassBudget: true },
+      headers: { prefer: 'wait=10' },
+    });
+    expect(bypass.status).to.equal(201);
+    const after = await fx.request('GET', '/api/v1/client/info');
+    expect((after.json as { governor: Record<string, unknown> }).governor).to.deep.include({
+      bypassed: 1,
+      deferred: 1,
+      used: { perHour: 3, perDay: 3, newContactsPerDay: 3 },
+    });
+    const refused = await fx.request('POST', '/api/v1/messages', {
+      json: { chatId: phone(3), content: 'x', bypassBudget: 'yes' },
+    });
+    expect(refused.status).to.equal(400);
   });
 });

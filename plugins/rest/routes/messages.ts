@@ -79,9 +79,14 @@ export async function enqueueAndRespond(
   client: BotClient,
   prepared: PreparedSend,
   principal: Principal,
+  bypassBudget?: boolean,
 ): Promise<void> {
   ctx.state.client = client.name;
-  const queued = await client.enqueue(prepared, idempotencyOf(ctx, principal));
+  const options = idempotencyOf(ctx, principal);
+  const queued = await client.enqueue(
+    prepared,
+    bypassBudget ? { ...options, bypassBudget } : options,
+  );
   const { trackingId, chatId } = queued;
   const wait = preferWait(ctx.get('prefer'));
   ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
@@ -181,6 +186,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
           }),
           body.send,
           principal,
+          body.bypassBudget,
         );
       },
     }),
@@ -208,6 +214,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
           }),
           body.send,
           principal,
+          body.bypassBudget,
         );
       },
     }),
