@@ -33,6 +33,16 @@ export const governorSchema = z
       .int()
       .min(0)
       .default(24 * 3_600_000),
+    /**
+     * A run of this many consecutive sends to new contacts that each stay at one tick (sent, never
+     * delivered) for `undeliveredAfterMs` is a restriction signal (`undelivered`); 0: off.
+     */
+    undeliveredRun: z.number().int().min(0).default(10),
+    undeliveredAfterMs: z
+      .number()
+      .int()
+      .min(1)
+      .default(10 * 60_000),
     /** Per client: when its number was first linked (its warm-up day 1), if not the governor's record. */
     accounts: z.record(z.string(), z.object({ linkedAt: instant }).strict()).default({}),
   })

@@ -33,6 +33,10 @@ export class AccountGovernor implements SendGate {
   #linkedAt: number | undefined;
   #restriction: Restriction | undefined;
   #wouldDefer = 0;
+  /** Sends to new contacts let go and not delivered yet, with their one-tick timer once sent. */
+  readonly #fresh = new Map<string, NodeJS.Timeout | undefined>();
+  /** How many sends to new contacts in a row stayed at one tick. */
+  #run = 0;
   #bypassed = 0;
   #resumeTimer: NodeJS.Timeout | undefined;
   #loaded: Promise<void> | undefined;
@@ -126,6 +130,7 @@ export class AccountGovernor implements SendGate {
       const limits = enforce && !send.bypassBudget && !open ? this.limits(now) : undefined;
       if (await store.spend(client, send.chatId, record, now - DAY_MS, limits)) {
         this.#history.push(record);
+        if (newContact && config.undeliveredRun > 0) this.#fresh.set(send.id, undefined);
         return 'go';
       }
       // another node spent the last unit between the check and the spend
@@ -178,10 +183,47 @@ export class AccountGovernor implements SendGate {
     return exceeded(this.#history, limits, now, { newContact });
   }
 
-  /** A tracked send changed: a send WhatsApp refused for a restriction is a signal. */
+  /**
+   * A tracked send changed: a send WhatsApp refused for a restriction is a signal, and so is a run
+   * of `undeliveredRun` sends to new contacts that each stayed at one tick `undeliveredAfterMs`.
+   */
   observe(record: TrackedSend): void {
-    if (record.status !== 'failed' || record.error?.code !== 'ACCOUNT_RESTRICTED') return;
-    void this.restrict('send-refused', this.#o.clock.now()).catch((error: unknown) =>
+    if (record.status === 'failed' && record.error?.code === 'ACCOUNT_RESTRICTED') {
+      void this.restrict('send-refused', this.#o.clock.now()).catch((error: unknown) =>
+        this.#o.log?.error({ err: error, client: this.client }, 'could not record a restriction'),
+      );
+    }
+    if (!this.#fresh.has(record.id) || record.status === 'sending') return;
+    const { undeliveredRun, undeliveredAfterMs } = this.#o.config;
+    if (record.status === 'sent') {
+      // one tick: it counts once it stayed so for `undeliveredAfterMs` (`sent` comes twice)
+      if (undeliveredRun === 0 || this.#fresh.get(record.id) !== undefined) return;
+      const timer = this.#o.clock.setTimeout(
+        () => this.#stayedUndelivered(record.id),
+        undeliveredAfterMs,
+      );
+      timer.unref?.();
+      this.#fresh.set(record.id, timer);
+      return;
+    }
+    // delivered (or failed): the run is broken
+    const timer = this.#fresh.get(record.id);
+    if (timer) this.#o.clock.clearTimeout(timer);
+    this.#fresh.delete(record.id);
+    if (record.status !== 'failed') this.#run = 0;
+  }
+
+  /** A send to a new contact stayed at one tick: one more in the run; the run is a signal. */
+  #stayedUndelivered(id: string): void {
+    if (!this.#fresh.delete(id)) return;
+    if (++this.#run < this.#o.config.undeliveredRun) return;
+    this.#o.log?.warn(
+      { client: this.client, run: this.#run },
+      'sends to new contacts in a row stayed at one tick (never delivered)',
+    );
+    this.#run = 0;
+    // not reported: logged as observe() logs the other signals (the governor has no error sink)
+    void this.restrict('undelivered', this.#o.clock.now()).catch((error: unknown) =>
       this.#o.log?.error({ err: error, client: this.client }, 'could not record a restriction'),
     );
   }
@@ -226,6 +268,7 @@ export class AccountGovernor implements SendGate {
 
   close(): void {
     if (this.#resumeTimer) this.#o.clock.clearTimeout(this.#resumeTimer);
+    for (const timer of this.#fresh.values()) if (timer) this.#o.clock.clearTimeout(timer);
   }
 
   info(): GovernorInfo {

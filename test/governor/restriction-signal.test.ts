@@ -96,6 +96,66 @@ describe('governor: WhatsApp restriction signal on the simulator (SDK)', functio
     expect(client.info().governor?.restricted).to.equal(null);
   });
 
+  it('a run of sends to new contacts stuck at one tick is a restriction signal: account.restricted with reason undelivered, the rest of the bulk waits', async () => {
+    const scratch = await tempDir();
+    cleanup = scratch.cleanup;
+    const RUN = 4;
+    sdk = simulatorSdk(scratch.dir, {
+      engine: { type: 'simulator', ackDelayMs: 5 },
+      // one send every 100 ms; a send counts as stuck after 250 ms at one tick
+      queue: { minGapMs: 100, jitterMs: 0, perChatGapMs: 0, retryBackoffMs: 10 },
+      governor: {
+        preset: 'standard',
+        perHour: 1_000,
+        perDay: 1_000,
+        newContactsPerDay: 1_000,
+        warmupDays: 0,
+        cooldownMs: 60_000,
+        undeliveredRun: RUN,
+        undeliveredAfterMs: 250,
+      },
+    });
+    // The simulated WhatsApp restricts silently after 3 new contacts: messages to new contacts
+    // then get one tick and are never delivered (no 463).
+    sdk.simulator.restrictions = new RestrictionModel({
+      newContactsPerDay: 3,
+      perHour: 1_000,
+      lockMs: 60_000,
+      silent: true,
+    });
+    const client = await linkedClient(sdk, 'bot');
+    const restricted: AccountRestriction[] = [];
+    client.on('account.restricted', (restriction) => restricted.push(restriction));
+    const statuses: TrackedSend[] = [];
+    client.on('message.status', (record) => statuses.push(record));
+    const BULK = 12;
+    for (let n = 0; n < BULK; n++) sdk.simulator.phone(phone(100 + n));
+    const ids: string[] = [];
+    for (let n = 0; n < BULK; n++) {
+      const queued = await client.enqueue(prepareContent(phone(100 + n), `bulk ${n}`), {
+        priority: 'bulk',
+      });
+      ids.push(queued.trackingId);
+    }
+    const final = (id: string) => statuses.filter((s) => s.id === id).at(-1)?.status;
+    await waitUntil(() => restricted.length === 1 && final(ids.at(-1)!) === 'deferred');
+    const delivered = ids.filter((id) => ['delivered', 'read'].includes(final(id) ?? ''));
+    const stuck = ids.filter((id) => final(id) === 'sent');
+    const waiting = ids.filter((id) => final(id) === 'deferred');
+    console.log(
+      `      undelivered run: ${BULK} bulk sends, delivered ${delivered.length}, stuck at one tick ${stuck.length}, ` +
+        `deferred after the signal ${waiting.length}, restrictions ${restricted.length} (${restricted[0]?.reason})`,
+    );
+    expect(restricted.map((r) => r.reason)).to.deep.equal(['undelivered']);
+    expect(delivered).to.have.length(3);
+    // the run: RUN sends stayed at one tick (and those sent while the last of them was waited
+    // for); every bulk send after the signal waits for the cool-down
+    expect(stuck.length).to.be.at.least(RUN);
+    expect(waiting.length).to.be.at.least(1);
+    expect(stuck.length + waiting.length).to.equal(BULK - 3);
+    expect(client.info().governor?.restricted?.reason).to.equal('undelivered');
+  });
+
   it('a logout with a ban reason is a restriction signal: account.restricted with reason banned, shown in info', async () => {
     const scratch = await tempDir();
     cleanup = scratch.cleanup;

@@ -45,12 +45,16 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       target = network.resolveTarget(device.ready(), chatId);
     }
     const failed = network.deliveryFails(target.id);
-    if (target.account) network.restrictions?.admit(account.id, target.account.id); // 463
-    const record = network.post(account, target, payload, !failed, engine);
+    // 463, or a silent restriction: one tick, never delivered
+    const silenced =
+      target.account !== undefined &&
+      network.restrictions?.admit(account.id, target.account.id) === 'undelivered';
+    const record = network.post(account, target, payload, !failed && !silenced, engine);
     if (failed) record.ack = -1;
     engine.fire('message.create', ownMessage(record, account));
     // Someone who blocked this account never gets its messages: one tick (sent) only.
-    progressAcks(record, failed, target.account?.book.blocked.has(account.id) ?? false);
+    const blocked = target.account?.book.blocked.has(account.id) ?? false;
+    progressAcks(record, failed, blocked || silenced);
     return { id: record.id };
   };
 

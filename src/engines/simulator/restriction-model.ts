@@ -11,6 +11,11 @@ export interface RestrictionThresholds {
   newContactsPerDay: number;
   perHour: number;
   lockMs: number;
+  /**
+   * The lock is silent: messages to new contacts are taken (one tick) but never delivered, as users
+   * of a restricted number report (messages stuck at one grey tick), instead of refused with 463.
+   */
+  silent?: boolean;
 }
 
 export const DEFAULT_RESTRICTION: RestrictionThresholds = {
@@ -66,13 +71,17 @@ export class RestrictionModel {
   /**
    * A private message from `from` to `to` is about to be posted: throws ACCOUNT_RESTRICTED (463)
    * when the account is locked and `to` is a new contact, or when this message crosses a threshold
-   * (the message is refused and the lock begins).
+   * (the message is refused and the lock begins). A silent lock does not throw: it answers
+   * `undelivered` (the message gets one tick, never delivered); otherwise `delivered`.
    */
-  admit(from: string, to: string): void {
+  admit(from: string, to: string): 'delivered' | 'undelivered' {
     const now = this.now();
     const sender = this.#sender(from);
     const isNew = !sender.known.has(to);
-    if (isNew && sender.lockedUntil > now) throw this.#refusal(from, sender.lockedUntil, false);
+    if (isNew && sender.lockedUntil > now) {
+      if (this.thresholds.silent) return 'undelivered';
+      throw this.#refusal(from, sender.lockedUntil, false);
+    }
     sender.sent = sender.sent.filter((at) => at > now - HOUR);
     sender.newContacts = sender.newContacts.filter((at) => at > now - DAY);
     const { newContactsPerDay, perHour, lockMs } = this.thresholds;
@@ -84,11 +93,13 @@ export class RestrictionModel {
       sender.sent = [];
       sender.newContacts = [];
       this.fired.push({ account: from, at: now, reason: 'reachout-timelock' });
+      if (this.thresholds.silent && isNew) return 'undelivered';
       throw this.#refusal(from, sender.lockedUntil, true);
     }
     sender.sent.push(now);
     if (isNew) sender.newContacts.push(now);
     this.wrote(from, to);
+    return 'delivered';
   }
 
   #refusal(account: string, until: number, fresh: boolean): WakitError {
