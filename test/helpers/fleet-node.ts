@@ -35,6 +35,8 @@ export interface FleetNodeOptions {
   maxClients?: number;
   /** Merged over the nodes' pacing (10 ms gap, no jitter). */
   queue?: Record<string, number>;
+  /** The send governor's config (none: `off`, the simulator's default). */
+  governor?: Record<string, unknown>;
 }
 
 const options = JSON.parse(process.argv[2] ?? '') as FleetNodeOptions;
@@ -61,6 +63,7 @@ try {
     },
     clients: options.clients,
     queue: { minGapMs: 10, jitterMs: 0, perChatGapMs: 0, ...options.queue },
+    ...(options.governor ? { governor: options.governor } : {}),
     cluster: {
       type: 'redis',
       url: options.redisUrl,
