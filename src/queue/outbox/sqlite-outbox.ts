@@ -7,7 +7,7 @@ import {
   openError,
   PROGRESS,
   SCHEMA,
-  ADDED_COLUMNS,
+  addColumns,
   storageError,
   toOpen,
   toTracked,
@@ -112,7 +112,7 @@ export class SqliteOutbox implements OutboxStore {
       const check = this.#db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
       this.#db.exec(SCHEMA);
-      this.#addColumns();
+      addColumns(this.#db);
     } catch (error) {
       throw openError(error, this.#file);
     }
@@ -139,15 +139,6 @@ export class SqliteOutbox implements OutboxStore {
         this.#db.close();
         throw storageError(error, this.#file);
       }
-    }
-  }
-
-  /** A file made by an older version gets the columns added since (it keeps its rows). */
-  #addColumns(): void {
-    const columns = this.#db.pragma('table_info(sends)') as { name: string }[];
-    const have = new Set(columns.map((c) => c.name));
-    for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
-      if (!have.has(name)) this.#db.exec(`ALTER TABLE sends ADD COLUMN ${name} ${type}`);
     }
   }
 

@@ -1,5 +1,6 @@
 /** The SQLite outbox's table, its rows as tracked sends, and its error mapping. */
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { WakitError, type ErrorCode } from '../../errors/index.js';
 import type { SendPriority, TrackedSend, TrackingStatus } from '../types.js';
 import type { OpenEntry } from './outbox-store.js';
@@ -68,11 +69,20 @@ DROP INDEX IF EXISTS sends_open;
 `;
 
 /** Columns added since the first schema: an existing file gets them on open (ALTER TABLE). */
-export const ADDED_COLUMNS: Readonly<Record<string, string>> = {
+const ADDED_COLUMNS: Readonly<Record<string, string>> = {
   bypass_budget: 'INTEGER',
   due_at: 'INTEGER',
   due_budget: 'TEXT',
 };
+
+/** A file made by an older version gets the columns added since (it keeps its rows). */
+export function addColumns(db: Database.Database): void {
+  const columns = db.pragma('table_info(sends)') as { name: string }[];
+  const have = new Set(columns.map((c) => c.name));
+  for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
+    if (!have.has(name)) db.exec(`ALTER TABLE sends ADD COLUMN ${name} ${type}`);
+  }
+}
 
 /** Delivery progress after `sent`: written lazily (coalesced), as recovery does not need it. */
 export const PROGRESS: ReadonlySet<string> = new Set(['delivered', 'read', 'played']);
