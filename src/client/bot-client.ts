@@ -193,6 +193,7 @@ export class BotClient {
       requireEngine: () => this.#supervisor.requireEngine(),
       accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
       events: this.#events,
+      report: (event, error) => errors.report({ source: 'client', event, client: name, error }),
     };
     Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
     Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
