@@ -133,7 +133,13 @@ export class BotClient {
       log,
       errors,
       createEngine: async () =>
-        this.#wire(await engineFactory({ clientName: name, store, logger: log })),
+        this.#wire(
+          await engineFactory({
+            ...{ clientName: name, store, logger: log },
+            report: (event, error) =>
+              errors.report({ source: 'engine', event, client: name, error }),
+          }),
+        ),
       machine: this.#machine,
       clock,
       emit: (event, ...args) => this.#events.emit(event, ...args),
