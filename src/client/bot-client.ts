@@ -135,7 +135,9 @@ export class BotClient {
       createEngine: async () =>
         this.#wire(
           await engineFactory({
-            ...{ clientName: name, store, logger: log },
+            clientName: name,
+            store,
+            logger: log,
             report: (event, error) =>
               errors.report({ source: 'engine', event, client: name, error }),
           }),
