@@ -354,6 +354,7 @@ export class Sdk {
   }
 
   async #shutdown(drainTimeoutMs: number): Promise<void> {
+    // not reported: a fleet that failed to load failed start() with its error
     const fleet = await this.#fleet?.loading.catch(() => undefined);
     fleet?.freeze();
     await this.#clients.drainAll(drainTimeoutMs);

@@ -206,16 +206,13 @@ export default definePlugin({
           if (target === message.chatId || sent.has(target)) continue;
           sent.add(target);
           jobs.push(
-            deliver(ctx, client, message, route, target, hops).catch((error: unknown) => {
-              ctx.log.warn(
-                { err: error, target, messageId: message.id, client: client.name },
-                'forwarder: could not %s message %s to %s: %s',
-                route.mode,
-                message.id,
-                target,
-                error instanceof Error ? error.message : String(error),
-              );
-            }),
+            deliver(ctx, client, message, route, target, hops).catch((error: unknown) =>
+              ctx.events.report(error, {
+                event: `${route.mode}:${target}`,
+                client: client.name,
+                messageId: message.id,
+              }),
+            ),
           );
         }
       }

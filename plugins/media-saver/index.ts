@@ -58,7 +58,7 @@ async function savedMessage(file: string): Promise<string | undefined> {
     };
     return `${String(sidecar.client)}|${String(sidecar.id)}`;
   } catch {
-    return undefined;
+    return undefined; // not reported: a sidecar that does not parse is no record (the answer)
   }
 }
 

@@ -48,6 +48,6 @@ export async function claimFile(file: string, data: Buffer): Promise<boolean> {
 export function fileExists(file: string): Promise<boolean> {
   return access(file).then(
     () => true,
-    () => false,
+    () => false, // not reported: not there is the answer
   );
 }

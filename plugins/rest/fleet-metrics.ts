@@ -19,6 +19,7 @@ export function registerFleetGauges(registry: Registry, sdk: RestHost, fleet: Re
       this.reset();
       await Promise.all(
         sdk.clients.list().map(async (client) => {
+          // not reported: a gauge without a value while Redis is away (metrics are read again)
           const open = await sdk.sends.open(client.name).catch(() => undefined);
           if (open !== undefined) this.set({ client: client.name }, open);
         }),
@@ -27,6 +28,7 @@ export function registerFleetGauges(registry: Registry, sdk: RestHost, fleet: Re
   });
   const cluster = fleet.view;
   if (!cluster) return;
+  // not reported: a gauge without a value while Redis is away (metrics are read again)
   const nodes = () => cluster.nodes().catch(() => undefined);
   new Gauge({
     name: 'wakit_cluster_nodes',

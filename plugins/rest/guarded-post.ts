@@ -18,7 +18,7 @@ export function refusedHost(url: string): boolean {
   try {
     host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
   } catch {
-    return true;
+    return true; // not reported: a URL that does not parse is refused (the answer)
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   return isIP(host) !== 0 && isPrivateAddress(host);

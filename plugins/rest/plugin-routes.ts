@@ -47,7 +47,7 @@ function clientFor(
     const name = defaultClientName(rc);
     return !auth || canSee(principal, name) ? name : undefined;
   } catch {
-    return undefined;
+    return undefined; // not reported: no default client (the route says so)
   }
 }
 

@@ -102,7 +102,7 @@ function identify(auth: TokenAuth, ctx: Context): Principal | undefined {
   try {
     return auth.authenticate(ctx.get('authorization') || undefined);
   } catch {
-    return undefined;
+    return undefined; // not reported: no valid token means no identity (the answer)
   }
 }
 

@@ -273,6 +273,7 @@ export class WebhookDispatcher {
           body: delivery.body,
           signal,
         });
+        // not reported: the body is not read; only the status counts
         await response.body?.cancel().catch(() => undefined);
         status = response.status;
       }

@@ -153,8 +153,10 @@ export class GcsSessionStore implements SessionStore {
 
   write(client: string, data: Buffer): Promise<void> {
     const previous = this.writes.get(client) ?? Promise.resolve();
+    // not reported: the previous write's caller got its failure; this one runs after it anyway
     const next = previous.catch(() => undefined).then(() => this.doWrite(client, data));
     this.writes.set(client, next);
+    // not reported: the caller gets the failure from `next`
     void next
       .finally(() => {
         if (this.writes.get(client) === next) this.writes.delete(client);
@@ -165,6 +167,7 @@ export class GcsSessionStore implements SessionStore {
 
   /** Removes every backup and the pointer (logout, session_expired) and the local working files. */
   async delete(client: string): Promise<void> {
+    // not reported: that write's caller got its failure; the delete goes on
     await this.writes.get(client)?.catch(() => undefined);
     try {
       await deleteObject(this.bucket, this.objectName(client, 'current.json'));
@@ -297,6 +300,7 @@ export class GcsSessionStore implements SessionStore {
       const stale = files.filter((f) => !keep.has(f.name) && f.name < newest);
       await Promise.all(stale.map((f) => deleteObject(this.bucket, f.name)));
     } catch (error) {
+      // not reported: the next backup prunes again (the stale ones stay until then)
       this.logger.warn({ client, reason: describe(error) }, 'pruning old session backups failed');
     }
   }
@@ -305,7 +309,7 @@ export class GcsSessionStore implements SessionStore {
     try {
       return (await this.pointer(client))?.value.backups[0]?.object === object;
     } catch {
-      return false;
+      return false; // not reported: unknown counts as "not ours"; the write fails with its error
     }
   }
 
@@ -313,6 +317,7 @@ export class GcsSessionStore implements SessionStore {
     try {
       await deleteObject(this.bucket, object);
     } catch (error) {
+      // not reported: the prune after the next backup removes it; the write fails with its error
       this.logger.warn(
         { client, object, reason: describe(error) },
         'could not delete a failed backup',

@@ -238,12 +238,13 @@ export class GcsLease implements SessionLease {
       this.expiresAtMs = Date.parse(expiresAt);
       return true;
     } catch {
-      return false;
+      return false; // not reported: not known to be ours; the caller treats it as lost
     }
   }
 
   private async doRelease(): Promise<void> {
     this.stop();
+    // not reported: a renewal that failed was handled there (retried or the lease marked lost)
     await this.inflight?.catch(() => undefined);
     if (this.lostError) return;
     const { bucket, object, client, logger } = this.options;
@@ -251,7 +252,7 @@ export class GcsLease implements SessionLease {
       await deleteObject(bucket, object, this.generation);
       logger.info({ client }, 'session lease released');
     } catch (error) {
-      // 412: someone else holds it now; anything else: it lapses after ttlMs anyway.
+      // not reported: 412, someone else holds it now; anything else, it lapses after ttlMs anyway
       logger.warn({ client, status: gcsStatus(error) }, 'session lease not deleted on release');
     }
   }

@@ -65,7 +65,7 @@ export class LocalSessionStore implements SessionStore {
     try {
       return (await stat(path.join(this.clientDir(client), SESSION_FILE))).isFile();
     } catch {
-      return false;
+      return false; // not reported: no session file is the answer
     }
   }
 

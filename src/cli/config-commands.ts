@@ -21,13 +21,14 @@ async function pluginsAsWritten(file: string): Promise<Record<string, unknown> |
     try {
       plugins = substituteEnv(plugins);
     } catch {
-      // a missing variable is already a problem of the config; its text is checked as it is
+      // not reported: a missing variable is already a problem of the config (validation says
+      // so); its text is checked as it is
     }
     return plugins && typeof plugins === 'object' && !Array.isArray(plugins)
       ? (plugins as Record<string, unknown>)
       : undefined;
   } catch {
-    return undefined;
+    return undefined; // not reported: no readable plugins object; validation reports the file
   }
 }
 

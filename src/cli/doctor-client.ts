@@ -28,6 +28,7 @@ export async function checkLinkedClient(
     });
     await client.initialize();
     const ready = client.waitUntilReady({ timeoutMs });
+    // not reported: awaited in the race below, which turns it into the doctor's answer
     ready.catch(() => undefined);
     const linked = await Promise.race([ready.then(() => true as const), shownQr])
       .catch((error: unknown) => error as Error)
@@ -87,6 +88,7 @@ export async function checkLinkedClient(
     }
     return results;
   } finally {
+    // not reported: the doctor's answer is in `results`; a stop that fails ends the process anyway
     await sdk.stop({ drainTimeoutMs: 100 }).catch(() => undefined);
   }
 }

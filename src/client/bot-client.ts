@@ -15,11 +15,9 @@ import {
   LOGGER,
   MEDIA_RESOLVER,
   OUTBOUND_QUEUE,
-  OUTBOX,
   PLACEMENT,
   SESSION_STORE,
 } from '../kernel/tokens.js';
-import type { OutboxStore } from '../queue/outbox/index.js';
 import type { OutboundQueue, TrackedSend } from '../queue/index.js';
 import type { MediaResolver } from './media-resolver.js';
 import { SafeEmitter } from './safe-emitter.js';
@@ -30,7 +28,13 @@ import { messageActions } from './message-actions.js';
 import { sendsApi, type SendsApi } from './sends-api.js';
 import { PERSON_KINDS, normalizeChatId } from './chat-id.js';
 import { ContactCache, SenderCompleter } from './contact-cache.js';
-import { ConnectionSupervisor } from './connection-supervisor.js';
+import type { ConnectionSupervisor } from './connection-supervisor.js';
+import {
+  CONNECTION_SUPERVISOR,
+  SEND_INTAKE,
+  type IntakeFactory,
+  type SupervisorFactory,
+} from '../kernel/client-services.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
@@ -41,7 +45,7 @@ import { messagesApi, type MessagesApi } from './messages-api.js';
 import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
 import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
-import { SendIntake } from './send-intake.js';
+import type { SendIntake } from './send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './client-placement.js';
 import { EngineHealthMonitor } from './engine-health.js';
 import type { EngineHealth } from '../engines/health.js';
@@ -105,8 +109,9 @@ export class BotClient {
     @inject(LOGGER) private readonly log: Logger,
     @inject(ERROR_SINK) errors: ErrorSink,
     @inject(CLOCK) clock: Clock,
-    @inject(OUTBOX) outbox: OutboxStore,
     @inject(PLACEMENT) placement: PlacementFactory,
+    @inject(CONNECTION_SUPERVISOR) supervisor: SupervisorFactory,
+    @inject(SEND_INTAKE) intake: IntakeFactory,
   ) {
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
@@ -126,16 +131,18 @@ export class BotClient {
       this.#events.emit('state', { from, to, at: at.toISOString() });
     });
     this.queue.pause();
-    this.#supervisor = new ConnectionSupervisor({
-      name,
-      config,
-      store,
-      log,
-      errors,
+    this.#supervisor = supervisor({
       createEngine: async () =>
-        this.#wire(await engineFactory({ clientName: name, store, logger: log })),
+        this.#wire(
+          await engineFactory({
+            clientName: name,
+            store,
+            logger: log,
+            report: (event, error) =>
+              errors.report({ source: 'engine', event, client: name, error }),
+          }),
+        ),
       machine: this.#machine,
-      clock,
       emit: (event, ...args) => this.#events.emit(event, ...args),
       onDisconnect: (reason) => {
         this.#lastDisconnect = { reason, at: new Date().toISOString() };
@@ -151,13 +158,7 @@ export class BotClient {
       held: () => this.queue.stats().held,
       retryHeld: () => this.queue.retryHeld(),
     });
-    this.#intake = new SendIntake({
-      client: name,
-      queue,
-      outbox,
-      media,
-      clock,
-      log,
+    this.#intake = intake({
       account: () => this.#supervisor.engine?.me()?.id ?? null,
       deliver: (chatId, content, account) =>
         deliver(
@@ -193,6 +194,7 @@ export class BotClient {
       requireEngine: () => this.#supervisor.requireEngine(),
       accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
       events: this.#events,
+      report: (event, error) => errors.report({ source: 'client', event, client: name, error }),
     };
     Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
     Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));

@@ -1,4 +1,4 @@
-import { toWakitError } from '../errors/index.js';
+import { isWakitError } from '../errors/index.js';
 import type { CallData } from '../engines/ports/calls.js';
 import type { ClientCore } from './client-core.js';
 import type { Managers } from '../capabilities/registry.js';
@@ -11,7 +11,7 @@ export type CallsApi = Managers['calls'];
 /**
  * What the client does with an engine's `call`: emits the `call` event; with `calls.reject`, rejects
  * the call and, with `calls.message`, sends that text to the caller through the outbound queue.
- * Failures are logged (a call may be over before it is rejected), never thrown.
+ * Failures go to the error sink (source `client`, event `call.reject` or `call.message`), never thrown.
  */
 export function incomingCallHandler(core: ClientCore): (call: CallData) => void {
   return (call) => {
@@ -24,20 +24,15 @@ export function incomingCallHandler(core: ClientCore): (call: CallData) => void 
       .then(
         () => core.log.info({ callId: call.id, from: call.from }, 'call rejected (calls.reject)'),
         (error: unknown) =>
-          core.log.warn(
-            { err: toWakitError(error), callId: call.id },
-            'could not reject the call (calls.reject)',
-          ),
+          // a call the caller ended first is over: nothing failed
+          isWakitError(error, 'CALL_NOT_FOUND')
+            ? core.log.debug({ callId: call.id }, 'the call ended before calls.reject')
+            : core.report('call.reject', error),
       );
     if (message === undefined) return;
     core
       .accept(call.from, { kind: 'text', text: message, options: {} }, { priority: 'reply' })
       .then((queued) => queued.result)
-      .catch((error: unknown) =>
-        core.log.warn(
-          { err: toWakitError(error), callId: call.id },
-          'the calls.message reply was not sent',
-        ),
-      );
+      .catch((error: unknown) => core.report('call.message', error));
   };
 }

@@ -21,6 +21,8 @@ export interface ClientCore {
   requireEngine(): Engine;
   /** Journals and queues a send (tracked, paced, idempotent); refuses it unless READY/holding. */
   accept(chatId: string, content: OutgoingContent, options: AcceptOptions): Promise<QueuedSend>;
+  /** Reports a failure no caller sees to the error sink (source `client`, this client). */
+  report(event: string, error: unknown): void;
   /** The client's event emitter (handler failures reach the error sink). */
   readonly events: SafeEmitter<ClientEvents>;
 }

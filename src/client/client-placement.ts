@@ -71,6 +71,7 @@ export function deferredPlacement(later: Promise<PlacementFactory>): PlacementFa
     const ready = later.then((factory) => (placement = factory(client)));
     ready.then(
       (made) => closed && made.close(),
+      // not reported: a fleet that fails to load fails sdk.start() with its error
       () => undefined,
     );
     return {

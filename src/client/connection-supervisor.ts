@@ -81,6 +81,7 @@ export class ConnectionSupervisor {
     // a lease being taken now is released by #acquireLease; wait for it (another node may take it)
     await this.#acquiring?.then(
       (lease) => lease.release(),
+      // not reported: #acquireLease reports a lease it could not take
       () => undefined,
     );
     const wasRunning = this.state !== 'STOPPED';
@@ -187,6 +188,7 @@ export class ConnectionSupervisor {
         });
         if (epoch !== this.#epoch) {
           // stopped while the lease was being taken: give it back at once
+          // not reported: best effort; a lease not given back lapses after its ttl
           await lease.release().catch(() => undefined);
           return;
         }
@@ -200,8 +202,10 @@ export class ConnectionSupervisor {
           auth.lease.onLeased === 'fail' ||
           epoch !== this.#epoch
         ) {
-          this.#fail(toWakitError(error, 'ENGINE_ERROR'));
-          throw error;
+          const failed = toWakitError(error, 'ENGINE_ERROR');
+          this.#report('session', 'lease', failed);
+          this.#fail(failed);
+          throw failed;
         }
         const retryInMs = auth.lease.retryMs;
         this.o.log.warn(
@@ -225,7 +229,8 @@ export class ConnectionSupervisor {
     const lost = new WakitError('SESSION_LEASED', `Lost the session lease: ${error.message}`, {
       cause: error,
     });
-    this.o.log.error({ code: lost.code }, 'client %s: %s', this.o.name, lost.message);
+    this.#report('session', 'lease.lost', lost);
+    // not reported: the lost lease is; the engine is being dropped either way
     void this.#teardown().catch(() => undefined);
     this.#fail(lost);
   }
@@ -233,9 +238,9 @@ export class ConnectionSupervisor {
   async #releaseLease(): Promise<void> {
     const lease = this.#lease;
     this.#lease = null;
-    await lease?.release().catch((error: unknown) => {
-      this.o.log.warn({ err: toWakitError(error) }, 'client %s: lease release failed', this.o.name);
-    });
+    await lease
+      ?.release()
+      .catch((error: unknown) => this.#report('session', 'lease.release', error));
   }
 
   async #startEngine(epoch: number): Promise<void> {
@@ -305,9 +310,9 @@ export class ConnectionSupervisor {
     if (this.engine !== engine || reason === 'stopped') return;
     this.#disconnected(reason);
     this.engine = null;
-    const stopped = engine.stop().catch((error: unknown) => {
-      this.o.log.warn({ err: toWakitError(error) }, 'client %s: engine stop failed', this.o.name);
-    });
+    const stopped = engine
+      .stop()
+      .catch((error: unknown) => this.#report('engine', `stop:${reason}`, error));
     if (RECOVERABLE_REASONS.has(reason)) {
       this.o.machine.transition('DISCONNECTED');
       this.#scheduleReconnect(stopped);
@@ -368,6 +373,7 @@ export class ConnectionSupervisor {
       void after.then(async () => {
         if (epoch !== this.#epoch || this.state !== 'DISCONNECTED') return;
         this.o.machine.transition('STARTING');
+        // not reported: #startEngine reported it (and the state is FAILED)
         await this.#startEngine(epoch).catch(() => undefined);
       });
     }, delay);
@@ -376,6 +382,10 @@ export class ConnectionSupervisor {
   #cancelReconnect(): void {
     if (this.#reconnectTimer) this.#clock.clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = null;
+  }
+
+  #report(source: 'engine' | 'session', event: string, error: unknown): void {
+    this.o.errors.report({ source, event, client: this.o.name, error });
   }
 
   #fail(error: WakitError): void {

@@ -106,6 +106,7 @@ async function typeFirst(
   try {
     await engine.sendChatState(chatId, 'typing');
   } catch {
+    // not reported: the typing indicator is best effort; the send goes on without it
     return;
   }
   const clock = deps.typing!.clock;

@@ -43,6 +43,7 @@ export class EngineHealthMonitor {
   /** READY: check now, then on the timer. */
   start(): void {
     this.stop();
+    // not reported: a probe that fails has no verdict; the next one asks again
     void this.check().catch((error: unknown) =>
       this.deps.log.debug({ err: error }, 'the engine health probe failed'),
     );
@@ -50,6 +51,7 @@ export class EngineHealthMonitor {
     if (intervalMs <= 0) return;
     const tick = (): void => {
       this.#timer = clock.setTimeout(() => {
+        // not reported: a probe that fails has no verdict; the next tick asks again
         void this.check()
           .catch(() => undefined)
           .finally(() => this.#timer !== undefined && tick());
@@ -82,7 +84,8 @@ export class EngineHealthMonitor {
   /** Checks, then puts the held sends back in the queue; resolves to how many were held. */
   async retryHeld(): Promise<number> {
     const held = this.deps.held();
-    await this.check().catch(() => undefined); // a repair found here retries them already
+    // not reported: a probe without a verdict; a repair found here retries them already
+    await this.check().catch(() => undefined);
     this.deps.retryHeld();
     return held;
   }
@@ -92,6 +95,7 @@ export class EngineHealthMonitor {
     try {
       await this.check();
     } catch (error) {
+      // not reported: the send's own failure is the answer; this probe only had no verdict
       this.deps.log.debug({ err: error }, 'the health probe after a failed send failed');
     }
     return this.blocked(kind);

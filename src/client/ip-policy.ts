@@ -64,6 +64,7 @@ export function isPrivateAddress(address: string): boolean {
   try {
     parsed = ipaddr.parse(family === 6 ? hexTail(address) : address);
   } catch {
+    // not reported: an address that does not parse is treated as private (refused)
     return true;
   }
   if (family === 4 && parsed.kind() === 'ipv4') return !publicIPv4(parsed as ipaddr.IPv4);

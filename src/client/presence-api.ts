@@ -36,6 +36,7 @@ export function presenceApi(core: ClientCore): PresenceApi {
     try {
       return core.requireEngine().me()?.id ?? '';
     } catch {
+      // not reported: no engine yet means no own id (the answer is empty)
       return '';
     }
   };

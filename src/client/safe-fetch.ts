@@ -51,7 +51,7 @@ export function checkUrlAddress(
   try {
     host = new URL(rawUrl).hostname.replace(/^\[(.*)\]$/, '$1');
   } catch {
-    return; // not a URL: the download says so
+    return; // not reported: not a URL; the download itself fails and says so
   }
   if (isIP(host) !== 0 && (options.isBlocked ?? isPrivateAddress)(host)) throw refused(rawUrl);
 }
@@ -62,7 +62,7 @@ export function redact(url: string): string {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
-    return '(invalid url)';
+    return '(invalid url)'; // not reported: a redaction for a log line; the answer says it
   }
 }
 

@@ -289,6 +289,7 @@ export class SendIntake {
  * handled here, so it never becomes an unhandled rejection, while callers who await it still get it.
  */
 function quiet<T>(promise: Promise<T>): Promise<T> {
+  // not reported: the caller awaits the same promise and gets the failure
   promise.catch(() => undefined);
   return promise;
 }

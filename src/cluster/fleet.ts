@@ -11,6 +11,7 @@ import type { ClusterConfig, WakitConfig } from '../config/schema.js';
 import { toWakitError } from '../errors/index.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
 import type { ClusterView } from './cluster-view.js';
+import { fleetReporter, type FleetReport } from './fleet-report.js';
 import { Membership } from './membership.js';
 import { nodeIdOf } from './node-id.js';
 import { Placement, type PlacedClients } from './placement.js';
@@ -21,6 +22,8 @@ import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js
 export interface FleetOptions {
   config: Readonly<WakitConfig> & { cluster: ClusterConfig };
   logger: Logger;
+  /** Failures no caller sees (the SDK's error sink; logged when absent). */
+  report?: FleetReport;
 }
 
 /** What the fleet needs of the SDK once its clients exist. */
@@ -64,12 +67,14 @@ export class Fleet {
   #frozen = false;
   #failing = false;
   readonly #events: RedisEventStream;
+  readonly #report: FleetReport;
 
   constructor(options: FleetOptions) {
     const cluster = options.config.cluster;
     this.#cluster = cluster;
     this.nodeId = nodeIdOf(cluster);
     this.#log = options.logger.child({ component: 'fleet', node: this.nodeId });
+    this.#report = fleetReporter(options.report, this.#log);
     this.#url = cluster.advertiseUrl?.replace(/\/+$/, '') ?? restUrlFromConfig(options.config);
     this.redis = createRedis({
       url: cluster.url,
@@ -84,6 +89,7 @@ export class Fleet {
       heartbeatMs: cluster.heartbeatMs,
       ...(cluster.maxClients === undefined ? {} : { maxClients: cluster.maxClients }),
       logger: options.logger,
+      report: this.#report,
       url: () => this.#url,
     });
     const placement = this.placement;
@@ -93,6 +99,7 @@ export class Fleet {
       keyPrefix: cluster.keyPrefix,
       nodeId: this.nodeId,
       logger: options.logger,
+      report: this.#report,
     });
     this.#events = events;
     this.view = {
@@ -149,6 +156,7 @@ export class Fleet {
     try {
       await this.membership.announce(this.#url, []);
     } catch (error) {
+      // not reported: the heartbeat right after announces again (and says when it fails)
       this.#log.warn({ err: toWakitError(error).message }, 'could not announce this node yet');
     }
     await this.#heartbeat();
@@ -162,10 +170,7 @@ export class Fleet {
   startClient(client: BotClient): void {
     if (this.placement.isLocal(client.name)) {
       client.initialize().catch((error: unknown) => {
-        this.#log.error(
-          { err: toWakitError(error), client: client.name },
-          'client failed to start',
-        );
+        this.#report({ source: 'client', event: 'start', client: client.name, error });
       });
     } else {
       this.kick();
@@ -188,18 +193,21 @@ export class Fleet {
   /** Hands every client over at once and leaves the fleet (the node stops). */
   async handOver(): Promise<void> {
     this.freeze();
+    // not reported: a heartbeat that fails says so itself, and is retried by the next one
     await this.#running?.catch(() => undefined);
     await this.placement.handOverAll();
     try {
       await this.membership.leave();
     } catch (error) {
-      this.#log.warn({ err: toWakitError(error).message }, 'could not leave the fleet');
+      // the others count this node until its heartbeat lapses
+      this.#report({ source: 'fleet', event: 'leave', error });
     }
     this.#log.info('left the fleet');
   }
 
   async close(): Promise<void> {
     this.freeze();
+    // not reported: the node is stopping; its Redis connections close right after
     await this.#events.close().catch((error: unknown) => {
       this.#log.warn({ err: toWakitError(error).message }, 'fleet event stream not closed');
     });

@@ -10,6 +10,7 @@ import type { ClusterConfig, WakitConfig } from '../config/schema.js';
 import type { WakitError } from '../errors/index.js';
 import { OUTBOX, PLACEMENT } from '../kernel/tokens.js';
 import { Fleet } from './fleet.js';
+import type { FleetReport } from './fleet-report.js';
 import { createRedisOutbox } from './outbox/create-redis-outbox.js';
 import type { Ownership } from './ownership.js';
 import { fleetPlacement } from './remote-placement.js';
@@ -19,6 +20,8 @@ export interface RegisterFleetOptions {
   logger: Logger;
   /** Testing seam (`SdkOptions.ownership`): which clients this node runs, instead of placement. */
   ownership?: Ownership;
+  /** Failures no caller sees (the SDK's error sink). */
+  report: FleetReport;
   /** Failures of the outbox's background writes (the SDK reports them). */
   onOutboxError: (error: WakitError) => void;
 }
@@ -29,7 +32,7 @@ export function registerFleet(
   options: RegisterFleetOptions,
 ): Fleet {
   const { config, logger } = options;
-  const fleet = new Fleet({ config, logger });
+  const fleet = new Fleet({ config, logger, report: options.report });
   const outbox = createRedisOutbox(config, options.onOutboxError, logger);
   container.register(OUTBOX, { useValue: outbox });
   container.register(PLACEMENT, {

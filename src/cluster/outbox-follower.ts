@@ -36,6 +36,7 @@ export class OutboxFollower {
       const promise = new Promise<SendResult>((resolve, reject) => {
         settle = { resolve, reject };
       });
+      // not reported: the caller awaits the same promise and gets the failure
       promise.catch(() => undefined);
       waiter = { promise, ...settle };
       this.#waiting.set(trackingId, waiter);
@@ -66,7 +67,7 @@ export class OutboxFollower {
         try {
           record = await this.#outbox.get(id);
         } catch {
-          return; // the outbox cannot be read now: next round
+          return; // not reported: the outbox cannot be read now; the next round reads again
         }
         if (record && !FINISHED.has(record.status)) return;
         if (this.#waiting.get(id) !== waiter) return;
@@ -87,6 +88,7 @@ export class OutboxFollower {
 
 function quietReject(error: WakitError): Promise<never> {
   const promise = Promise.reject(error);
+  // not reported: the caller gets the rejection
   promise.catch(() => undefined);
   return promise;
 }

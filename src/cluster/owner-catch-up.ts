@@ -80,7 +80,7 @@ export class OwnerCatchUp {
         queue.restore(open);
       }
     } catch (error) {
-      // Redis is unreachable: the next poll looks again.
+      // not reported: Redis is unreachable; the next poll looks again
       log.debug({ err: error }, 'client %s: could not look for sends from other nodes', client);
     } finally {
       this.#looking = false;

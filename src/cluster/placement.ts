@@ -17,6 +17,7 @@ import type { BotClient } from '../client/bot-client.js';
 import type { ClientState } from '../client/types.js';
 import { toWakitError } from '../errors/index.js';
 import type { ClientOwner } from './cluster-view.js';
+import { fleetReporter, type FleetReport } from './fleet-report.js';
 import type { Ownership } from './ownership.js';
 import { Listeners } from '../kernel/listeners.js';
 
@@ -53,6 +54,8 @@ export interface PlacementOptions {
   heartbeatMs: number;
   maxClients?: number;
   logger: Logger;
+  /** Failures no caller sees (the SDK's error sink; logged when absent). */
+  report?: FleetReport;
   /** This node's REST URL now. */
   url(): string;
 }
@@ -67,9 +70,10 @@ export class Placement implements Ownership {
   readonly #o: PlacementOptions;
   readonly #log: Logger;
   readonly #owned = new Set<string>();
-  readonly #listeners = new Listeners<[client: string, local: boolean]>((error) =>
-    this.#log.error({ err: toWakitError(error) }, 'an ownership listener threw'),
+  readonly #listeners = new Listeners<[client: string, local: boolean]>((error, client) =>
+    this.#report({ source: 'handler', event: 'ownership', client, error }),
   );
+  readonly #report: FleetReport;
   #states = new Map<string, ClientState>();
   /** Client → node id of its claim, as of the last round. */
   #nodes = new Map<string, string>();
@@ -78,6 +82,7 @@ export class Placement implements Ownership {
   constructor(options: PlacementOptions) {
     this.#o = options;
     this.#log = options.logger.child({ component: 'placement' });
+    this.#report = fleetReporter(options.report, this.#log);
   }
 
   /** A claim lapses this long after its last renewal (3 heartbeats). */
@@ -135,6 +140,7 @@ export class Placement implements Ownership {
     try {
       await this.#o.redis.hset(this.#stateKey(), client, state);
     } catch (error) {
+      // not reported: a display hint for other nodes; the next state change publishes again
       this.#log.debug({ client, err: toWakitError(error).message }, 'state not published');
     }
   }
@@ -226,11 +232,7 @@ export class Placement implements Ownership {
     this.#emit(name, true);
     void this.#publish(name, client.state);
     client.initialize().catch((error: unknown) => {
-      this.#log.error(
-        { err: toWakitError(error), client: name },
-        'client %s failed to start',
-        name,
-      );
+      this.#report({ source: 'client', event: 'start', client: name, error });
     });
   }
 
@@ -243,7 +245,7 @@ export class Placement implements Ownership {
       ?.find(name)
       ?.stop()
       .catch((error: unknown) => {
-        this.#log.warn({ err: toWakitError(error), client: name }, 'stop failed');
+        this.#report({ source: 'fleet', event: 'stop:claimed-elsewhere', client: name, error });
       });
   }
 
@@ -256,7 +258,7 @@ export class Placement implements Ownership {
       ?.find(name)
       ?.stop()
       .catch((error: unknown) => {
-        this.#log.warn({ err: toWakitError(error), client: name }, 'stop failed');
+        this.#report({ source: 'fleet', event: 'stop:hand-over', client: name, error });
       });
     try {
       await this.#o.redis
@@ -265,6 +267,7 @@ export class Placement implements Ownership {
         .eval(RELEASE, 1, this.#key(name), this.#o.nodeId)
         .exec();
     } catch (error) {
+      // not reported: the claim lapses after its ttl and another node takes the client then
       this.#log.warn({ client: name, err: toWakitError(error).message }, 'claim not released');
     }
   }

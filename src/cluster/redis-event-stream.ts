@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { WakitError } from '../errors/index.js';
 import type { FleetEvent, FleetEventStream } from './cluster-view.js';
 import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js';
+import type { FleetReport } from './fleet-report.js';
 import { StreamConsumer } from './stream-consumer.js';
 import { Listeners } from '../kernel/listeners.js';
 import {
@@ -28,6 +29,8 @@ export interface RedisEventStreamOptions {
   keyPrefix: string;
   nodeId: string;
   logger?: Logger;
+  /** A consumer's handler that failed (the SDK's error sink; logged when absent). */
+  report?: FleetReport;
   /** Entries the stream keeps at least (trimmed approximately beyond): how far resume reaches. */
   maxLen?: number;
   /** A consumer-group entry unacknowledged this long (its node died) is claimed by another node. */
@@ -55,7 +58,8 @@ const FIRST_CONNECT_MS = 2_000;
 export class RedisEventStream implements FleetEventStream {
   /** The Redis key of the stream. */
   readonly key: string;
-  readonly #o: Required<Omit<RedisEventStreamOptions, 'logger'>> & { logger?: Logger };
+  readonly #o: Required<Omit<RedisEventStreamOptions, 'logger' | 'report'>> &
+    Pick<RedisEventStreamOptions, 'logger' | 'report'>;
   /** Publishes, ranges and group commands: fails fast while Redis is away. */
   readonly #redis: Redis;
   readonly #listeners = new Listeners<[event: FleetEvent]>((error) =>
@@ -165,6 +169,7 @@ export class RedisEventStream implements FleetEventStream {
       blockMs: this.#o.blockMs,
       maxInFlight: this.#o.maxInFlight,
       logger: this.#o.logger,
+      ...(this.#o.report ? { report: this.#o.report } : {}),
     });
     this.#consumers.add(consumer);
     return () => {
@@ -227,6 +232,7 @@ export class RedisEventStream implements FleetEventStream {
           { err: { message: error instanceof Error ? error.message : String(error) } },
           'event stream reader: retrying',
         );
+        // not reported: the abort is the wake-up (the stream closes), not a failure
         await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 2_000), undefined, {
           signal: this.#wake.signal,
         }).catch(() => undefined);

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { FleetEvent } from './cluster-view.js';
+import { fleetReporter, type FleetReport } from './fleet-report.js';
 import { createRedis } from './redis-connection.js';
 import { fleetEventOf, readReplyEntries, type RawEntry } from './stream-entries.js';
 
@@ -29,6 +30,8 @@ export interface StreamConsumerOptions {
   blockMs: number;
   maxInFlight: number;
   logger?: Logger;
+  /** A handler that failed: its event is acknowledged (the SDK's error sink; logged when absent). */
+  report?: FleetReport;
 }
 
 export class StreamConsumer {
@@ -42,8 +45,11 @@ export class StreamConsumer {
   readonly #wake = new AbortController();
   readonly #loop: Promise<void>;
 
+  readonly #report: FleetReport;
+
   constructor(options: StreamConsumerOptions) {
     this.#o = options;
+    this.#report = fleetReporter(options.report, options.logger);
     this.#reader = createRedis({
       url: options.url,
       name: `wakit:${options.consumer}:events-${options.group}`,
@@ -64,6 +70,7 @@ export class StreamConsumer {
     this.#reader.disconnect();
     // after the loop: a refresh it had under way would undo the hand-over
     await this.#loop;
+    // not reported: entries not handed over are claimed by another node after claimIdleMs
     await this.#handOver().catch(() => undefined);
   }
 
@@ -138,6 +145,7 @@ export class StreamConsumer {
 
   /** Waits `ms`, or less when the consumer stops. */
   #pause(ms: number): Promise<void> {
+    // not reported: the abort is the wake-up, not a failure
     return sleep(ms, undefined, { signal: this.#wake.signal }).catch(() => undefined);
   }
 
@@ -162,15 +170,19 @@ export class StreamConsumer {
       try {
         await this.#o.handler(event);
       } catch (error) {
-        this.#o.logger?.warn(
-          { err: error, event: event.event, client: event.client, group: this.#o.group },
-          'event stream consumer: the handler failed; the event is acknowledged',
-        );
+        // the event is acknowledged all the same (a handler that keeps failing must not block)
+        this.#report({
+          source: 'fleet',
+          event: `${this.#o.group}:${event.event}`,
+          client: event.client,
+          error,
+        });
       }
     })().then(async () => {
       this.#inFlight.delete(id);
       if (this.#stopped) return;
       this.#acks.add(id);
+      // not reported: the acks stay kept; the next flush sends them
       await this.#flushAcks().catch(() => undefined);
     });
     this.#inFlight.set(id, run);

@@ -27,7 +27,7 @@ export function fleetEventOf([id, fields]: RawEntry): FleetEvent | undefined {
   try {
     data = JSON.parse(raw);
   } catch {
-    return undefined;
+    return undefined; // not reported: not an event of ours (the consumer acknowledges it)
   }
   return { id, event, client, at, data };
 }

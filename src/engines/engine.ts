@@ -109,6 +109,25 @@ export interface EngineContext {
   clientName: string;
   store: SessionStore;
   logger: Logger;
+  /**
+   * Reports a failure no caller sees (a background step: a session not saved, a browser not
+   * disposed) to the SDK's error sink, source `engine`, this client. Given by the client; an engine
+   * built without it logs instead (`engineReporter`).
+   */
+  report?(event: string, error: unknown): void;
+}
+
+/** `context.report`, or a log line when the engine runs without an SDK around it. */
+export function engineReporter(context: EngineContext): (event: string, error: unknown) => void {
+  return (
+    context.report?.bind(context) ??
+    ((event, error) =>
+      context.logger.error(
+        { err: error, event, client: context.clientName },
+        'engine: %s failed',
+        event,
+      ))
+  );
 }
 
 /** Creates a fresh engine for each (re)start of a client; may load the engine's module lazily. */

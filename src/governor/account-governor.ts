@@ -258,6 +258,7 @@ export class AccountGovernor implements SendGate {
     const restriction = this.#restriction;
     if (!restriction || restriction.until > now) return;
     this.#restriction = undefined;
+    // not reported: a stored restriction whose `until` has passed is over when read anyway
     void this.#o.store.setRestriction(this.client, undefined).catch(() => undefined);
     this.#o.log?.info(
       { client: this.client, ...restriction },

@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientInfo, ClientState } from '../client/types.js';
 import type { WakitConfig } from '../config/schema.js';
-import { WakitError, toWakitError } from '../errors/index.js';
+import { WakitError } from '../errors/index.js';
+import type { ErrorSink } from './error-sink.js';
 import { assertClientName, type ClientManager } from './client-manager.js';
 import type { ClientRecord, ClientRegistry } from './client-registry.js';
 import type { Phase } from './lifecycle.js';
@@ -54,6 +55,8 @@ export interface ClientAdminDeps {
   manager: ClientManager;
   registry: ClientRegistry;
   logger: Logger;
+  /** Failures no caller sees (a client that cannot start, a listener that throws). */
+  errors: ErrorSink;
   phase(): Phase;
   /** INVALID_STATE unless the SDK is in one of `allowed`. */
   expect(action: string, ...allowed: Phase[]): void;
@@ -72,7 +75,7 @@ export class ClientAdmin {
   /** Names being added or removed right now (a second request for one of them is refused). */
   readonly #busy = new Set<string>();
   readonly #listeners = new Listeners<[]>((error) =>
-    this.#log.error({ err: toWakitError(error) }, 'a client registry listener threw'),
+    this.#deps.errors.report({ source: 'handler', event: 'clients.changed', error }),
   );
   #loaded: Promise<void> | undefined;
   #settingsChain: Promise<unknown> = Promise.resolve();
@@ -284,6 +287,7 @@ export class ClientAdmin {
   updateSettings(name: string, plugin: string, value: unknown): Promise<void> {
     // one change at a time: two plugins changing their settings of one client both land
     const run = this.#settingsChain.then(() => this.#updateSettings(name, plugin, value));
+    // not reported: the caller awaits `run` and gets the failure
     this.#settingsChain = run.catch(() => undefined);
     return run;
   }
@@ -309,11 +313,7 @@ export class ClientAdmin {
 
   #initialize(client: BotClient): void {
     client.initialize().catch((error: unknown) => {
-      this.#log.error(
-        { err: toWakitError(error), client: client.name },
-        'client %s failed to start',
-        client.name,
-      );
+      this.#deps.errors.report({ source: 'client', event: 'start', client: client.name, error });
     });
   }
 

@@ -30,6 +30,7 @@ import {
 } from './service-factories.js';
 import type { EventBus } from '../events/event-bus.js';
 import { registerFleet } from './fleet-registrations.js';
+import { CONNECTION_SUPERVISOR, SEND_INTAKE, intakeOf, supervisorOf } from './client-services.js';
 import { once, perClient } from './providers.js';
 import {
   BASE_DIR,
@@ -142,6 +143,8 @@ export function createRootContainer(inputs: KernelInputs): DependencyContainer {
       }),
     ),
   );
+  root.register(CONNECTION_SUPERVISOR, perClient(supervisorOf));
+  root.register(SEND_INTAKE, perClient(intakeOf));
   if (inputs.config.cluster) registerFleet(root, inputs.ownership);
   return root;
 }

@@ -4,7 +4,16 @@ import { Listeners } from './listeners.js';
 
 /** Where a failure happened. */
 export type ErrorSource =
-  'handler' | 'plugin' | 'command' | 'engine' | 'queue' | 'webhook' | 'hook' | 'client';
+  | 'handler'
+  | 'plugin'
+  | 'command'
+  | 'engine'
+  | 'queue'
+  | 'webhook'
+  | 'hook'
+  | 'client'
+  | 'session'
+  | 'fleet';
 
 /** What `sdk.on('error', listener)` receives: one failure, with where it happened. */
 export interface WakitErrorEvent {

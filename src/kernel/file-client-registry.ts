@@ -100,6 +100,7 @@ export class FileClientRegistry implements ClientRegistry {
       await this.#write(next);
       this.#records = Promise.resolve(next);
     });
+    // not reported: the caller awaits `run` and gets the failure
     this.#chain = run.catch(() => undefined);
     return run;
   }
@@ -112,6 +113,7 @@ export class FileClientRegistry implements ClientRegistry {
       await writeFile(temp, body, { mode: 0o600, flush: true });
       await rename(temp, this.file);
     } catch (error) {
+      // not reported: best-effort cleanup; the write's failure is thrown below
       await rm(temp, { force: true }).catch(() => undefined);
       throw this.#unavailable('write', error);
     }

@@ -26,6 +26,7 @@ export class FleetLoader {
     this.loading = import('../cluster/index.js').then(
       ({ registerFleet }) => (this.#fleet = registerFleet(services, options)),
     );
+    // not reported: a fleet that fails to load fails sdk.start() with its error
     this.loading.catch(() => undefined);
     const later = <T>(token: Token<T>): Promise<T> =>
       this.loading.then(() => services.resolve(token));
@@ -42,6 +43,7 @@ export class FleetLoader {
       holderId: fleet.nodeId,
       holderUrl: () => fleet.url,
     }));
+    // not reported: as `loading` (the same failure)
     this.holder.catch(() => undefined);
   }
 
@@ -57,6 +59,7 @@ export class FleetLoader {
 
   /** Calls `use` once the fleet is loaded (a load that failed fails `sdk.start()` instead). */
   #whenLoaded(use: (fleet: Fleet) => void): void {
+    // not reported: a load that failed fails sdk.start()
     this.loading.then(use, () => undefined);
   }
 

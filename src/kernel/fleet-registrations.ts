@@ -41,6 +41,7 @@ function fleetLoaderOf(c: DependencyContainer, ownership: Ownership | undefined)
   return new FleetLoader({
     config: { ...config, cluster },
     logger: c.resolve(LOGGER),
+    report: (report) => errors.report(report),
     onOutboxError: (error) => errors.report({ source: 'queue', event: 'journal', error }),
     ...(ownership ? { ownership } : {}),
   });

@@ -26,6 +26,15 @@ export {
   type Token,
   type QueueFactory,
 } from './tokens.js';
+export {
+  // replaceable (one per client)
+  CONNECTION_SUPERVISOR,
+  SEND_INTAKE,
+  type IntakeFactory,
+  type IntakeWiring,
+  type SupervisorFactory,
+  type SupervisorWiring,
+} from './client-services.js';
 export type { ServiceProvider, ServiceRegistry } from './service-overrides.js';
 export type { Clock } from './clock.js';
 export type { AcquireOptions, SessionLease, SessionStore } from '../auth/session-store.js';

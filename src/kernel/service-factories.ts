@@ -133,6 +133,7 @@ export function clientAdminOf(c: DependencyContainer): ClientAdmin {
     manager: c.resolve(CLIENT_MANAGER),
     registry: c.resolve(CLIENT_REGISTRY),
     logger: c.resolve(LOGGER),
+    errors: c.resolve(ERROR_SINK),
     phase: () => lifecycle.phase,
     expect: (action, ...allowed) => lifecycle.expect(action, ...allowed),
     ...(fleet ? { start: (client: BotClient) => fleet.startClient(client) } : {}),

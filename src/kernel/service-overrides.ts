@@ -10,6 +10,7 @@ import {
 } from 'tsyringe';
 import { WakitError } from '../errors/index.js';
 import { once, perClient } from './providers.js';
+import { CONNECTION_SUPERVISOR, SEND_INTAKE } from './client-services.js';
 import {
   CLIENT_REGISTRY,
   CLOCK,
@@ -25,7 +26,8 @@ import {
 /**
  * A replacement: an instance (`useValue`), a class (`useClass`: built by the container, its
  * constructor parameters marked with `@inject(TOKEN)`), or a factory (`useFactory`: gets the
- * container). Classes and factories are built once per SDK, or once per client for SEND_GATE.
+ * container). Classes and factories are built once per SDK, or once per client for SEND_GATE,
+ * CONNECTION_SUPERVISOR and SEND_INTAKE.
  */
 type Class<T> = ClassProvider<T>['useClass'];
 
@@ -56,6 +58,8 @@ const REPLACEABLE = new Map<InjectionToken<unknown>, Lifetime>([
   [MEDIA_RESOLVER, 'sdk'],
   [QUEUE_FACTORY, 'sdk'],
   [SEND_GATE, 'client'],
+  [CONNECTION_SUPERVISOR, 'client'],
+  [SEND_INTAKE, 'client'],
 ]);
 
 /** Registers `provider` for `token` in `root` with the given lifetime. */

@@ -215,6 +215,7 @@ export class OutboundQueue {
     const missing = Promise.reject(
       new WakitError('MESSAGE_NOT_FOUND', `No waiting send ${trackingId}`),
     );
+    // not reported: the caller gets the rejection (MESSAGE_NOT_FOUND is an answer)
     missing.catch(() => undefined);
     return missing;
   }

@@ -94,12 +94,26 @@ describe('forwarder plugin', () => {
     ).to.deep.equal(['URGENT: fire']);
   });
 
-  it('a failing target does not stop the others', async () => {
+  it('a failing target does not stop the others, and is reported once (source plugin)', async () => {
     const unknown = '19990009999@c.us';
     await start({ routes: [{ from: ALICE_ID, to: [unknown, BOB_ID], mode: 'copy' }] });
     await fx.sdk.simulator.phone(ALICE).send(BOT_ID, 'still delivered');
     await fx.sdk.simulator.phone(BOB).waitForMessage((m) => visible(m.body) === 'still delivered');
-    expect(fx.errors).to.deep.equal([]);
+    await eventually(() => fx.errors.length > 0);
+    await settle(100);
+    expect(
+      fx.errors.map((e) => [e.source, e.plugin, e.event, e.client, e.error.code, e.error.message]),
+    ).to.deep.equal([
+      [
+        'plugin',
+        'forwarder',
+        `copy:${unknown}`,
+        'bot',
+        'CHAT_NOT_FOUND',
+        `${unknown} is not on WhatsApp`,
+      ],
+    ]);
+    expect(fx.errors[0].messageId).to.be.a('string').and.not.equal('');
   });
 
   it('never routes messages of its own accounts: no loops between two bots', async () => {

@@ -1,7 +1,7 @@
 /** Client routes: `/api/v1/client/...` (the default client) and `/api/v1/clients/{name}/...`. */
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import { WakitError, toWakitError, type BotClient } from '../../../src/index.js';
+import { WakitError, type BotClient } from '../../../src/index.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { listItems } from './client-admin.js';
@@ -107,7 +107,7 @@ function perClientRoutes(rc: RestContext, named: boolean): AnyRoute[] {
           ctx.status = 200;
         } else {
           client.initialize().catch((error: unknown) => {
-            rc.log.warn({ client: client.name, err: toWakitError(error) }, 'initialize failed');
+            rc.sdk.events.report(error, { event: 'client.start', client: client.name });
           });
           ctx.status = 202;
         }

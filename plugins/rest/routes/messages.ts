@@ -115,6 +115,7 @@ export async function enqueueAndRespond(
   try {
     const outcome = await Promise.race([result, timeout, deferred]);
     if (outcome === 'timeout' || 'status' in outcome) {
+      // not reported: the send's outcome is tracked (GET /messages/{id}, webhooks, SSE)
       result.catch(() => undefined);
       ctx.status = 202;
       ctx.body =

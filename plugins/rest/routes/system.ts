@@ -11,7 +11,7 @@ function requiredClients(rc: RestContext): string[] {
   try {
     names.add(defaultClientName(rc));
   } catch {
-    // no client at all: nothing to wait for
+    // not reported: no client at all; nothing to wait for
   }
   return [...names];
 }
@@ -46,7 +46,7 @@ function degradedClient(rc: RestContext, name: string): boolean {
   try {
     return rc.sdk.clients.get(name).info().health?.status === 'degraded';
   } catch {
-    return false;
+    return false; // not reported: a client removed meanwhile is not degraded
   }
 }
 
@@ -95,7 +95,7 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
           try {
             return rc.sdk.clients.get(name).state !== 'READY';
           } catch {
-            return true;
+            return true; // not reported: a client removed meanwhile is not READY
           }
         });
         // Client names are not shown: this route needs no token.

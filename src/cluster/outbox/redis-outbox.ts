@@ -268,17 +268,18 @@ export class RedisOutbox implements OutboxStore {
         const parsed = JSON.parse(message) as Omit<AppendedNotice, 'own'>;
         notice = { ...parsed, seq: Number(parsed.seq), own: parsed.nodeId === this.nodeId };
       } catch {
-        return;
+        return; // not reported: not a notice of ours (another writer on the channel)
       }
       for (const listener of [...(this.#watchers.get(notice.client) ?? [])]) listener(notice);
     });
-    // A blocking connection: SUBSCRIBE is sent again after each reconnect.
+    // not reported: a blocking connection; SUBSCRIBE is sent again after each reconnect
     subscriber.subscribe(this.#keys.channel).catch(() => undefined);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // not reported: the writer reports its own failures (onError); closing goes on
     await this.#writer.close().catch(() => undefined);
     this.#watchers.clear();
     if (this.#subscriber) await closeRedis(this.#subscriber);

@@ -6,7 +6,7 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
 import type { DisconnectReason } from '../types.js';
-import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
+import { engineReporter, type Engine, type EngineContext, type EngineIdentity } from '../engine.js';
 import type { CallData } from '../ports/calls.js';
 import type { PollVote } from '../ports/messages.js';
 import { fireGroupEvent } from './groups.js';
@@ -201,9 +201,9 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   private beginLink(session: SimSession): void {
     this.halt('linking');
     const gen = this.generation;
-    this.linking = this.link(session, false, gen).catch((error: unknown) => {
-      this.context.logger.error({ err: error, client: this.name }, 'simulator link failed');
-    });
+    this.linking = this.link(session, false, gen).catch((error: unknown) =>
+      this.report('link', error),
+    );
   }
 
   private async link(session: SimSession, restored: boolean, gen: number): Promise<void> {
@@ -217,10 +217,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
       try {
         await this.context.store.write(this.name, encodeSession(session));
       } catch (error) {
-        this.context.logger.error(
-          { err: error, client: this.name },
-          'could not save the simulator session',
-        );
+        this.report('session.save', error);
       }
       if (gen !== this.generation) return;
     }
@@ -231,6 +228,10 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     this.account.devices.add(this);
     this.fire('authenticated', { restored });
     if (gen === this.generation) this.fire('ready');
+  }
+
+  private report(event: string, error: unknown): void {
+    engineReporter(this.context)(event, error);
   }
 
   async requestPairingCode(phoneNumber: string): Promise<string> {
@@ -249,9 +250,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     // The person types the code on the phone: modelled as linking after autoScanMs (default 0).
     this.after(this.config.autoScanMs ?? 0, () => {
       this.link({ number, pushname: this.name, token: newToken() }, false, gen).catch(
-        (error: unknown) => {
-          this.context.logger.error({ err: error, client: this.name }, 'simulator pairing failed');
-        },
+        (error: unknown) => this.report('pairing', error),
       );
     });
     return Promise.resolve(code);

@@ -134,7 +134,7 @@ export function decodeSession(bytes: Buffer): SimSession | null {
       return { number: value.number, pushname: value.pushname, token: value.token };
     }
   } catch {
-    // not JSON: fall through
+    // not reported: not JSON; no session (null) is the answer
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import type { EngineContext } from '../engine.js';
+import { engineReporter, type EngineContext } from '../engine.js';
 import { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { WwebjsBindings } from './types.js';
 
@@ -42,6 +42,7 @@ export async function createAuthStrategy(
     clientName,
     dataPath: workDir,
     logger,
+    report: engineReporter(context),
     mayDelete: options.mayDeleteRemote,
     mayWrite: options.mayWriteRemote,
   });

@@ -99,7 +99,7 @@ export function isExecutableFile(file: string): boolean {
     accessSync(file, constants.X_OK);
     return true;
   } catch {
-    return false;
+    return false; // not reported: not there or not executable is the answer
   }
 }
 

@@ -11,7 +11,7 @@ export const killProcessTree: ProcessKiller = (pid) => {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
-      // already gone
+      // not reported: already gone
     }
   }
 };
@@ -53,7 +53,7 @@ const browserPid = (client: ClientLike): number | undefined => {
   try {
     return client.pupBrowser?.process()?.pid ?? undefined;
   } catch {
-    return undefined;
+    return undefined; // not reported: no browser process (closed) is the answer
   }
 };
 

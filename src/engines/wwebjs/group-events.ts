@@ -108,14 +108,14 @@ export function wireGroupEvents(attempt: Attempt, host: AttemptHost, live: Live)
               timestamp: n.timestamp,
             });
         },
-        (error: unknown) =>
-          host.log.warn({ err: error, groupId: n.chatId }, 'group update not read'),
+        (error: unknown) => host.report('group.update', error),
       );
     }),
   );
 }
 
 async function readChange(attempt: Attempt, n: GroupNotificationLike): Promise<GroupChange> {
+  // not reported: without the chat the change is read from the notification itself
   const chat = (await attempt.client.getChatById(n.chatId).catch(() => undefined)) as
     GroupChatLike | undefined;
   const meta = chat?.groupMetadata;

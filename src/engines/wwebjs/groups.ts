@@ -291,6 +291,7 @@ export class WwebjsGroups implements GroupEngine {
     const direct = participants.find((p) => p.id._serialized === id);
     if (direct) return direct;
     const { client } = this.ready();
+    // not reported: no other id known means the participant is not found (the answer)
     const [other] = await client.getContactLidAndPhone([id]).catch(() => []);
     const alternatives = [other?.lid, other?.pn].filter((v): v is string => Boolean(v));
     return participants.find((p) => alternatives.includes(p.id._serialized));

@@ -50,6 +50,6 @@ export function wwebjsDirectory(from = import.meta.url): string | null {
   try {
     return path.dirname(createRequire(from).resolve('whatsapp-web.js/package.json'));
   } catch {
-    return null;
+    return null; // not reported: not installed is the answer
   }
 }

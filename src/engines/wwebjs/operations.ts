@@ -205,6 +205,7 @@ export async function resolveContact(client: ClientLike, id: string): Promise<Co
   const info: ContactInfo = { id, isRegistered: true };
   if (entry.lid) info.lid = entry.lid;
   if (entry.pn) info.phone = entry.pn;
+  // not reported: the push name is optional; the ids are the answer
   const contact = await client.getContactById(entry.pn ?? entry.lid ?? id).catch(() => null);
   if (contact?.pushname) info.pushname = contact.pushname;
   return info;
@@ -231,6 +232,7 @@ export async function forwardMessage(
   }
   const forwarded = await created.promise;
   if (forwarded) return forwarded.id._serialized;
+  // not reported: the id is best effort here; the forward itself went out
   const chat = await client.getChatById(target).catch(() => undefined);
   const last = chat?.lastMessage;
   return last?.fromMe ? last.id._serialized : '';

@@ -18,6 +18,8 @@ export interface RemoteAuthStoreOptions {
   mayDelete: () => boolean;
   /** Whether a backup may be written now (false once the session was logged out or expired). */
   mayWrite?: () => boolean;
+  /** Where a failed backup goes (EngineContext.report); logged when absent. */
+  report?: (event: string, error: unknown) => void;
   /** Working directory bare session names are resolved against (defaults to process.cwd()). */
   cwd?: string;
 }
@@ -84,8 +86,14 @@ export class RemoteAuthStoreAdapter implements RemoteAuthStore {
     return this.chain;
   }
 
+  private report(event: string, error: unknown): void {
+    if (this.options.report) this.options.report(event, error);
+    else this.log.error({ err: error }, 'session backup failed; the previous backup is kept');
+  }
+
   private serial(task: () => Promise<void>): Promise<void> {
     const run = this.chain.then(task, task);
+    // not reported: the caller of this task gets its failure from `run`
     this.chain = run.catch(() => {});
     return run;
   }
@@ -120,7 +128,8 @@ export class RemoteAuthStoreAdapter implements RemoteAuthStore {
       await this.options.store.write(this.options.clientName, data);
       this.log.info({ bytes: data.length }, 'session backed up');
     } catch (error) {
-      this.log.error({ err: error }, 'session backup failed; the previous backup is kept');
+      // the previous backup is kept
+      this.report('session.backup', error);
     }
   }
 
@@ -149,7 +158,7 @@ export class RemoteAuthStoreAdapter implements RemoteAuthStore {
       try {
         if ((await stat(candidate)).isFile()) return candidate;
       } catch {
-        // try the next convention
+        // not reported: not there; try the next convention
       }
     }
     return undefined;

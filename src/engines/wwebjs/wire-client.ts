@@ -16,6 +16,8 @@ export interface AttemptHost {
   readonly log: Logger;
   /** True while `attempt` is the engine's current attempt and its events count. */
   isLive(attempt: Attempt): boolean;
+  /** Reports a background failure (EngineContext.report: the SDK's error sink). */
+  report(event: string, error: unknown): void;
   /** Emits an engine event (listener errors are logged, never thrown). */
   fire<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void;
   /** The attempt is over: clean it up and report `disconnected(reason)` once. */

@@ -13,7 +13,7 @@ import type { ChatEngine } from '../ports/chats.js';
 import type { ContactEngine } from '../ports/contacts.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
-import type { Engine, EngineContext, EngineIdentity } from '../engine.js';
+import { engineReporter, type Engine, type EngineContext, type EngineIdentity } from '../engine.js';
 import { Attempt } from './attempt.js';
 import { systemBrowserEnvironment } from './browser.js';
 import { disposeClient, isProcessAlive, killProcessTree } from './dispose.js';
@@ -139,7 +139,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     if (this.phase !== 'running') return; // stopped while preparing: never launch
     const attempt = new Attempt(++this.attemptSeq, client);
     this.attempt = attempt;
-    attempt.compat = new CompatLayer(fixes, this.log);
+    attempt.compat = new CompatLayer(fixes, this.log, (event, error) => this.report(event, error));
     attempt.compat.attach(client);
     wireClient(attempt, this);
     // no attempt number here: each launch has a new engine (its own count would say 1 every
@@ -220,10 +220,8 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
       try {
         await attempt.client.logout();
       } catch (error) {
-        this.log.warn(
-          { err: error },
-          'logging out on WhatsApp failed; the session is deleted anyway',
-        );
+        // the session is deleted here anyway; the phone may still list the device
+        this.report('logout', error);
       }
     }
     await this.stop();
@@ -232,6 +230,11 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   }
 
   // ---------------------------------------------------------------- AttemptHost
+
+  /** A background failure: to the error sink (EngineContext.report), source engine. */
+  report(event: string, error: unknown): void {
+    engineReporter(this.context)(event, error);
+  }
 
   isLive(attempt: Attempt): boolean {
     return attempt.listening && this.attempt === attempt && this.phase === 'running';
@@ -282,9 +285,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
       logger: this.log,
       kill: this.deps.killProcess ?? killProcessTree,
       isAlive: this.deps.isProcessAlive ?? isProcessAlive,
-    }).catch((error: unknown) =>
-      this.log.error({ err: error }, 'disposing whatsapp-web.js failed'),
-    );
+    }).catch((error: unknown) => this.report('dispose', error));
     this.cleanups.add(cleanup);
     void cleanup.finally(() => this.cleanups.delete(cleanup));
   }

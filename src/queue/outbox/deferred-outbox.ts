@@ -30,6 +30,7 @@ export class DeferredOutbox implements OutboxStore {
     later: Promise<OutboxStore>,
   ) {
     this.#later = later.then((store) => (this.#store = store));
+    // not reported: a failed load fails sdk.start() with its error
     this.#later.catch(() => undefined);
   }
 
@@ -48,6 +49,7 @@ export class DeferredOutbox implements OutboxStore {
 
   update(id: string, change: OutboxChange, seq?: number): void {
     // a failed load has no outbox to write to: sdk.start() fails with its error
+    // not reported: a failed load fails sdk.start() with its error
     this.#run((store) => store.update(id, change, seq)).catch(() => undefined);
   }
 
@@ -95,6 +97,7 @@ export class DeferredOutbox implements OutboxStore {
   watch(client: string, listener: (notice: AppendedNotice) => void): () => void {
     let stop: (() => void) | undefined;
     let stopped = false;
+    // not reported: a failed load fails sdk.start() with its error
     this.#run((store) => {
       if (!stopped) stop = store.watch?.(client, listener);
     }).catch(() => undefined);
@@ -106,6 +109,7 @@ export class DeferredOutbox implements OutboxStore {
 
   /** Closes the outbox once it is there (a load that failed has nothing to close). */
   async close(): Promise<void> {
+    // not reported: a load that failed has nothing to close (sdk.start() failed with it)
     const store = await this.#later.catch(() => undefined);
     await store?.close();
   }

@@ -31,7 +31,7 @@ export class OutcomeLog {
       try {
         outcomes.push(JSON.parse(line) as Outcome);
       } catch {
-        // A line cut by the crash: its send's outcome was never reported, so it recovers as open.
+        // not reported: a line cut by the crash: its send's outcome was never reported, so it recovers as open.
       }
     }
     return outcomes;

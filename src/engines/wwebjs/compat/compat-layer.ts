@@ -37,9 +37,19 @@ export class CompatLayer {
   #chain: Promise<void> = Promise.resolve();
   #unminified = false;
 
-  constructor(fixes: readonly LoadedFix[], log: Logger) {
+  /** Where a failed installation goes (the engine's report; a log line when absent). */
+  readonly #report: (event: string, error: unknown) => void;
+
+  constructor(
+    fixes: readonly LoadedFix[],
+    log: Logger,
+    report?: (event: string, error: unknown) => void,
+  ) {
     this.#fixes = fixes;
     this.#log = log;
+    this.#report =
+      report ??
+      ((event, error) => log.warn({ err: error, event }, 'installing the compat fixes failed'));
     for (const fix of fixes) {
       this.#results.set(fix.id, { id: fix.id, source: fix.source, needed: null, applied: false });
     }
@@ -106,9 +116,7 @@ export class CompatLayer {
 
   #queue(phase: CompatPhase): Promise<void> {
     const run = this.#chain.then(() => this.#install(phase));
-    this.#chain = run.catch((error: unknown) =>
-      this.#log.warn({ err: error, phase }, 'installing the compat fixes failed'),
-    );
+    this.#chain = run.catch((error: unknown) => this.#report(`compat:${phase}`, error));
     return this.#chain;
   }
 
