@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { CLIENT_STATES } from '../client/types.js';
 
-export const httpSchemas = z.registry<{ id: string; description?: string }>();
+type SchemaRegistry = z.core.$ZodRegistry<{ id: string; description?: string }>;
+
+/**
+ * One registry per process, even where wakit's modules load twice (as CommonJS and as ES modules
+ * under a test runner): the REST plugin documents what any plugin named.
+ */
+const KEY = Symbol.for('wakitjs.httpSchemas');
+const holder = globalThis as { [KEY]?: SchemaRegistry };
+export const httpSchemas: SchemaRegistry = (holder[KEY] ??= z.registry());
 
 /** Registers `schema` as the component `id` (once per id) and returns it. */
 export function namedSchema<T extends z.ZodType>(id: string, schema: T, description?: string): T {
