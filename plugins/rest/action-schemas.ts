@@ -1,6 +1,6 @@
 /**
- * Request schemas of the message-action and presence routes (docs/actions.md,
- * docs/presence.md), built from the SDK's action contract; registered as OpenAPI components.
+ * Request schemas of the message-action and presence routes (docs/actions.md, docs/presence.md),
+ * built from the SDK's action contract; registered as OpenAPI components.
  */
 import { z } from 'zod';
 import {

@@ -1,7 +1,4 @@
-/**
- * Schemas of the chats routes (chats.ts), registered in
- * `restSchemas` so that they become OpenAPI components.
- */
+/** Schemas of the chats routes (chats.ts), registered in `restSchemas` as OpenAPI components. */
 import { z } from 'zod';
 import { CONVERSATION_KINDS, chatIdPattern } from '../../../src/entries/contract.js';
 import type { ChatKind } from '../../../src/entries/types.js';
