@@ -1,7 +1,7 @@
 /**
  * Request and response schemas of the REST API. Routes validate with them and the OpenAPI document
  * is generated from them (`openapi.ts`): one source of truth. Every schema with an `id` in
- * `restSchemas` becomes an OpenAPI component.
+ * `restSchemas` becomes an OpenAPI component (schema-registry.ts).
  */
 import { z } from 'zod';
 import {
