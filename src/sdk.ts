@@ -22,6 +22,7 @@ import { createLogger } from './kernel/logger.js';
 import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
+import { isPlugin } from './plugins/define-plugin.js';
 import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
 import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
@@ -306,6 +307,9 @@ export class Sdk {
       await (await this.#fleet?.loading)?.connect();
       await this.#admin.load();
       await this.#simulator?.load();
+      // the simulator's REST routes, when the REST plugin is enabled (src/simulator-plugin/)
+      const routes = this.#simulator?.plugin;
+      if (isPlugin(routes)) this.#plugins.bundle(routes, 'wakitjs/simulator');
       for (const { hook } of this.#startHooks) await hook();
       for (const name of this.config.clients) {
         if (!this.#clients.find(name)) this.#clients.create(name);

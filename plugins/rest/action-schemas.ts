@@ -1,6 +1,6 @@
 /**
- * Request schemas of the message-action, presence and simulator-action routes (docs/actions.md,
- * docs/presence.md), built from the SDK's action contract; registered as OpenAPI components.
+ * Request schemas of the message-action and presence routes (docs/actions.md, docs/presence.md),
+ * built from the SDK's action contract; registered as OpenAPI components.
  */
 import { z } from 'zod';
 import {
@@ -78,32 +78,3 @@ export const OnlineRequest = named(
   'OnlineRequest',
   z.object({ online: z.boolean(), client }).strict(),
 );
-
-export const SimReactionRequest = named(
-  'SimReactionRequest',
-  z.object({ messageId: z.string().min(1).max(256), emoji: z.string().max(32) }).strict(),
-);
-
-export const SimEditRequest = named(
-  'SimEditRequest',
-  z.object({ text: z.string().min(1).max(65_536) }).strict(),
-);
-
-export const SimAction = named(
-  'SimAction',
-  z
-    .object({
-      type: z.enum(['reaction', 'edit', 'revoke', 'chat-state', 'seen']),
-      by: z.string(),
-      chatId: z.string(),
-      messageId: z.string().optional(),
-      emoji: z.string().optional(),
-      body: z.string().optional(),
-      previousBody: z.string().optional(),
-      state: z.enum(CHAT_STATES).optional(),
-      at: z.number().int(),
-    })
-    .strict(),
-  'What a simulated phone saw others do in its chats',
-);
-export const SimActionList = named('SimActionList', z.array(SimAction));

@@ -17,7 +17,6 @@ export const REST_PRIVILEGES = [
   'lifecycle',
   'eventLoop',
   'fleet',
-  'simulator',
 ] as const satisfies readonly PrivilegeName[];
 
 /**

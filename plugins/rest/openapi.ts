@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { AnyRoute, ResponseSpec } from './route.js';
-import { restSchemas } from './schemas.js';
+import { httpSchemas } from '../../src/entries/http.js';
+import { ownSchemaIds, restSchemas } from './schema-registry.js';
 import { refineJsonSchema } from './openapi-refinements.js';
 import {
   HEADER_PARAMETERS,
@@ -132,14 +133,33 @@ function headOf(operation: Json): Json {
   };
 }
 
+const REF = /"#\/components\/schemas\/([^"]+)"/g;
+
+/**
+ * The components: the REST plugin's own, and those the operations refer to (a plugin's named
+ * schemas, listed only while a mounted route of it uses them), with what they refer to.
+ */
+function listedSchemas(named: Record<string, Json>, paths: Json): Record<string, Json> {
+  const listed = new Set([...ownSchemaIds].filter((id) => id in named));
+  const pending = [JSON.stringify(paths), ...[...listed].map((id) => JSON.stringify(named[id]))];
+  for (let text = pending.pop(); text !== undefined; text = pending.pop()) {
+    for (const [, id = ''] of text.matchAll(REF)) {
+      if (listed.has(id) || !(id in named)) continue;
+      listed.add(id);
+      pending.push(JSON.stringify(named[id]));
+    }
+  }
+  return Object.fromEntries(Object.entries(named).filter(([id]) => listed.has(id)));
+}
+
 export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Json {
   // Input shapes: request bodies are parsed (and transformed) from them; an output view of a
   // transforming schema such as SendMessageRequest would be empty.
-  const generated = z.toJSONSchema(restSchemas, {
+  const generated = z.toJSONSchema(httpSchemas, {
     ...JSON_SCHEMA_OPTIONS,
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, Json> };
-  const schemas = Object.fromEntries(
+  const named = Object.fromEntries(
     Object.entries(generated.schemas).map(([id, schema]) => [id, strip(schema)]),
   );
   const paths: Record<string, Json> = {};
@@ -152,7 +172,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
       responses[status] = response(spec, headers ? QUEUED_SUCCESS_HEADERS : undefined);
     }
     const body = route.body ? schemaRef(route.body) : undefined;
-    for (const status of errorStatuses(route, bodyNamesClient(body, schemas))) {
+    for (const status of errorStatuses(route, bodyNamesClient(body, named))) {
       const own = responses[String(status)] as Json | undefined;
       // a status the route answers itself (503 of /readyz) may also be a problem
       if (own) responses[String(status)] = withProblem(own, errorResponse(status, queued));
@@ -181,6 +201,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
     item[method] = operation;
     if (method === 'get') item.head = headOf(operation);
   }
+  const schemas = listedSchemas(named, paths);
   return {
     openapi: '3.1.0',
     info,

@@ -1,6 +1,7 @@
 /**
  * Routes other plugins add through `ctx.http.route(...)`, mounted on an @koa/router sub-router
- * under `/api/v1/plugins/<plugin><path>`, behind the token (unless a route says `auth: false`).
+ * under their mount (`/api/v1/plugins/<plugin><path>`; `/api/v1/<plugin><path>` for a plugin wakit
+ * adds itself, such as the simulator's), behind the token (unless a route says `auth: false`).
  * The sub-router is (re)built when the registry grew, so plugins set up after this one are served.
  *
  * One route model: a schema-typed plugin route (with `responses`) becomes a route of the REST
@@ -17,9 +18,12 @@ import type {
   PluginRouteRegistry,
 } from '../../src/entries/http.js';
 import { canSee, requireClientAccess, type Principal } from './auth.js';
-import { defaultClientName, type RestContext } from './context.js';
+import { defaultClientName, resolveClient, type RestContext } from './context.js';
 import { routeHandler, type AnyRoute } from './route.js';
 import { exactRouter, serveRouter } from './route-table.js';
+
+/** Where plugin routes are served (a plugin wakit adds itself: `/api/v1/<plugin>`). */
+export const PLUGIN_ROUTE_PREFIX = '/api/v1/plugins';
 
 export interface PluginRouteDeps {
   authenticate(ctx: Context): Principal;
@@ -51,11 +55,28 @@ function clientFor(
   }
 }
 
-/** Where plugin routes are served. */
-export const PLUGIN_ROUTE_PREFIX = '/api/v1/plugins';
-
 function mountPath(route: PluginRoute): string {
-  return `${PLUGIN_ROUTE_PREFIX}/${route.plugin}${route.path === '/' ? '' : route.path}`;
+  return `${route.mount}${route.path === '/' ? '' : route.path}`;
+}
+
+/** What a route's request gets beyond its parts: the client resolver and the all-clients check. */
+function callerOf(
+  rc: RestContext,
+  ctx: Context,
+  route: PluginRoute,
+  principal: Principal,
+  clientName: string | undefined,
+): Pick<PluginHttpRequest, 'client'> {
+  if (route.allClients && principal.clients !== '*') {
+    throw new WakitError('FORBIDDEN', 'This route needs a token for all clients');
+  }
+  return {
+    client(name) {
+      const client = resolveClient(rc, principal, name ?? clientName);
+      ctx.state.client = client.name;
+      return client;
+    },
+  };
 }
 
 function visibleHeaders(ctx: Context): PluginHttpRequest['headers'] {
@@ -84,7 +105,7 @@ function respond(ctx: Context, response: PluginHttpResponse): void {
 }
 
 function routePath(ctx: Context, route: PluginRoute): string {
-  return ctx.path.slice(`${PLUGIN_ROUTE_PREFIX}/${route.plugin}`.length) || '/';
+  return ctx.path.slice(route.mount.length) || '/';
 }
 
 /** A loose (schema-less) route: the raw request, nothing validated. */
@@ -108,6 +129,7 @@ async function serve(
     body,
     headers: visibleHeaders(ctx),
     ...(clientName ? { clientName } : {}),
+    ...callerOf(rc, ctx, route, principal, clientName),
   };
   respond(ctx, await route.handler(request));
 }
@@ -146,6 +168,7 @@ export function typedPluginRoute(rc: RestContext, route: PluginRoute): AnyRoute 
         body: input.body,
         headers: visibleHeaders(ctx),
         ...(clientName ? { clientName } : {}),
+        ...callerOf(rc, ctx, route, input.principal, clientName),
       });
       respond(ctx, response);
     },
@@ -158,34 +181,39 @@ export function typedPluginRoutes(rc: RestContext, registry: PluginRouteRegistry
 }
 
 function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: PluginRouteDeps) {
-  const router = exactRouter(PLUGIN_ROUTE_PREFIX);
+  const router = exactRouter();
   for (const route of routes) {
     const typed = typedPluginRoute(rc, route);
     router.register(
-      mountPath(route).slice(PLUGIN_ROUTE_PREFIX.length) || '/',
+      mountPath(route),
       [route.method],
       typed ? routeHandler(typed, deps) : (ctx: Context) => serve(rc, deps, route, ctx),
     );
   }
-  return serveRouter(router);
+  // every plugin's mount, and the plugins' prefix (an unknown plugin there is 404 too)
+  const mounts = [...new Set([PLUGIN_ROUTE_PREFIX, ...routes.map((r) => r.mount)])];
+  return { serve: serveRouter(router), mounts };
 }
 
-/** Serves the plugin routes of `registry`; nothing else under the prefix. */
+/** Serves the plugin routes of `registry`; nothing else under their mounts. */
 export function pluginRoutes(
   rc: RestContext,
   registry: PluginRouteRegistry,
   deps: PluginRouteDeps,
 ): (ctx: Context, next: Next) => Promise<void> {
-  let mounted = -1;
-  let handler: ReturnType<typeof buildRouter> | undefined;
+  let mounted: readonly PluginRoute[] = [];
+  let handler = buildRouter(rc, mounted, deps);
+  const under = (path: string, mount: string) =>
+    path.startsWith(mount) && (path.length === mount.length || path[mount.length] === '/');
   return (ctx, next) => {
-    if (!ctx.path.startsWith(`${PLUGIN_ROUTE_PREFIX}/`)) return next();
+    // the registry hands out a new array when it grew (plugins set up after this one)
     const routes = registry.routes();
-    if (!handler || mounted !== routes.length) {
+    if (routes !== mounted) {
       handler = buildRouter(rc, routes, deps);
-      mounted = routes.length;
+      mounted = routes;
     }
+    if (!handler.mounts.some((mount) => under(ctx.path, mount))) return next();
     // Unmatched paths fall through as 404 without a body: the problem boundary answers NOT_FOUND.
-    return handler(ctx, () => Promise.resolve());
+    return handler.serve(ctx, () => Promise.resolve());
   };
 }

@@ -1,7 +1,26 @@
-/** The registry of named REST schemas: each becomes an OpenAPI component (`openapi.ts`). */
-import { z } from 'zod';
+/**
+ * The registry of named REST schemas: each becomes an OpenAPI component (`openapi.ts`). They are
+ * kept in the core's registry (`wakitjs/http`), shared with the schema-typed routes of other
+ * plugins; the ids named here are the REST plugin's own, listed whether a route refers to them or
+ * not (a plugin's components are listed when a mounted route refers to them).
+ */
+import type { z } from 'zod';
+import { httpSchemas } from '../../src/entries/http.js';
 
-export const restSchemas = z.registry<{ id: string; description?: string }>();
+type Meta = { id: string; description?: string };
+
+const own = new Set<string>();
+
+/** The ids the REST plugin named. */
+export const ownSchemaIds: ReadonlySet<string> = own;
+
+export const restSchemas = {
+  add(schema: z.ZodType, meta: Meta): void {
+    own.add(meta.id);
+    httpSchemas.add(schema, meta);
+  },
+  get: (schema: z.ZodType): Meta | undefined => httpSchemas.get(schema),
+};
 
 /** Registers `schema` as the component `id`. */
 export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {

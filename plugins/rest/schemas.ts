@@ -1,16 +1,16 @@
 /**
  * Request and response schemas of the REST API. Routes validate with them and the OpenAPI document
  * is generated from them (`openapi.ts`): one source of truth. Every schema with an `id` in
- * `restSchemas` becomes an OpenAPI component.
+ * `restSchemas` becomes an OpenAPI component (schema-registry.ts).
  */
 import { z } from 'zod';
 import {
-  CLIENT_STATES,
   DISCONNECT_REASONS,
   sendRequestSchema,
   textOptionsSchema,
 } from '../../src/entries/contract.js';
 import { ERROR_CODES } from '../../src/index.js';
+import { clientNameSchema, clientStatusSchema } from '../../src/entries/http.js';
 import { EVENT_TYPES } from './options.js';
 import { EngineHealth } from './health-schemas.js';
 import { GovernorInfo } from './governor-schemas.js';
@@ -18,13 +18,11 @@ import { named } from './schema-registry.js';
 
 export { restSchemas } from './schema-registry.js';
 
-export const clientNameParam = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
+export const clientNameParam = clientNameSchema;
 
 const isoTime = z.string().describe('ISO 8601 time');
 
-export const ClientStatus = named('ClientStatus', z.enum(CLIENT_STATES));
+export const ClientStatus = clientStatusSchema;
 
 export const ClientSummary = named(
   'ClientSummary',

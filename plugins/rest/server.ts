@@ -34,10 +34,8 @@ import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
-import { simulatorRoutes } from './routes/simulator.js';
 import { actionRoutes } from './routes/actions.js';
 import { presenceRoutes } from './routes/presence.js';
-import { simulatorActionRoutes } from './routes/simulator-actions.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { rateLimitMiddleware } from './rate-limit.js';
@@ -213,10 +211,8 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...chatRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),
-    ...simulatorRoutes(rc, sdk),
     ...actionRoutes(rc),
     ...presenceRoutes(rc),
-    ...simulatorActionRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),
     ...(init.routes ?? []),
   );

@@ -3,11 +3,19 @@ import type { WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import type { EngineFactory } from './engine.js';
 import type { SimulatorEngineConfig, SimulatorNetwork } from './simulator/index.js';
-import { engineProviders, loadedSimulator, type SimulatorEngineModule } from './providers.js';
+import {
+  engineProviders,
+  loadedSimulator,
+  loadedSimulatorPlugin,
+  type BundledPlugin,
+  type SimulatorEngineModule,
+} from './providers.js';
 
 /** The simulator's network of an Sdk: there once the simulator's module is loaded. */
 export interface SimulatorSlot {
   readonly network: SimulatorNetwork | undefined;
+  /** The plugin of the simulator's REST routes, once loaded (the Sdk bundles it at start). */
+  readonly plugin: BundledPlugin | undefined;
   /** Loads the module (once per process) and creates the network (once per Sdk). */
   load(): Promise<SimulatorNetwork>;
 }
@@ -72,6 +80,9 @@ function simulatorEngine(
   const simulator: SimulatorSlot = {
     get network() {
       return network;
+    },
+    get plugin() {
+      return loadedSimulatorPlugin();
     },
     load: async () => network ?? create(await engineProviders.simulator()),
   };

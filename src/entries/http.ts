@@ -1,6 +1,6 @@
 /**
  * `wakitjs/http`: for plugins that serve HTTP (the built-in REST plugin and yours): the plugin
- * route types, problem helpers (`issueError`, `zodIssues`, `capIssues`), the SSRF guard and URL
+ * route types, named schemas (OpenAPI components), problem helpers (`issueError`, `zodIssues`, `capIssues`), the SSRF guard and URL
  * redaction of the media fetcher, and `allClientsFailed` (one problem for a fan-out that failed
  * on every client).
  *
@@ -16,6 +16,12 @@ export type {
   PluginRouteRegistry,
   SendLookup,
 } from '../plugins/types.js';
+export {
+  clientNameSchema,
+  clientStatusSchema,
+  httpSchemas,
+  namedSchema,
+} from '../plugins/http-schemas.js';
 export { guardedLookup, redact } from '../client/safe-fetch.js';
 export { isPrivateAddress } from '../client/ip-policy.js';
 export { MAX_ISSUES, capIssues, issueError, zodIssues, type ErrorIssue } from '../errors/index.js';

@@ -1,13 +1,16 @@
 /**
  * `wakitjs/simulator`: the in-process WhatsApp network for tests, demos and `wakit dev`
- * (docs/simulator.md). `import 'wakitjs'` does not load it; an Sdk with `engine.type: "simulator"`
- * loads it when it starts. Importing this entry loads it at once, so `sdk.simulator` is there from
- * `createSdk` on (before `start()`/`initialize()`).
+ * (docs/simulator.md), and the plugin of its REST routes. `import 'wakitjs'` does not load it; an
+ * Sdk with `engine.type: "simulator"` loads it when it starts. Importing this entry loads it at
+ * once, so `sdk.simulator` is there from `createSdk` on (before `start()`/`initialize()`).
  */
 import * as simulator from '../engines/simulator/index.js';
 import { provideSimulator } from '../engines/providers.js';
+import { simulatorPlugin } from '../simulator-plugin/index.js';
 
-provideSimulator(simulator);
+provideSimulator(simulator, simulatorPlugin);
+
+export { simulatorPlugin, simulatorRoutes } from '../simulator-plugin/index.js';
 
 export {
   SimulatorNetwork,

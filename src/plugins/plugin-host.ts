@@ -17,7 +17,7 @@ import {
   type ResolvedPlugin,
 } from './plugin-set.js';
 import { grantPrivileges } from './privileges.js';
-import { RouteRegistry } from './routes.js';
+import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
 import type {
   CommandInfo,
   Plugin,
@@ -77,6 +77,8 @@ export class PluginHost {
   readonly #log: Logger;
   readonly #options: Required<PluginHostOptions>;
   readonly #entries: PluginEntry[] = [];
+  /** Plugins wakit adds itself (`bundle`): set up when their dependencies are there. */
+  readonly #bundled: PluginEntry[] = [];
   readonly #running: Running[] = [];
   readonly #pipeline: EventPipeline;
   readonly #commands: CommandRegistry;
@@ -154,6 +156,16 @@ export class PluginHost {
     return this;
   }
 
+  /**
+   * Adds a plugin wakit ships with a configured feature (the simulator's REST routes, with
+   * `engine.type: "simulator"`): set up only when every plugin it depends on is there (skipped
+   * otherwise), its routes served under `/api/v1/<name>` instead of `/api/v1/plugins/<name>`.
+   */
+  bundle(plugin: Plugin, source: string): void {
+    if (this.#phase !== 'idle' || this.#bundled.some((e) => e.plugin === plugin)) return;
+    this.#bundled.push({ plugin, options: undefined, source });
+  }
+
   get started(): boolean {
     return this.#phase === 'started';
   }
@@ -198,7 +210,12 @@ export class PluginHost {
     const configured = this.#options.loadConfigured
       ? await importConfiguredPlugins(this.#sdk.config.plugins, this.#sdk.baseDir)
       : { entries: [], issues: [] };
-    const ordered = resolvePluginSet([...configured.entries, ...this.#entries], configured.issues);
+    const entries = [...configured.entries, ...this.#entries];
+    const present = new Set(entries.map((e) => e.plugin.name));
+    const bundled = this.#bundled.filter((e) =>
+      (e.plugin.dependencies ?? []).every((name) => present.has(name)),
+    );
+    const ordered = resolvePluginSet([...entries, ...bundled], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
     this.#phase = 'started';
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) =>
@@ -289,11 +306,13 @@ export class PluginHost {
       }
     };
     const routes = this.#routes;
+    const bundled = this.#bundled.some((e) => e.plugin === plugin);
+    const mount = bundled ? `${BUNDLED_ROUTE_PREFIX}/${name}` : undefined;
     const http: PluginHttp = {
       routes: () => routes.routes(),
       route(definition) {
         duringSetup('add HTTP routes');
-        routes.add(name, definition);
+        routes.add(name, definition, mount);
       },
     };
     const clients = sdk.clients;

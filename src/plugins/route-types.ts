@@ -3,9 +3,11 @@
  * the registry the REST plugin reads. Re-exported by ./types.ts.
  */
 import type { z } from 'zod';
+import type { BotClient } from '../client/bot-client.js';
 
 // ---------------------------------------------------------------------------------------------
-// HTTP routes (served by the REST plugin, when enabled, under /api/v1/plugins/<plugin><path>)
+// HTTP routes (served by the REST plugin, when enabled, under /api/v1/plugins/<plugin><path>; the
+// plugins wakit adds itself, such as the simulator's, under /api/v1/<plugin><path>)
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -15,7 +17,7 @@ export interface PluginHttpRequest<
   B = unknown,
 > {
   method: HttpMethod;
-  /** The route path after `/api/v1/plugins/<plugin-name>`. */
+  /** The route path after its mount (`/api/v1/plugins/<plugin-name>`). */
   path: string;
   /** `:name` segments of the route path (parsed by `params` when the route declares it). */
   params: P;
@@ -27,6 +29,12 @@ export interface PluginHttpRequest<
   headers: Record<string, string | string[] | undefined>;
   /** The client the request addresses, when the REST plugin knows one (`?client=` / default client). */
   clientName?: string;
+  /**
+   * The client `name` (default: `?client=`, else the default client), once the caller's token may
+   * act on it (FORBIDDEN otherwise; CLIENT_NOT_FOUND). It becomes the request's client in logs and
+   * metrics; in a fleet, a client another node runs makes the REST plugin forward the request there.
+   */
+  client(name?: string): BotClient;
 }
 
 export interface PluginHttpResponse {
@@ -40,7 +48,7 @@ export interface PluginHttpResponse {
 /** A success answer of a schema-typed route, as the OpenAPI document describes it. */
 export interface PluginRouteResponse {
   description: string;
-  /** The JSON body's schema. */
+  /** The JSON body's schema (a component of the document when named with `namedSchema`). */
   schema?: z.ZodType;
 }
 
@@ -61,6 +69,8 @@ export interface PluginRouteDefinition<
   path: string;
   /** Behind the bearer token (default true). `false` makes a public route (e.g. an inbound webhook). */
   auth?: boolean;
+  /** Only for a token of all clients (`clients: ["*"]`): FORBIDDEN for the others (default false). */
+  allClients?: boolean;
   description?: string;
   /** Schema-typed routes: the operation's summary and id (default: from the plugin, method and path). */
   summary?: string;
@@ -83,11 +93,13 @@ export type AnyPluginRouteDefinition = PluginRouteDefinition<unknown, unknown, u
 export interface PluginRoute extends Readonly<AnyPluginRouteDefinition> {
   readonly plugin: string;
   readonly auth: boolean;
+  /** Where the plugin's routes are served: `/api/v1/plugins/<plugin>`, or `/api/v1/<plugin>`. */
+  readonly mount: string;
 }
 
 /**
- * The routes plugins declared, in declaration order. The REST plugin serves them under
- * `/api/v1/plugins/<plugin><path>`; complete once `sdk.start()` set up all plugins.
+ * The routes plugins declared, in declaration order. The REST plugin serves them under their
+ * mount (`/api/v1/plugins/<plugin><path>`); complete once `sdk.start()` set up all plugins.
  */
 export interface PluginRouteRegistry {
   routes(): readonly PluginRoute[];

@@ -6,6 +6,12 @@ import type {
   PluginRouteRegistry,
 } from './types.js';
 
+/** Where the routes of a plugin are served: `/api/v1/plugins/<plugin>`. */
+export const PLUGIN_ROUTE_PREFIX = '/api/v1/plugins';
+
+/** Where the routes of a plugin wakit adds itself (the simulator's) are served: `/api/v1/<plugin>`. */
+export const BUNDLED_ROUTE_PREFIX = '/api/v1';
+
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const SEGMENT = /^(?::[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9._~-]+)$/;
 
@@ -44,8 +50,15 @@ interface Compiled {
 /** Routes plugins declare through `ctx.http.route`: validated, no two alike; served by REST. */
 export class RouteRegistry implements PluginRouteRegistry {
   readonly #routes: Compiled[] = [];
+  /** What `routes()` returns: the same array until a route is added (the REST plugin compares). */
+  #list: readonly PluginRoute[] = [];
 
-  add(plugin: string, definition: AnyPluginRouteDefinition): PluginRoute {
+  /** Adds a route of `plugin`, served under `mount` (default `/api/v1/plugins/<plugin>`). */
+  add(
+    plugin: string,
+    definition: AnyPluginRouteDefinition,
+    mount = `${PLUGIN_ROUTE_PREFIX}/${plugin}`,
+  ): PluginRoute {
     const method = String(definition?.method ?? '').toUpperCase() as HttpMethod;
     if (!METHODS.includes(method)) {
       throw new WakitError(
@@ -80,8 +93,7 @@ export class RouteRegistry implements PluginRouteRegistry {
         `Plugin ${plugin}: operationId ${definition.operationId} is already registered`,
       );
     }
-    const pluginSegments = plugin.split('/');
-    const all = [...pluginSegments, ...segments];
+    const all = [...mount.split('/').filter(Boolean), ...segments];
     const shape = all.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
     const clash = this.#routes.find(
       (r) =>
@@ -100,12 +112,14 @@ export class RouteRegistry implements PluginRouteRegistry {
       path,
       auth: definition.auth !== false,
       plugin,
+      mount,
     });
     this.#routes.push({ route, segments: all });
+    this.#list = Object.freeze(this.#routes.map((r) => r.route));
     return route;
   }
 
   routes(): readonly PluginRoute[] {
-    return this.#routes.map((r) => r.route);
+    return this.#list;
   }
 }

@@ -10,7 +10,8 @@ import { createRestServer, type RestServer } from '../../plugins/rest/server.js'
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 import { ContractChecker } from './openapi-contract.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
-import '../../src/entries/simulator.js';
+import { simulatorRoutes } from '../../src/entries/simulator.js';
+import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from '../../src/plugins/routes.js';
 
 export const ADMIN_TOKEN = 'admin-token-0123456789abcdef0123456789';
 export const SCOPED_TOKEN = 'scoped-token-0123456789abcdef0123456789';
@@ -23,6 +24,8 @@ export const CONTACT_ID = `${CONTACT}@c.us`;
 export interface RestFixture {
   sdk: Sdk;
   server: RestServer;
+  /** The routes of plugins the server mounts (the simulator's). */
+  pluginRoutes: RouteRegistry;
   url: string;
   dir: string;
   /** Fetch relative to the server with the admin token unless `token: null` / another token. */
@@ -73,8 +76,19 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   );
   for (const name of sdk.config.clients) sdk.createClient({ name });
   sdk.simulator.phone(CONTACT, { pushname: 'Alice' });
+  // the simulator's routes, as its plugin adds them when the REST plugin runs in an Sdk
+  const pluginRoutes = new RouteRegistry();
+  simulatorRoutes(
+    {
+      route: (route) =>
+        void pluginRoutes.add('simulator', route, `${BUNDLED_ROUTE_PREFIX}/simulator`),
+    },
+    sdk.simulator,
+    (client) => sdk.events.qr(client),
+  );
   const server = await createRestServer({
     sdk: restHostOf(sdk, { fleet: options.cluster }),
+    pluginRoutes,
     logger,
     options: {
       port: 0,
@@ -95,6 +109,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
   const fixture: RestFixture = {
     sdk,
     server,
+    pluginRoutes,
     url,
     dir,
     async request(method, route, init = {}) {

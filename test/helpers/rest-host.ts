@@ -27,7 +27,6 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     clientAdmin: sdk.clientAdmin,
     sends: sdk.sends,
     lifecycle: lifecycleView(() => sdk.phase),
-    simulator: sdk.config.engine.type === 'simulator' ? sdk.simulator : undefined,
     eventLoop: sdk.eventLoop,
     fleet: overrides.fleet ?? sdk.cluster,
   };

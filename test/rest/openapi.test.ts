@@ -99,7 +99,12 @@ describe('REST: OpenAPI document', () => {
   });
 
   it('describes the routes the server really has (GET ones also as HEAD), and nothing else', () => {
-    const served = fx.server.routes
+    // its own and the simulator plugin's (schema-typed plugin routes are documented too)
+    const plugin = fx.pluginRoutes.routes().map((r) => ({
+      method: r.method,
+      path: `${r.mount}${r.path}`.replace(/:(\w+)/g, '{$1}'),
+    }));
+    const served = [...fx.server.routes, ...plugin]
       .flatMap((r) =>
         (r.method === 'GET' ? ['get', 'head'] : [r.method.toLowerCase()]).map(
           (m) => `${m} ${r.path}`,

@@ -1,7 +1,4 @@
-/**
- * Schemas of the chats routes (chats.ts) and the simulator's calls (calls.ts), registered in
- * `restSchemas` so that they become OpenAPI components.
- */
+/** Schemas of the chats routes (chats.ts), registered in `restSchemas` as OpenAPI components. */
 import { z } from 'zod';
 import { CONVERSATION_KINDS, chatIdPattern } from '../../../src/entries/contract.js';
 import type { ChatKind } from '../../../src/entries/types.js';
@@ -130,23 +127,4 @@ export const ChatMessageList = named(
     })
     .strict(),
   'Newest first.',
-);
-
-export const SimCallRequest = named(
-  'SimulatorCallRequest',
-  z
-    .object({
-      /** Who is called: a number, `@c.us`, `@lid` or a group; the client's number when absent. */
-      to: z.string().min(1).max(128).optional(),
-      client: clientNameParam.optional(),
-      video: z.boolean().optional(),
-    })
-    .strict(),
-);
-
-export const SimCallPlaced = named(
-  'SimulatorCallPlaced',
-  z
-    .object({ id: z.string(), to: z.string(), state: z.enum(['ringing', 'rejected', 'ended']) })
-    .strict(),
 );

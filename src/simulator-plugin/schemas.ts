@@ -1,8 +1,14 @@
-/** Schemas of the simulator's routes (routes/simulator*.ts): phones, their inboxes, scans. */
+/**
+ * Schemas of the simulator's routes (phone-routes.ts, action-routes.ts): phones, their inboxes,
+ * scans, calls and actions. Named, so they are components of the REST plugin's OpenAPI document.
+ */
 import { z } from 'zod';
-import { contactCardSchema, locationSchema, pollSchema } from '../../src/entries/contract.js';
-import { ClientStatus, clientNameParam } from './schemas.js';
-import { named } from './schema-registry.js';
+import { CHAT_STATES, contactCardSchema, locationSchema, pollSchema } from '../entries/contract.js';
+import {
+  clientNameSchema as clientNameParam,
+  clientStatusSchema as ClientStatus,
+  namedSchema as named,
+} from '../entries/http.js';
 
 export const SimSendRequest = named(
   'SimulatorSendRequest',
@@ -129,3 +135,51 @@ export const SimScanned = named(
   'SimulatorScanned',
   z.object({ client: z.string(), status: ClientStatus }),
 );
+
+export const SimCallRequest = named(
+  'SimulatorCallRequest',
+  z
+    .object({
+      /** Who is called: a number, `@c.us`, `@lid` or a group; the client's number when absent. */
+      to: z.string().min(1).max(128).optional(),
+      client: clientNameParam.optional(),
+      video: z.boolean().optional(),
+    })
+    .strict(),
+);
+
+export const SimCallPlaced = named(
+  'SimulatorCallPlaced',
+  z
+    .object({ id: z.string(), to: z.string(), state: z.enum(['ringing', 'rejected', 'ended']) })
+    .strict(),
+);
+
+export const SimReactionRequest = named(
+  'SimReactionRequest',
+  z.object({ messageId: z.string().min(1).max(256), emoji: z.string().max(32) }).strict(),
+);
+
+export const SimEditRequest = named(
+  'SimEditRequest',
+  z.object({ text: z.string().min(1).max(65_536) }).strict(),
+);
+
+export const SimAction = named(
+  'SimAction',
+  z
+    .object({
+      type: z.enum(['reaction', 'edit', 'revoke', 'chat-state', 'seen']),
+      by: z.string(),
+      chatId: z.string(),
+      messageId: z.string().optional(),
+      emoji: z.string().optional(),
+      body: z.string().optional(),
+      previousBody: z.string().optional(),
+      state: z.enum(CHAT_STATES).optional(),
+      at: z.number().int(),
+    })
+    .strict(),
+  'What a simulated phone saw others do in its chats',
+);
+export const SimActionList = named('SimActionList', z.array(SimAction));
