@@ -33,7 +33,6 @@ import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
-import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
 import { chatsApi, type ChatsApi } from './chats-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
@@ -52,8 +51,7 @@ export type { EnqueueOptions } from './sends-api.js';
 
 /** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient
-  extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
+export interface BotClient extends SendsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -69,6 +67,7 @@ export class BotClient {
   readonly calls: Managers['calls'];
   readonly chats: Managers['chats'];
   readonly contacts: Managers['contacts'];
+  readonly groups: Managers['groups'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -194,9 +193,14 @@ export class BotClient {
       accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
       events: this.#events,
     };
-    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
+    Object.assign(this, sendsApi(core), chatsApi(core));
     Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
-    ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = buildManagers(core));
+    ({
+      calls: this.calls,
+      chats: this.chats,
+      contacts: this.contacts,
+      groups: this.groups,
+    } = buildManagers(core));
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {
@@ -322,7 +326,9 @@ export class BotClient {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);
     });
-    wireGroupEvents(engine, this.#events);
+    engine.on('group.join', (event) => this.#events.emit('group.join', event));
+    engine.on('group.leave', (event) => this.#events.emit('group.leave', event));
+    engine.on('group.update', (event) => this.#events.emit('group.update', event));
     engine.on('poll.vote', (vote) => this.#events.emit('poll.vote', vote));
     forwardActionEvents(engine, this.#events);
     return engine;

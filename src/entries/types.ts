@@ -27,11 +27,10 @@ export type {
   GroupRole,
   GroupSettings,
   GroupUpdateEvent,
-  GroupsApi,
   ParticipantOutcome,
   ParticipantResult,
   RefusalReason,
-} from '../client/groups-api.js';
+} from '../engines/ports/groups.js';
 export type { ChatKind, ParsedChatId } from '../client/chat-id.js';
 export type {
   Ack,
