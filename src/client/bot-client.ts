@@ -27,7 +27,7 @@ import type { ClientEvents } from './client-events.js';
 import { StateMachine } from './state-machine.js';
 import { Message, type MessageActions } from './message.js';
 import { messageActions } from './message-actions.js';
-import { sendsApi, type SendsApi } from './sends-api.js';
+import { ClientSends } from './client-sends.js';
 import { PERSON_KINDS, normalizeChatId } from './chat-id.js';
 import { ContactCache, SenderCompleter } from './contact-cache.js';
 import { ConnectionSupervisor } from './connection-supervisor.js';
@@ -36,22 +36,31 @@ import type { ClientCore } from './client-core.js';
 import { chatsApi, type ChatsApi } from './chats-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
-import { messagesApi, type MessagesApi } from './messages-api.js';
 import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
 import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
-import { SendIntake } from './send-intake.js';
+import { SendIntake, type AcceptOptions, type QueuedSend } from './send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './client-placement.js';
 import { EngineHealthMonitor } from './engine-health.js';
 import type { EngineHealth } from '../engines/health.js';
-import type { ClientInfo, ClientState, ContactInfo, MessageData, MessageSender } from './types.js';
+import type {
+  ClientInfo,
+  ClientState,
+  ContactInfo,
+  MessageData,
+  MessageSender,
+  OutgoingContent,
+} from './types.js';
 
 export type { QueuedSend } from './send-intake.js';
-export type { EnqueueOptions } from './sends-api.js';
+export type { EnqueueOptions } from './client-sends.js';
 
-/** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
+/**
+ * The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers); the
+ * sends are ClientSends' methods.
+ */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient extends SendsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
+export interface BotClient extends ChatsApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -61,7 +70,7 @@ export interface BotClient extends SendsApi, ChatsApi, MessagesApi, ActionsApi, 
  */
 @injectable()
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class BotClient {
+export class BotClient extends ClientSends {
   /** The capability declarations every client's area managers (and REST's routes) come from. */
   static readonly capabilities = CAPABILITY_LIST;
   readonly calls: Managers['calls'];
@@ -107,6 +116,7 @@ export class BotClient {
     @inject(OUTBOX) outbox: OutboxStore,
     @inject(PLACEMENT) placement: PlacementFactory,
   ) {
+    super();
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
     );
@@ -190,11 +200,10 @@ export class BotClient {
       log,
       state: () => this.state,
       requireEngine: () => this.#supervisor.requireEngine(),
-      accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
+      accept: (chatId, content, options) => this.acceptSend(chatId, content, options),
       events: this.#events,
     };
-    Object.assign(this, sendsApi(core), chatsApi(core));
-    Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
+    Object.assign(this, chatsApi(core), actionsApi(core), presenceApi(core));
     ({
       calls: this.calls,
       chats: this.chats,
@@ -209,6 +218,14 @@ export class BotClient {
       getSend: (trackingId) => this.queue.get(trackingId),
       events: this.#events,
     });
+  }
+
+  protected acceptSend(
+    chatId: string,
+    content: OutgoingContent,
+    options: AcceptOptions,
+  ): Promise<QueuedSend> {
+    return this.#placement.accept(chatId, content, options);
   }
 
   get state(): ClientState {

@@ -51,7 +51,6 @@ export type {
   PollData,
   PollVote,
 } from '../engines/ports/messages.js';
-export type { MessagesApi } from '../client/messages-api.js';
 export type {
   MediaContent,
   PreparedSend,
