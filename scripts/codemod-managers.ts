@@ -18,6 +18,20 @@ export const RENAMES: ReadonlyMap<string, string> = new Map([
   ['getProfilePictureUrl', 'contacts.getProfilePictureUrl'],
   ['block', 'contacts.block'],
   ['unblock', 'contacts.unblock'],
+  ['createGroup', 'groups.create'],
+  ['getGroup', 'groups.get'],
+  ['setGroupSubject', 'groups.setSubject'],
+  ['setGroupDescription', 'groups.setDescription'],
+  ['setGroupSettings', 'groups.setSettings'],
+  ['addParticipants', 'groups.addParticipants'],
+  ['removeParticipants', 'groups.removeParticipants'],
+  ['promoteParticipants', 'groups.promoteParticipants'],
+  ['demoteParticipants', 'groups.demoteParticipants'],
+  ['getInviteCode', 'groups.getInviteCode'],
+  ['revokeInvite', 'groups.revokeInvite'],
+  ['joinByInvite', 'groups.join'],
+  ['leaveGroup', 'groups.leave'],
+  ['isGroupAdmin', 'groups.isAdmin'],
 ]);
 
 function isBotClient(type: ts.Type): boolean {

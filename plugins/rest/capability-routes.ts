@@ -2,7 +2,8 @@
  * REST routes generated from the capability declarations (src/capabilities/, reached through
  * `BotClient.capabilities`): one route per declaration with `http`, under `/api/v1`, with the
  * declared path, operationId, statuses and response schema, and `?client=` (the default client when
- * absent). The handler calls the same SDK method a bot calls: `client.<area>.<method>(…)`.
+ * absent), or, for `client: 'path'`, a second route under `/api/v1/clients/{name}`. The handler
+ * calls the same SDK method a bot calls: `client.<area>.<method>(…)`.
  */
 import { z } from 'zod';
 import { BotClient } from '../../src/index.js';
@@ -14,10 +15,11 @@ import { named } from './schema-registry.js';
 type Declaration = (typeof BotClient.capabilities)[number];
 type Method = (...args: unknown[]) => Promise<unknown>;
 
-// Named response bodies become OpenAPI components, once.
+// Named bodies and responses become OpenAPI components, once.
 for (const { http } of BotClient.capabilities) {
   const { component, schema, componentDescription } = http?.response ?? {};
   if (component && schema) named(component, schema, componentDescription);
+  for (const [id, inner] of Object.entries(http?.components ?? {})) named(id, inner);
 }
 
 /** What `client.<area>.<method>` is for a declaration named `area.method`. */
@@ -29,32 +31,54 @@ function methodOf(client: BotClient, name: string): Method {
   return fn;
 }
 
-function routeOf(rc: RestContext, capability: Declaration): AnyRoute | undefined {
+/** The route of a declaration; `named`: its `/clients/{name}` twin (for `client: 'path'`). */
+function routeOf(rc: RestContext, capability: Declaration, named = false): AnyRoute | undefined {
   const { http } = capability;
   if (!http) return undefined;
-  const query = z.object({ client: clientNameParam.optional(), ...http.query?.shape }).strict();
+  const inPath = http.client === 'path';
+  const query = inPath
+    ? http.query
+    : z.object({ client: clientNameParam.optional(), ...http.query?.shape }).strict();
+  const params = named
+    ? z.object({ name: clientNameParam, ...http.params?.shape }).strict()
+    : http.params;
   return {
     method: http.method,
-    path: `/api/v1${http.path}`,
-    operationId: http.operationId,
-    summary: http.summary,
+    path: `/api/v1${named ? '/clients/{name}' : ''}${http.path}`,
+    operationId: named ? `${http.operationId}OfClient` : http.operationId,
+    summary: named ? `${http.summary} (named client)` : http.summary,
     ...(http.description !== undefined ? { description: http.description } : {}),
     tag: http.tag,
-    ...(http.params ? { params: http.params } : {}),
-    query,
+    ...(params ? { params } : {}),
+    ...(query ? { query } : {}),
+    ...(http.body ? { body: http.body } : {}),
     responses: {
-      [http.status]: { description: http.response.description, schema: http.response.schema },
+      [http.status]: {
+        description: http.response.description,
+        ...(http.response.schema ? { schema: http.response.schema } : {}),
+        ...(http.response.headers ? { headers: { ...http.response.headers } } : {}),
+      },
     },
     errors: [...http.errors],
-    async handler(ctx, { params, query: q, principal }) {
-      const { client: name, ...rest } = q as { client?: string } & Record<string, unknown>;
-      const client = resolveClient(rc, principal, name);
+    async handler(ctx, { params: p, query: q, body, principal }) {
+      const { client: byQuery, ...rest } = (q ?? {}) as { client?: string } & Record<
+        string,
+        unknown
+      >;
+      const { name, ...own } = (p ?? {}) as { name?: string } & Record<string, unknown>;
+      const client = resolveClient(rc, principal, named ? name : byQuery);
       ctx.state.client = client.name;
-      const request = { params: (params ?? {}) as Record<string, unknown>, query: rest, body: {} };
+      const request = {
+        params: named ? own : ((p ?? {}) as Record<string, unknown>),
+        query: rest,
+        body: (body ?? {}) as Record<string, unknown>,
+      };
       const input = http.toInput(request);
       const method = methodOf(client, capability.name);
       const result = await method(...capability.args.map((arg) => input[arg]));
       ctx.status = http.status;
+      if (http.headers) ctx.set(http.headers(result));
+      if (!http.response.schema) return;
       // The call succeeded, so its input parses: the body sees it checked and normalised.
       ctx.body = http.toBody ? http.toBody(result, capability.input.parse(input), request) : result;
     },
@@ -63,5 +87,8 @@ function routeOf(rc: RestContext, capability: Declaration): AnyRoute | undefined
 
 /** The routes of every declared capability that REST serves. */
 export function capabilityRoutes(rc: RestContext): AnyRoute[] {
-  return BotClient.capabilities.flatMap((capability) => routeOf(rc, capability) ?? []);
+  return BotClient.capabilities.flatMap((capability) => {
+    const twin = capability.http?.client === 'path' ? routeOf(rc, capability, true) : undefined;
+    return [routeOf(rc, capability), twin].filter((route) => route !== undefined);
+  });
 }

@@ -26,7 +26,6 @@ import { pluginRoutes, typedPluginRoutes } from './plugin-routes.js';
 import type { AnyRoute } from './route.js';
 import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
-import { groupRoutes } from './routes/groups.js';
 import { capabilityRoutes } from './capability-routes.js';
 import { chatRoutes } from './routes/chats.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
@@ -207,7 +206,6 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clientAdminRoutes(rc),
     ...clusterRoutes(rc),
     ...messageRoutes(rc),
-    ...groupRoutes(rc),
     ...chatRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),

@@ -31,6 +31,15 @@ export interface CapabilityHttp<In, Parsed, Result> {
   params?: z.ZodObject;
   /** Query parameters besides `client` (the generator adds `?client=`, the default client when absent). */
   query?: z.ZodObject;
+  /**
+   * How the route names its client: `query` (default) `?client=`; `path`: no `?client=`, and a
+   * second route under `/clients/{name}` (operationId `<id>OfClient`, summary `… (named client)`).
+   */
+  client?: 'query' | 'path';
+  /** The JSON request body, validated before `toInput` (the SDK validates the input again). */
+  body?: z.ZodType;
+  /** Further schemas the body and response use, named as OpenAPI components. */
+  components?: Readonly<Record<string, z.ZodType>>;
   /** The request's capability input, from its validated parameters (the SDK validates it again). */
   toInput(request: CapabilityRequest): In;
   /** Success status. */
@@ -38,13 +47,18 @@ export interface CapabilityHttp<In, Parsed, Result> {
   /** The success body; `component` names it in the OpenAPI document's components. */
   response: {
     description: string;
-    schema: z.ZodType;
+    /** Absent: no body (e.g. 204). */
+    schema?: z.ZodType;
+    /** Response headers: name → description (set by `headers`). */
+    headers?: Readonly<Record<string, string>>;
     component?: string;
     /** The component's description. */
     componentDescription?: string;
   };
   /** The body of a success (default: the SDK method's result), from the checked input. */
   toBody?(result: Result, input: Parsed, request: CapabilityRequest): unknown;
+  /** The response headers of a success (`response.headers` documents them). */
+  headers?(result: Result): Record<string, string>;
   /** Error statuses the route may answer with (problem+json). */
   errors: readonly number[];
 }

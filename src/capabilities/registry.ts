@@ -8,8 +8,9 @@ import { buildManager, type AreaManager } from './manager.js';
 import { calls } from './calls.js';
 import { chats } from './chats.js';
 import { contacts } from './contacts.js';
+import { groups } from './groups.js';
 
-export const CAPABILITY_AREAS = { calls, chats, contacts } as const;
+export const CAPABILITY_AREAS = { calls, chats, contacts, groups } as const;
 
 export type CapabilityAreas = typeof CAPABILITY_AREAS;
 export type CapabilityArea = keyof CapabilityAreas;

@@ -25,7 +25,7 @@ import type { ClientEvents } from './client-events.js';
 import { StateMachine } from './state-machine.js';
 import { Message, type MessageActions } from './message.js';
 import { messageActions } from './message-actions.js';
-import { sendsApi, type SendsApi } from './sends-api.js';
+import { ClientSends } from './client-sends.js';
 import { PERSON_KINDS, normalizeChatId } from './chat-id.js';
 import { ContactCache, SenderCompleter } from './contact-cache.js';
 import type { ConnectionSupervisor } from './connection-supervisor.js';
@@ -37,27 +37,34 @@ import {
 } from '../kernel/client-services.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
-import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
 import { chatsApi, type ChatsApi } from './chats-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
-import { messagesApi, type MessagesApi } from './messages-api.js';
 import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
 import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
-import type { SendIntake } from './send-intake.js';
+import type { AcceptOptions, QueuedSend, SendIntake } from './send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './client-placement.js';
 import { EngineHealthMonitor } from './engine-health.js';
 import type { EngineHealth } from '../engines/health.js';
-import type { ClientInfo, ClientState, ContactInfo, MessageData, MessageSender } from './types.js';
+import type {
+  ClientInfo,
+  ClientState,
+  ContactInfo,
+  MessageData,
+  MessageSender,
+  OutgoingContent,
+} from './types.js';
 
 export type { QueuedSend } from './send-intake.js';
-export type { EnqueueOptions } from './sends-api.js';
+export type { EnqueueOptions } from './client-sends.js';
 
-/** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
+/**
+ * The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers); the
+ * sends are ClientSends' methods.
+ */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient
-  extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
+export interface BotClient extends ChatsApi, ActionsApi, PresenceApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -67,12 +74,13 @@ export interface BotClient
  */
 @injectable()
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class BotClient {
+export class BotClient extends ClientSends {
   /** The capability declarations every client's area managers (and REST's routes) come from. */
   static readonly capabilities = CAPABILITY_LIST;
   readonly calls: Managers['calls'];
   readonly chats: Managers['chats'];
   readonly contacts: Managers['contacts'];
+  readonly groups: Managers['groups'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -113,6 +121,7 @@ export class BotClient {
     @inject(CONNECTION_SUPERVISOR) supervisor: SupervisorFactory,
     @inject(SEND_INTAKE) intake: IntakeFactory,
   ) {
+    super();
     this.#events = new SafeEmitter<ClientEvents>((event, error) =>
       errors.report({ source: 'handler', event, client: name, error }),
     );
@@ -192,13 +201,17 @@ export class BotClient {
       log,
       state: () => this.state,
       requireEngine: () => this.#supervisor.requireEngine(),
-      accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
+      accept: (chatId, content, options) => this.acceptSend(chatId, content, options),
       events: this.#events,
       report: (event, error) => errors.report({ source: 'client', event, client: name, error }),
     };
-    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
-    Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
-    ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = buildManagers(core));
+    Object.assign(this, chatsApi(core), actionsApi(core), presenceApi(core));
+    ({
+      calls: this.calls,
+      chats: this.chats,
+      contacts: this.contacts,
+      groups: this.groups,
+    } = buildManagers(core));
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {
@@ -207,6 +220,14 @@ export class BotClient {
       getSend: (trackingId) => this.queue.get(trackingId),
       events: this.#events,
     });
+  }
+
+  protected acceptSend(
+    chatId: string,
+    content: OutgoingContent,
+    options: AcceptOptions,
+  ): Promise<QueuedSend> {
+    return this.#placement.accept(chatId, content, options);
   }
 
   get state(): ClientState {
@@ -324,7 +345,9 @@ export class BotClient {
       this.queue.ackUpdate(update.messageId, update.ack);
       this.#events.emit('message.ack', update);
     });
-    wireGroupEvents(engine, this.#events);
+    engine.on('group.join', (event) => this.#events.emit('group.join', event));
+    engine.on('group.leave', (event) => this.#events.emit('group.leave', event));
+    engine.on('group.update', (event) => this.#events.emit('group.update', event));
     engine.on('poll.vote', (vote) => this.#events.emit('poll.vote', vote));
     forwardActionEvents(engine, this.#events);
     return engine;

@@ -9,7 +9,7 @@ import type { ClientState, OutgoingContent } from './types.js';
 /**
  * What the parts of a client's SDK surface share (one file per area: `<area>-api.ts`). Each area
  * exports an interface of its methods and a factory taking this core; `BotClient` merges them, so
- * the SDK stays flat (`client.createGroup(...)`) while each area lives in its own file.
+ * the SDK stays flat (`client.getChats()`) while each area lives in its own file.
  */
 export interface ClientCore {
   readonly name: string;

@@ -1,7 +1,7 @@
 import type { WakitError } from '../errors/index.js';
 import type { Message } from './message.js';
 import type { TrackedSend } from '../queue/types.js';
-import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from './groups-api.js';
+import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from '../engines/ports/groups.js';
 import type { CallData } from '../engines/ports/calls.js';
 import type {
   AckUpdate,

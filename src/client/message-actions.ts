@@ -4,7 +4,7 @@ import { REPLY_KINDS, parseChatId } from './chat-id.js';
 import type { ClientCore } from './client-core.js';
 import { Message, type MessageActions } from './message.js';
 import { prepareContent, prepareForward } from './send-contract.js';
-import type { SendsApi } from './sends-api.js';
+import type { ClientSends as SendsApi } from './client-sends.js';
 import type { MediaData } from './types.js';
 
 /**

@@ -6,7 +6,8 @@
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */
 export { ACCOUNT_EVENT_NAMES, CLIENT_EVENT_NAMES } from '../client/client-events.js';
-export { GROUP_LIMITS, REFUSAL_REASONS, inviteCodeOf } from '../client/groups-api.js';
+export { GROUP_LIMITS, inviteCodeOf } from '../capabilities/group-schemas.js';
+export { REFUSAL_REASONS } from '../engines/ports/groups.js';
 export {
   CHAT_KINDS,
   FORWARD_TARGET_KINDS,

@@ -27,11 +27,10 @@ export type {
   GroupRole,
   GroupSettings,
   GroupUpdateEvent,
-  GroupsApi,
   ParticipantOutcome,
   ParticipantResult,
   RefusalReason,
-} from '../client/groups-api.js';
+} from '../engines/ports/groups.js';
 export type { ChatKind, ParsedChatId } from '../client/chat-id.js';
 export type {
   Ack,
@@ -52,7 +51,6 @@ export type {
   PollData,
   PollVote,
 } from '../engines/ports/messages.js';
-export type { MessagesApi } from '../client/messages-api.js';
 export type {
   MediaContent,
   PreparedSend,

@@ -142,8 +142,8 @@ export class CommandRegistry {
     if (info.privateOnly && message.isGroup) return DENIED.privateOnly;
     if (info.adminOnly) {
       if (!message.isGroup) return DENIED.adminOnly;
-      const admin = await client
-        .isGroupAdmin(message.chatId, message.sender.id)
+      const admin = await client.groups
+        .isAdmin(message.chatId, message.sender.id)
         .catch((error: unknown) => {
           this.log('group admin check failed', error);
           return false;

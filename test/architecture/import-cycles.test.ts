@@ -25,7 +25,6 @@ const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
     'plugins/rest/middleware/forward.ts',
   ],
   ['src/client/bot-client.ts', 'src/client/client-internals.ts'],
-  ['src/client/client-core.ts', 'src/client/client-events.ts', 'src/client/groups-api.ts'],
   ['src/engines/ports/messages.ts', 'src/engines/types.ts'],
   [
     'src/engines/simulator/account-ports.ts',

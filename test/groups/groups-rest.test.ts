@@ -211,6 +211,14 @@ describe('REST: groups', () => {
         undefined,
         404,
         'CLIENT_NOT_FOUND',
+      ], // the client is named in the path, never by ?client= (the route takes no query)
+      [
+        'get',
+        `/api/v1/groups/${GROUP}?client=other`,
+        '/api/v1/groups/{id}',
+        undefined,
+        400,
+        'VALIDATION_FAILED',
       ],
     ];
     for (const [method, route, template, json, status, code] of cases) {

@@ -76,7 +76,13 @@ describe('groups (SDK on the simulator)', () => {
 
   it('createGroup: the creator is superadmin; added, invited (privacy) and refused per person', async () => {
     carol.addContact(BOT);
-    const created = await bot.createGroup('  Project X ', [ALICE, BOB, UNREGISTERED, CAROL, DAVE]);
+    const created = await bot.groups.create('  Project X ', [
+      ALICE,
+      BOB,
+      UNREGISTERED,
+      CAROL,
+      DAVE,
+    ]);
     expect(created.subject).to.equal('Project X');
     expect(created.id).to.match(/^120363\d{12}@g\.us$/);
     expect(created.participants).to.deep.equal([
@@ -95,7 +101,7 @@ describe('groups (SDK on the simulator)', () => {
       { id: CAROL, outcome: 'added' },
       { id: DAVE, outcome: 'added' },
     ]);
-    const info = await bot.getGroup(created.id);
+    const info = await bot.groups.get(created.id);
     expect(info).to.deep.include({
       id: created.id,
       subject: 'Project X',
@@ -125,14 +131,14 @@ describe('groups (SDK on the simulator)', () => {
   });
 
   it('a "contacts only" person who has not saved the bot is invited, not added', async () => {
-    const created = await bot.createGroup('G', [CAROL]);
+    const created = await bot.groups.create('G', [CAROL]);
     expect(created.participants[0]).to.include({ id: CAROL, outcome: 'invited' });
-    expect((await bot.getGroup(created.id)).participants.map((p) => p.id)).to.deep.equal([BOT]);
+    expect((await bot.groups.get(created.id)).participants.map((p) => p.id)).to.deep.equal([BOT]);
   });
 
   it('addParticipants: per-person results, and every member (bots and phones) sees group.join', async () => {
     adminGroup();
-    const results = await bot.addParticipants(GROUP, [
+    const results = await bot.groups.addParticipants(GROUP, [
       CAROL,
       ALICE,
       UNREGISTERED,
@@ -145,7 +151,7 @@ describe('groups (SDK on the simulator)', () => {
       [UNREGISTERED, 'refused', 'not_registered'],
       [BOB, 'invited', undefined],
     ]);
-    const added = await bot.addParticipants(GROUP, ['15550005555']);
+    const added = await bot.groups.addParticipants(GROUP, ['15550005555']);
     expect(added).to.deep.equal([
       {
         id: '15550005555@c.us',
@@ -155,7 +161,7 @@ describe('groups (SDK on the simulator)', () => {
       },
     ]);
     const eve = sdk.simulator.phone('15550005555');
-    expect(await bot.addParticipants(GROUP, [eve.id])).to.deep.equal([
+    expect(await bot.groups.addParticipants(GROUP, [eve.id])).to.deep.equal([
       { id: eve.id, outcome: 'added' },
     ]);
     const expected = { groupId: GROUP, participants: [eve.id], how: 'added', by: BOT };
@@ -168,7 +174,7 @@ describe('groups (SDK on the simulator)', () => {
 
   it('a non-admin adding someone is PERMISSION_DENIED (missing admin); a non-member too (missing membership)', async () => {
     adminGroup();
-    const error = await expectCode(bot2.addParticipants(GROUP, [DAVE]), 'PERMISSION_DENIED');
+    const error = await expectCode(bot2.groups.addParticipants(GROUP, [DAVE]), 'PERMISSION_DENIED');
     expect(error.status).to.equal(403);
     expect(error.details).to.deep.equal({
       groupId: GROUP,
@@ -191,13 +197,13 @@ describe('groups (SDK on the simulator)', () => {
       action: 'get_group',
       missing: 'membership',
     });
-    await expectCode(bot.getGroup('120363000000000099@g.us'), 'CHAT_NOT_FOUND');
+    await expectCode(bot.groups.get('120363000000000099@g.us'), 'CHAT_NOT_FOUND');
     expect(seen.join).to.have.length(0);
   });
 
   it('removeParticipants: removed / not_member / is_owner / is_self; group.leave reaches the removed too', async () => {
     adminGroup();
-    const results = await bot.removeParticipants(GROUP, [ALICE, CAROL, DAVE, BOT]);
+    const results = await bot.groups.removeParticipants(GROUP, [ALICE, CAROL, DAVE, BOT]);
     expect(results.map((r) => [r.id, r.outcome, r.reason])).to.deep.equal([
       [ALICE, 'removed', undefined],
       [CAROL, 'refused', 'not_member'],
@@ -210,7 +216,7 @@ describe('groups (SDK on the simulator)', () => {
     expect(seen2.leave[0]).to.deep.include(expected);
     expect(alice.groupEvents.at(-1)).to.deep.include({ event: 'group.leave' });
     await expectCode(alice.send(GROUP, 'still here?'), 'PERMISSION_DENIED');
-    const members = (await bot.getGroup(GROUP)).participants.map((p) => p.id);
+    const members = (await bot.groups.get(GROUP)).participants.map((p) => p.id);
     expect(members).to.not.include(ALICE);
   });
 
@@ -233,7 +239,7 @@ describe('groups (SDK on the simulator)', () => {
       participants: [BOT],
       by: ALICE,
     });
-    expect(await bot.isGroupAdmin(created.id, BOT)).to.equal(true);
+    expect(await bot.groups.isAdmin(created.id, BOT)).to.equal(true);
     await alice.groups.removeParticipants(created.id, [BOT]);
     expect(seen.leave.at(-1)).to.deep.include({
       groupId: created.id,
@@ -246,7 +252,7 @@ describe('groups (SDK on the simulator)', () => {
 
   it('promote and demote: per-person results, group.update for every member', async () => {
     adminGroup();
-    const promoted = await bot.promoteParticipants(GROUP, [BOT2, BOT, CAROL]);
+    const promoted = await bot.groups.promoteParticipants(GROUP, [BOT2, BOT, CAROL]);
     expect(promoted.map((r) => [r.id, r.outcome, r.reason])).to.deep.equal([
       [BOT2, 'promoted', undefined],
       [BOT, 'refused', 'already_admin'],
@@ -257,8 +263,10 @@ describe('groups (SDK on the simulator)', () => {
     expect(seen2.update.at(-1)).to.deep.include(update);
     expect(alice.groupEvents.at(-1)?.data).to.deep.include(update);
     // now an admin, bot2 may add people
-    expect(await bot2.addParticipants(GROUP, [CAROL.replace('3333', '6666')])).to.have.length(1);
-    const demoted = await bot2.demoteParticipants(GROUP, [BOT, DAVE, ALICE]);
+    expect(
+      await bot2.groups.addParticipants(GROUP, [CAROL.replace('3333', '6666')]),
+    ).to.have.length(1);
+    const demoted = await bot2.groups.demoteParticipants(GROUP, [BOT, DAVE, ALICE]);
     expect(demoted.map((r) => [r.id, r.outcome, r.reason])).to.deep.equal([
       [BOT, 'demoted', undefined],
       [DAVE, 'refused', 'is_owner'],
@@ -266,7 +274,7 @@ describe('groups (SDK on the simulator)', () => {
     ]);
     expect(seen.update.at(-1)).to.deep.include({ change: 'demote', participants: [BOT], by: BOT2 });
     const roles = Object.fromEntries(
-      (await bot.getGroup(GROUP)).participants.map((p) => [p.id, p.role]),
+      (await bot.groups.get(GROUP)).participants.map((p) => [p.id, p.role]),
     );
     expect(roles).to.deep.equal({
       [BOT]: 'member',
@@ -274,46 +282,58 @@ describe('groups (SDK on the simulator)', () => {
       [ALICE]: 'member',
       [DAVE]: 'superadmin',
     });
-    await expectCode(bot.promoteParticipants(GROUP, [ALICE]), 'PERMISSION_DENIED');
+    await expectCode(bot.groups.promoteParticipants(GROUP, [ALICE]), 'PERMISSION_DENIED');
   });
 
   it('subject and description: members may change them unless infoAdminsOnly', async () => {
     adminGroup();
-    await bot2.setGroupSubject(GROUP, 'Renamed');
-    await bot2.setGroupDescription(GROUP, 'About us');
+    await bot2.groups.setSubject(GROUP, 'Renamed');
+    await bot2.groups.setDescription(GROUP, 'About us');
     expect(seen.update.map((u) => u.change)).to.deep.equal(['subject', 'description']);
     expect(seen.update[0]).to.deep.include({ change: 'subject', subject: 'Renamed', by: BOT2 });
     expect(seen.update[1]).to.deep.include({ change: 'description', description: 'About us' });
     expect(alice.groupEvents.map((e) => e.event)).to.deep.equal(['group.update', 'group.update']);
-    expect(await bot.getGroup(GROUP)).to.deep.include({
+    expect(await bot.groups.get(GROUP)).to.deep.include({
       subject: 'Renamed',
       description: 'About us',
     });
-    expect(await bot.setGroupSettings(GROUP, { infoAdminsOnly: true })).to.deep.equal({
+    expect(await bot.groups.setSettings(GROUP, { infoAdminsOnly: true })).to.deep.equal({
       messagesAdminsOnly: false,
       infoAdminsOnly: true,
     });
-    const error = await expectCode(bot2.setGroupSubject(GROUP, 'Nope'), 'PERMISSION_DENIED');
+    const error = await expectCode(bot2.groups.setSubject(GROUP, 'Nope'), 'PERMISSION_DENIED');
     expect(error.details).to.deep.equal({
       groupId: GROUP,
       action: 'set_subject',
       missing: 'admin',
       setting: 'infoAdminsOnly',
     });
-    await expectCode(bot2.setGroupDescription(GROUP, 'Nope'), 'PERMISSION_DENIED');
-    await bot.setGroupSubject(GROUP, 'Admins rule');
-    expect((await bot2.getGroup(GROUP)).subject).to.equal('Admins rule');
+    await expectCode(bot2.groups.setDescription(GROUP, 'Nope'), 'PERMISSION_DENIED');
+    await bot.groups.setSubject(GROUP, 'Admins rule');
+    expect((await bot2.groups.get(GROUP)).subject).to.equal('Admins rule');
+  });
+
+  it('update: subject, description and settings in that order; resolves to the group', async () => {
+    adminGroup();
+    const changes = { subject: ' Both ', description: 'Two', settings: { infoAdminsOnly: true } };
+    const group = await bot.groups.update(GROUP, changes);
+    expect(group).to.deep.include({ subject: 'Both', description: 'Two' });
+    expect(group.settings).to.deep.equal({ messagesAdminsOnly: false, infoAdminsOnly: true });
+    expect(seen.update.map((u) => u.change)).to.deep.equal(['subject', 'description', 'settings']);
+    await expectCode(bot.groups.update(GROUP, { subject: '' }), 'VALIDATION_FAILED');
+    await expectCode(bot2.groups.update(GROUP, { subject: 'x' }), 'PERMISSION_DENIED');
+    expect((await bot.groups.get(GROUP)).subject).to.equal('Both');
   });
 
   it('settings: admins only; messagesAdminsOnly stops members from sending; events carry the change', async () => {
     adminGroup();
     const denied = await expectCode(
-      bot2.setGroupSettings(GROUP, { messagesAdminsOnly: true }),
+      bot2.groups.setSettings(GROUP, { messagesAdminsOnly: true }),
       'PERMISSION_DENIED',
     );
     expect(denied.details).to.deep.include({ action: 'set_settings', missing: 'admin' });
     await alice.send(GROUP, 'before');
-    expect(await bot.setGroupSettings(GROUP, { messagesAdminsOnly: true })).to.deep.equal({
+    expect(await bot.groups.setSettings(GROUP, { messagesAdminsOnly: true })).to.deep.equal({
       messagesAdminsOnly: true,
       infoAdminsOnly: false,
     });
@@ -325,35 +345,35 @@ describe('groups (SDK on the simulator)', () => {
     await expectCode(alice.send(GROUP, 'after'), 'PERMISSION_DENIED');
     await expectCode(bot2.sendTextMessage({ to: GROUP, text: 'x' }), 'PERMISSION_DENIED');
     const count = seen.update.length;
-    await bot.setGroupSettings(GROUP, { messagesAdminsOnly: true });
+    await bot.groups.setSettings(GROUP, { messagesAdminsOnly: true });
     expect(seen.update.length, 'no change, no event').to.equal(count);
-    await expectCode(bot.setGroupSettings(GROUP, {}), 'VALIDATION_FAILED');
+    await expectCode(bot.groups.setSettings(GROUP, {}), 'VALIDATION_FAILED');
   });
 
   it('invite codes: admins get and revoke them; people join by code or link (group.join invite_link)', async () => {
     adminGroup();
-    await expectCode(bot2.getInviteCode(GROUP), 'PERMISSION_DENIED');
-    const code = await bot.getInviteCode(GROUP);
+    await expectCode(bot2.groups.getInviteCode(GROUP), 'PERMISSION_DENIED');
+    const code = await bot.groups.getInviteCode(GROUP);
     expect(code).to.match(/^[A-Za-z0-9]{22}$/);
-    expect(await bot.getInviteCode(GROUP)).to.equal(code);
+    expect(await bot.groups.getInviteCode(GROUP)).to.equal(code);
     expect(await carol.groups.joinByInvite(code)).to.equal(GROUP);
     const expected = { groupId: GROUP, participants: [CAROL], how: 'invite_link' };
     expect(seen.join.at(-1)).to.deep.include(expected);
     expect(seen2.join.at(-1)).to.deep.include(expected);
     expect(carol.groupEvents.at(-1)?.data).to.deep.include(expected);
-    const fresh = await bot.revokeInvite(GROUP);
+    const fresh = await bot.groups.revokeInvite(GROUP);
     expect(fresh).to.not.equal(code);
     const invalid = await expectCode(bob.groups.joinByInvite(code), 'GROUP_INVITE_INVALID');
     expect(invalid.status).to.equal(404);
-    await bot2.leaveGroup(GROUP);
-    expect(await bot2.joinByInvite(`https://chat.whatsapp.com/${fresh}`)).to.equal(GROUP);
+    await bot2.groups.leave(GROUP);
+    expect(await bot2.groups.join(`https://chat.whatsapp.com/${fresh}`)).to.equal(GROUP);
     expect(seen.join.at(-1)).to.deep.include({ participants: [BOT2], how: 'invite_link' });
-    await expectCode(bot.joinByInvite('not a code!'), 'VALIDATION_FAILED');
+    await expectCode(bot.groups.join('not a code!'), 'VALIDATION_FAILED');
   });
 
   it('leaveGroup: every member sees it; the last admin leaving makes someone admin', async () => {
     sdk.simulator.group({ id: GROUP, members: [BOT, BOT2, ALICE], admins: [BOT] });
-    await bot.leaveGroup(GROUP);
+    await bot.groups.leave(GROUP);
     const expected = { groupId: GROUP, participants: [BOT], how: 'left', by: BOT };
     expect(seen.leave).to.have.length(1);
     expect(seen.leave[0]).to.deep.include(expected);
@@ -361,21 +381,23 @@ describe('groups (SDK on the simulator)', () => {
     expect(alice.groupEvents[0]?.data).to.deep.include(expected);
     expect(seen2.update.at(-1)).to.deep.include({ change: 'promote', participants: [BOT2] });
     expect(seen2.update.at(-1)).to.not.have.property('by');
-    await expectCode(bot.getGroup(GROUP), 'PERMISSION_DENIED');
-    await expectCode(bot.leaveGroup(GROUP), 'PERMISSION_DENIED');
-    expect(await bot2.isGroupAdmin(GROUP, BOT2)).to.equal(true);
+    await expectCode(bot.groups.get(GROUP), 'PERMISSION_DENIED');
+    await expectCode(bot.groups.leave(GROUP), 'PERMISSION_DENIED');
+    expect(await bot2.groups.isAdmin(GROUP, BOT2)).to.equal(true);
+    expect(await bot2.groups.isAdmin(GROUP, ALICE)).to.equal(false);
+    await expectCode(bot2.groups.isAdmin(GROUP, GROUP), 'INVALID_CHAT_ID');
   });
 
   it('refuses bad input with stable codes, and needs the client READY', async () => {
-    await expectCode(bot.getGroup(ALICE), 'INVALID_CHAT_ID');
-    await expectCode(bot.createGroup('', [ALICE]), 'VALIDATION_FAILED');
-    await expectCode(bot.createGroup('x'.repeat(101), [ALICE]), 'VALIDATION_FAILED');
-    await expectCode(bot.createGroup('ok', [GROUP]), 'INVALID_CHAT_ID');
-    await expectCode(bot.addParticipants(GROUP, []), 'VALIDATION_FAILED');
-    await expectCode(bot.setGroupDescription(GROUP, 'x'.repeat(2049)), 'VALIDATION_FAILED');
+    await expectCode(bot.groups.get(ALICE), 'INVALID_CHAT_ID');
+    await expectCode(bot.groups.create('', [ALICE]), 'VALIDATION_FAILED');
+    await expectCode(bot.groups.create('x'.repeat(101), [ALICE]), 'VALIDATION_FAILED');
+    await expectCode(bot.groups.create('ok', [GROUP]), 'INVALID_CHAT_ID');
+    await expectCode(bot.groups.addParticipants(GROUP, []), 'VALIDATION_FAILED');
+    await expectCode(bot.groups.setDescription(GROUP, 'x'.repeat(2049)), 'VALIDATION_FAILED');
     await bot2.stop();
-    const error = await expectCode(bot2.getGroup(GROUP), 'CLIENT_NOT_READY');
+    const error = await expectCode(bot2.groups.get(GROUP), 'CLIENT_NOT_READY');
     expect(isWakitError(error, 'CLIENT_NOT_READY')).to.equal(true);
-    await expectCode(bot2.createGroup('x', []), 'CLIENT_NOT_READY');
+    await expectCode(bot2.groups.create('x', []), 'CLIENT_NOT_READY');
   });
 });
