@@ -18,6 +18,9 @@ export const RENAMES: ReadonlyMap<string, string> = new Map([
   ['getProfilePictureUrl', 'contacts.getProfilePictureUrl'],
   ['block', 'contacts.block'],
   ['unblock', 'contacts.unblock'],
+  ['markChatSeen', 'presence.markSeen'],
+  ['sendPresence', 'presence.send'],
+  ['setOnline', 'presence.setOnline'],
 ]);
 
 function isBotClient(type: ts.Type): boolean {

@@ -66,19 +66,6 @@ export const DeleteQuery = z
   })
   .strict();
 
-export const ClientQuery = z.object({ client }).strict();
-
-export const PresenceRequest = named(
-  'PresenceRequest',
-  z.object({ state: z.enum(CHAT_STATES), client }).strict(),
-  'typing, recording (audio) or paused (stop)',
-);
-
-export const OnlineRequest = named(
-  'OnlineRequest',
-  z.object({ online: z.boolean(), client }).strict(),
-);
-
 export const SimReactionRequest = named(
   'SimReactionRequest',
   z.object({ messageId: z.string().min(1).max(256), emoji: z.string().max(32) }).strict(),

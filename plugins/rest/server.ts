@@ -36,7 +36,6 @@ import { ClientWebhooks } from './client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
 import { simulatorRoutes } from './routes/simulator.js';
 import { actionRoutes } from './routes/actions.js';
-import { presenceRoutes } from './routes/presence.js';
 import { simulatorActionRoutes } from './routes/simulator-actions.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
@@ -215,7 +214,6 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),
     ...actionRoutes(rc),
-    ...presenceRoutes(rc),
     ...simulatorActionRoutes(rc, sdk),
     ...(options.dashboard ? await dashboardRoutes() : []),
     ...(init.routes ?? []),

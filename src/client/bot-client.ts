@@ -39,7 +39,6 @@ import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
 import { messagesApi, type MessagesApi } from './messages-api.js';
 import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
-import { presenceApi, type PresenceApi } from './presence-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake } from './send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './client-placement.js';
@@ -52,8 +51,7 @@ export type { EnqueueOptions } from './sends-api.js';
 
 /** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient
-  extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi, PresenceApi {}
+export interface BotClient extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -69,6 +67,7 @@ export class BotClient {
   readonly calls: Managers['calls'];
   readonly chats: Managers['chats'];
   readonly contacts: Managers['contacts'];
+  readonly presence: Managers['presence'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -195,8 +194,10 @@ export class BotClient {
       events: this.#events,
     };
     Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
-    Object.assign(this, messagesApi(core), actionsApi(core), presenceApi(core));
-    ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = buildManagers(core));
+    Object.assign(this, messagesApi(core), actionsApi(core));
+    const managers = buildManagers(core);
+    ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = managers);
+    this.presence = managers.presence;
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {

@@ -82,9 +82,9 @@ describe('chats (SDK on the simulator)', () => {
     expect(bobChat?.lastMessage).to.include({ body: 'bob again', type: 'chat', fromMe: false });
     expect(aliceChat).to.include({ name: 'Alice', unreadCount: 1 });
     expect(aliceChat?.timestamp).to.be.below(bobChat.timestamp);
-    // markChatSeen clears the unread count of that chat only (a group, a person)
-    await client.markChatSeen(GROUP);
-    await client.markChatSeen(`${BOB}@c.us`);
+    // presence.markSeen clears the unread count of that chat only (a group, a person)
+    await client.presence.markSeen(GROUP);
+    await client.presence.markSeen(`${BOB}@c.us`);
     const seen = await client.getChats({ limit: 10 });
     expect(seen.items.map((c) => [c.id, c.unreadCount])).to.deep.equal([
       [GROUP, 0],
