@@ -21,6 +21,9 @@ export const RENAMES: ReadonlyMap<string, string> = new Map([
   ['markChatSeen', 'presence.markSeen'],
   ['sendPresence', 'presence.send'],
   ['setOnline', 'presence.setOnline'],
+  ['sendReaction', 'messages.react'],
+  ['editMessage', 'messages.edit'],
+  ['deleteMessage', 'messages.delete'],
 ]);
 
 function isBotClient(type: ts.Type): boolean {

@@ -8,9 +8,10 @@ import { buildManager, type AreaManager } from './manager.js';
 import { calls } from './calls.js';
 import { chats } from './chats.js';
 import { contacts } from './contacts.js';
+import { messages } from './messages.js';
 import { presence } from './presence.js';
 
-export const CAPABILITY_AREAS = { calls, chats, contacts, presence } as const;
+export const CAPABILITY_AREAS = { calls, chats, contacts, messages, presence } as const;
 
 export type CapabilityAreas = typeof CAPABILITY_AREAS;
 export type CapabilityArea = keyof CapabilityAreas;

@@ -38,7 +38,7 @@ import { chatsApi, type ChatsApi } from './chats-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
 import { messagesApi, type MessagesApi } from './messages-api.js';
-import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
+import { forwardActionEvents } from './actions-api.js';
 import { deliver } from './deliver.js';
 import { SendIntake } from './send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './client-placement.js';
@@ -51,7 +51,7 @@ export type { EnqueueOptions } from './sends-api.js';
 
 /** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient extends SendsApi, GroupsApi, ChatsApi, MessagesApi, ActionsApi {}
+export interface BotClient extends SendsApi, GroupsApi, ChatsApi, MessagesApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -67,6 +67,7 @@ export class BotClient {
   readonly calls: Managers['calls'];
   readonly chats: Managers['chats'];
   readonly contacts: Managers['contacts'];
+  readonly messages: Managers['messages'];
   readonly presence: Managers['presence'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
@@ -194,10 +195,10 @@ export class BotClient {
       events: this.#events,
     };
     Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
-    Object.assign(this, messagesApi(core), actionsApi(core));
+    Object.assign(this, messagesApi(core));
     const managers = buildManagers(core);
     ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = managers);
-    this.presence = managers.presence;
+    ({ messages: this.messages, presence: this.presence } = managers);
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);
     registerInternals(this, {
