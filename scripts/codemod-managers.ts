@@ -24,6 +24,9 @@ export const RENAMES: ReadonlyMap<string, string> = new Map([
   ['sendReaction', 'messages.react'],
   ['editMessage', 'messages.edit'],
   ['deleteMessage', 'messages.delete'],
+  ['getChats', 'chats.list'],
+  ['getChat', 'chats.get'],
+  ['fetchMessages', 'chats.messages'],
 ]);
 
 function isBotClient(type: ts.Type): boolean {

@@ -28,7 +28,6 @@ import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
 import { groupRoutes } from './routes/groups.js';
 import { capabilityRoutes } from './capability-routes.js';
-import { chatRoutes } from './routes/chats.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
@@ -209,7 +208,6 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clusterRoutes(rc),
     ...messageRoutes(rc),
     ...groupRoutes(rc),
-    ...chatRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),
     ...simulatorRoutes(rc, sdk),

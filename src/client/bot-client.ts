@@ -34,7 +34,6 @@ import { ConnectionSupervisor } from './connection-supervisor.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
 import { groupsApi, wireGroupEvents, type GroupsApi } from './groups-api.js';
-import { chatsApi, type ChatsApi } from './chats-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
 import { messagesApi, type MessagesApi } from './messages-api.js';
@@ -51,7 +50,7 @@ export type { EnqueueOptions } from './sends-api.js';
 
 /** The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient extends SendsApi, GroupsApi, ChatsApi, MessagesApi {}
+export interface BotClient extends SendsApi, GroupsApi, MessagesApi {}
 
 /**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
@@ -194,7 +193,7 @@ export class BotClient {
       accept: (chatId, content, options) => this.#placement.accept(chatId, content, options),
       events: this.#events,
     };
-    Object.assign(this, sendsApi(core), groupsApi(core), chatsApi(core));
+    Object.assign(this, sendsApi(core), groupsApi(core));
     Object.assign(this, messagesApi(core));
     const managers = buildManagers(core);
     ({ calls: this.calls, chats: this.chats, contacts: this.contacts } = managers);
