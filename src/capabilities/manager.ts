@@ -26,7 +26,12 @@ export type MethodOf<C> =
   C extends Capability<infer I, infer A, infer R, infer O>
     ? Method<I, A, O extends readonly [] ? never : OptionsOf<I, O>, R>
     : C extends QueuedCapability<infer I, infer A, infer O>
-      ? Method<I, A, OptionsOf<I, O> & QueueOptions, SendResult>
+      ? Method<
+          I,
+          A,
+          O extends readonly [] ? QueueOptions : OptionsOf<I, O> & QueueOptions,
+          SendResult
+        >
       : never;
 
 /** The methods of one area: `{ reject: (callId) => Promise<void> }`. */

@@ -71,7 +71,7 @@ describe('capability table', () => {
       const client = sdk.createClient({ name: 'queued' });
       const bad = await rejection(client.presence.send('15550001111', 'dancing' as never));
       expect(bad.issues?.map((i) => i.path)).to.deep.equal(['state']);
-      const options = await rejection(client.presence.setOnline(true, 5));
+      const options = await rejection(client.presence.setOnline(true, 5 as never));
       expect(options.code).to.equal('VALIDATION_FAILED');
       expect(options.issues?.map((i) => i.path)).to.deep.equal(['options']);
       expect(client.info().queue.pending).to.equal(0);
