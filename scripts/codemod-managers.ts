@@ -32,6 +32,15 @@ export const RENAMES: ReadonlyMap<string, string> = new Map([
   ['joinByInvite', 'groups.join'],
   ['leaveGroup', 'groups.leave'],
   ['isGroupAdmin', 'groups.isAdmin'],
+  ['markChatSeen', 'presence.markSeen'],
+  ['sendPresence', 'presence.send'],
+  ['setOnline', 'presence.setOnline'],
+  ['sendReaction', 'messages.react'],
+  ['editMessage', 'messages.edit'],
+  ['deleteMessage', 'messages.delete'],
+  ['getChats', 'chats.list'],
+  ['getChat', 'chats.get'],
+  ['fetchMessages', 'chats.messages'],
 ]);
 
 function isBotClient(type: ts.Type): boolean {

@@ -1,14 +1,9 @@
 /**
- * Request schemas of the message-action and presence routes (docs/actions.md, docs/presence.md),
- * built from the SDK's action contract; registered as OpenAPI components.
+ * Request schemas of the forward route (docs/actions.md), built from the SDK's action contract;
+ * registered as OpenAPI components.
  */
 import { z } from 'zod';
-import {
-  CHAT_STATES,
-  REACTION_EMOJI_PATTERN,
-  REPLY_KINDS,
-  actionSchemas,
-} from '../../src/entries/contract.js';
+import { REPLY_KINDS } from '../../src/entries/contract.js';
 import { chatIdParam } from './routes/chat-schemas.js';
 import { restSchemas } from './schemas.js';
 import { clientNameParam } from './schemas.js';
@@ -28,24 +23,6 @@ export const ChatIdParam = chatIdParam(REPLY_KINDS);
 
 const client = clientNameParam.optional();
 
-export const ReactionRequest = named(
-  'ReactionRequest',
-  z
-    .object({
-      emoji: actionSchemas.reaction.shape.emoji.meta({ pattern: REACTION_EMOJI_PATTERN }),
-      client,
-    })
-    .strict(),
-  'One emoji; "" removes the reaction',
-);
-
-export const EditRequest = named(
-  'EditRequest',
-  // the text must not be blank
-  z.object({ text: actionSchemas.edit.shape.text.meta({ pattern: '\\S' }), client }).strict(),
-  'The new text (or caption) of an own message, within 15 minutes of sending it',
-);
-
 export const ForwardRequest = named(
   'ForwardRequest',
   z
@@ -57,24 +34,4 @@ export const ForwardRequest = named(
     })
     .strict(),
   'Where to forward the message; `client` names the client of a WhatsApp message id (default client otherwise)',
-);
-
-export const DeleteQuery = z
-  .object({
-    forEveryone: z.enum(['true', 'false']).default('false').describe('Delete for everyone'),
-    client,
-  })
-  .strict();
-
-export const ClientQuery = z.object({ client }).strict();
-
-export const PresenceRequest = named(
-  'PresenceRequest',
-  z.object({ state: z.enum(CHAT_STATES), client }).strict(),
-  'typing, recording (audio) or paused (stop)',
-);
-
-export const OnlineRequest = named(
-  'OnlineRequest',
-  z.object({ online: z.boolean(), client }).strict(),
 );

@@ -27,14 +27,12 @@ import type { AnyRoute } from './route.js';
 import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
 import { capabilityRoutes } from './capability-routes.js';
-import { chatRoutes } from './routes/chats.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
 import { actionRoutes } from './routes/actions.js';
-import { presenceRoutes } from './routes/presence.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { rateLimitMiddleware } from './rate-limit.js';
@@ -206,11 +204,9 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clientAdminRoutes(rc),
     ...clusterRoutes(rc),
     ...messageRoutes(rc),
-    ...chatRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),
     ...actionRoutes(rc),
-    ...presenceRoutes(rc),
     ...(options.dashboard ? await dashboardRoutes() : []),
     ...(init.routes ?? []),
   );

@@ -9,8 +9,10 @@ import { calls } from './calls.js';
 import { chats } from './chats.js';
 import { contacts } from './contacts.js';
 import { groups } from './groups.js';
+import { messages } from './messages.js';
+import { presence } from './presence.js';
 
-export const CAPABILITY_AREAS = { calls, chats, contacts, groups } as const;
+export const CAPABILITY_AREAS = { calls, chats, contacts, groups, messages, presence } as const;
 
 export type CapabilityAreas = typeof CAPABILITY_AREAS;
 export type CapabilityArea = keyof CapabilityAreas;

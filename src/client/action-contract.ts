@@ -85,7 +85,18 @@ export function prepareAction<K extends ActionKind>(
   if (!result.success) {
     throw issueError('VALIDATION_FAILED', `Invalid ${kind}`, zodIssues(result.error, []));
   }
-  const value = result.data as Record<string, unknown>;
+  return actionSend(kind, result.data as ActionOutput<K>, self);
+}
+
+export type ActionOutput<K extends ActionKind> = z.output<(typeof actionSchemas)[K]>;
+
+/** `prepareAction` of an input its schema has checked already (a capability's). */
+export function actionSend<K extends ActionKind>(
+  kind: K,
+  checked: ActionOutput<K>,
+  self = '',
+): PreparedSend {
+  const value = checked as Record<string, unknown>;
   let content: ActionContent;
   switch (kind) {
     case 'reaction':

@@ -37,11 +37,9 @@ import {
 } from '../kernel/client-services.js';
 import { registerInternals } from './client-internals.js';
 import type { ClientCore } from './client-core.js';
-import { chatsApi, type ChatsApi } from './chats-api.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
-import { actionsApi, forwardActionEvents, type ActionsApi } from './actions-api.js';
-import { presenceApi, type PresenceApi } from './presence-api.js';
+import { forwardActionEvents } from './actions-api.js';
 import { deliver } from './deliver.js';
 import type { AcceptOptions, QueuedSend, SendIntake } from './send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './client-placement.js';
@@ -60,20 +58,12 @@ export type { QueuedSend } from './send-intake.js';
 export type { EnqueueOptions } from './client-sends.js';
 
 /**
- * The `<area>-api.ts` mixins of areas not declared as capabilities yet (those are managers); the
- * sends are ClientSends' methods.
- */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface BotClient extends ChatsApi, ActionsApi, PresenceApi {}
-
-/**
  * The SDK client: one WhatsApp account linked as a device. It owns the state machine and the
  * events, hands prepared sends to its outbound queue; the engine does the talking and the
  * ConnectionSupervisor the (re)connecting. Its public surface is the SDK; the kernel reaches the
  * rest through `internalsOf(client)`.
  */
 @injectable()
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class BotClient extends ClientSends {
   /** The capability declarations every client's area managers (and REST's routes) come from. */
   static readonly capabilities = CAPABILITY_LIST;
@@ -81,6 +71,8 @@ export class BotClient extends ClientSends {
   readonly chats: Managers['chats'];
   readonly contacts: Managers['contacts'];
   readonly groups: Managers['groups'];
+  readonly messages: Managers['messages'];
+  readonly presence: Managers['presence'];
   readonly #events: SafeEmitter<ClientEvents>;
   readonly #machine: StateMachine;
   readonly #supervisor: ConnectionSupervisor;
@@ -205,12 +197,13 @@ export class BotClient extends ClientSends {
       events: this.#events,
       report: (event, error) => errors.report({ source: 'client', event, client: name, error }),
     };
-    Object.assign(this, chatsApi(core), actionsApi(core), presenceApi(core));
     ({
       calls: this.calls,
       chats: this.chats,
       contacts: this.contacts,
       groups: this.groups,
+      messages: this.messages,
+      presence: this.presence,
     } = buildManagers(core));
     this.#onCall = incomingCallHandler(core);
     this.#actions = messageActions(core, this);

@@ -42,6 +42,8 @@ export const FORWARD_TARGET_KINDS: readonly ChatKind[] = ['user', 'lid', 'group'
 /** A person: mentions, command owners, message senders. */
 export const PERSON_KINDS: readonly ChatKind[] = ['user', 'lid'];
 export const GROUP_KINDS: readonly ChatKind[] = ['group'];
+/** Chats are conversations: people (by number or LID), groups and channels; not the status feed. */
+export const CONVERSATION_KINDS: readonly ChatKind[] = ['user', 'lid', 'group', 'channel'];
 
 export const STATUS_ID = 'status@broadcast';
 

@@ -13,7 +13,7 @@ import type { MediaData } from './types.js';
  */
 export function messageActions(
   core: ClientCore,
-  api: Pick<SendsApi & ActionsApi, 'enqueue' | 'sendReaction' | 'editMessage' | 'deleteMessage'>,
+  api: Pick<SendsApi, 'enqueue'> & { messages: ActionsApi },
 ): MessageActions {
   const actions: MessageActions = {
     client: core.name,
@@ -39,9 +39,9 @@ export function messageActions(
       const data = await core.requireEngine().getQuotedMessage(message.id);
       return data ? new Message(data, actions) : null;
     },
-    react: (message, emoji) => api.sendReaction(message.id, emoji),
-    edit: (message, text) => api.editMessage(message.id, text),
-    delete: (message, forEveryone) => api.deleteMessage(message.id, { forEveryone }),
+    react: (message, emoji) => api.messages.react(message.id, emoji),
+    edit: (message, text) => api.messages.edit(message.id, text),
+    delete: (message, forEveryone) => api.messages.delete(message.id, { forEveryone }),
   };
   return actions;
 }

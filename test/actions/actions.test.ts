@@ -84,7 +84,7 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
       const message = await fromAlice('hello');
       const statuses: TrackedSend[] = [];
       client.on('message.status', (s) => statuses.push(s));
-      const result = await client.sendReaction(message.id, '👍');
+      const result = await client.messages.react(message.id, '👍');
       expect(result.id).to.equal(message.id);
       const seen = await alice.waitForAction((a) => a.type === 'reaction');
       expect(seen).to.include({ by: BOT_ID, chatId: BOT_ID, emoji: '👍' });
@@ -120,22 +120,22 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
     it("the bot's own reaction comes back as message.reaction with fromMe", async () => {
       const message = await fromAlice('mine');
       const own = next<ReactionUpdate>(client, 'message.reaction', (u) => u.fromMe);
-      await client.sendReaction(message.id, '🔥');
+      await client.messages.react(message.id, '🔥');
       expect(await own).to.deep.include({ messageId: message.id, emoji: '🔥', senderId: BOT_ID });
     });
 
     it('reacting to an unknown message is MESSAGE_NOT_FOUND; a bad id or emoji is VALIDATION_FAILED', async () => {
       await fromAlice('known');
       expectCode(
-        await rejection(client.sendReaction(`false_${ALICE_ID}_3EB0FFFFFFFFFFFFFFFFFF`, '👍')),
+        await rejection(client.messages.react(`false_${ALICE_ID}_3EB0FFFFFFFFFFFFFFFFFF`, '👍')),
         'MESSAGE_NOT_FOUND',
       );
-      expectCode(await rejection(client.sendReaction('not-an-id', '👍')), 'VALIDATION_FAILED');
+      expectCode(await rejection(client.messages.react('not-an-id', '👍')), 'VALIDATION_FAILED');
       const message = await fromAlice('again');
-      expectCode(await rejection(client.sendReaction(message.id, 'ok')), 'VALIDATION_FAILED');
-      expectCode(await rejection(client.sendReaction(message.id, '👍 👍')), 'VALIDATION_FAILED');
+      expectCode(await rejection(client.messages.react(message.id, 'ok')), 'VALIDATION_FAILED');
+      expectCode(await rejection(client.messages.react(message.id, '👍 👍')), 'VALIDATION_FAILED');
       for (const emoji of ['👍🏽', '👨‍👩‍👧', '🇳🇱', '1️⃣']) {
-        await client.sendReaction(message.id, emoji);
+        await client.messages.react(message.id, emoji);
       }
     });
 
@@ -168,7 +168,7 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
     it('the bot edits its message: the receiver sees the new text and an edit event', async () => {
       const sent = await client.sendTextMessage({ to: ALICE_ID, text: 'helo' });
       const own = next<EditUpdate>(client, 'message.edit');
-      const result = await client.editMessage(sent.id, 'hello');
+      const result = await client.messages.edit(sent.id, 'hello');
       expect(result.id).to.equal(sent.id);
       const seen = await alice.waitForAction((a) => a.type === 'edit');
       expect(seen).to.include({ by: BOT_ID, body: 'hello', previousBody: 'helo' });
@@ -210,9 +210,9 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
       const sent = await client.sendTextMessage({ to: ALICE_ID, text: 'typo' });
       const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
       clock.tick(EDIT_WINDOW_MS - 2_000);
-      await client.editMessage(sent.id, 'still in time');
+      await client.messages.edit(sent.id, 'still in time');
       clock.tick(4_000);
-      const error = await rejection(client.editMessage(sent.id, 'too late'));
+      const error = await rejection(client.messages.edit(sent.id, 'too late'));
       expectCode(error, 'MESSAGE_TOO_OLD');
       expect((error as { details: { windowMs: number } }).details.windowMs).to.equal(
         EDIT_WINDOW_MS,
@@ -224,7 +224,7 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
         to: ALICE_ID,
         sticker: { buffer: Buffer.from('RIFF....WEBP'), mimetype: 'image/webp' },
       });
-      expectCode(await rejection(client.editMessage(sent.id, 'text')), 'VALIDATION_FAILED');
+      expectCode(await rejection(client.messages.edit(sent.id, 'text')), 'VALIDATION_FAILED');
     });
   });
 
@@ -232,14 +232,14 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
     it('delete for everyone: the receiver sees it revoked; the bot gets message.revoke', async () => {
       const sent = await client.sendTextMessage({ to: ALICE_ID, text: 'oops' });
       const own = next<RevokeUpdate>(client, 'message.revoke');
-      await client.deleteMessage(sent.id, { forEveryone: true });
+      await client.messages.delete(sent.id, { forEveryone: true });
       const seen = await alice.waitForAction((a) => a.type === 'revoke');
       expect(seen).to.include({ by: BOT_ID, previousBody: 'oops' });
       const message = alice.inbox.find((m) => m.id === seen.messageId)!;
       expect(message.type).to.equal('revoked');
       expect(message.body).to.equal('');
       expect(await own).to.deep.include({ messageId: sent.id, by: BOT_ID, fromMe: true });
-      expectCode(await rejection(client.sendReaction(sent.id, '👍')), 'MESSAGE_NOT_FOUND');
+      expectCode(await rejection(client.messages.react(sent.id, '👍')), 'MESSAGE_NOT_FOUND');
     });
 
     it("deleting someone else's message for everyone is PERMISSION_DENIED, except as group admin", async () => {
@@ -269,10 +269,10 @@ describe('message actions: reactions, edits, deletes (SDK on the simulator)', fu
       const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
       clock.tick(REVOKE_WINDOW_MS + 2_000);
       expectCode(
-        await rejection(client.deleteMessage(sent.id, { forEveryone: true })),
+        await rejection(client.messages.delete(sent.id, { forEveryone: true })),
         'MESSAGE_TOO_OLD',
       );
-      await client.deleteMessage(sent.id);
+      await client.messages.delete(sent.id);
     });
 
     it('a phone revokes its message: message.revoke with who and the text before', async () => {

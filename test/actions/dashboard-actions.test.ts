@@ -69,12 +69,12 @@ describe('REST: dashboard chat panel with reactions, edits and deletions', funct
       .waitFor({ timeout: 10_000 });
 
     // The bot edits, then deletes its message.
-    await client.editMessage(sent.id, 'rate this, please');
+    await client.messages.edit(sent.id, 'rate this, please');
     await page
       .locator('#sim-inbox li.in', { hasText: 'rate this, please' })
       .locator('small.edited')
       .waitFor({ timeout: 10_000 });
-    await client.deleteMessage(sent.id, { forEveryone: true });
+    await client.messages.delete(sent.id, { forEveryone: true });
     await page
       .locator('#sim-inbox li.revoked', { hasText: 'This message was deleted' })
       .waitFor({ timeout: 10_000 });

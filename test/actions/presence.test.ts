@@ -45,12 +45,12 @@ describe('presence and read state (SDK on the simulator)', function () {
     await cleanup();
   });
 
-  it('sendPresence shows typing / recording / paused to the other side of the chat', async () => {
+  it('presence.send shows typing / recording / paused to the other side of the chat', async () => {
     await start();
-    const result = await client.sendPresence(ALICE_ID, 'typing');
+    const result = await client.presence.send(ALICE_ID, 'typing');
     expect(result.id).to.equal('');
-    await client.sendPresence(`+${ALICE}`, 'recording');
-    await client.sendPresence(ALICE_ID, 'paused');
+    await client.presence.send(`+${ALICE}`, 'recording');
+    await client.presence.send(ALICE_ID, 'paused');
     const states = alice.actions.filter((a) => a.type === 'chat-state');
     expect(states.map((a) => [a.by, a.chatId, a.state])).to.deep.equal([
       [BOT_ID, BOT_ID, 'typing'],
@@ -64,44 +64,44 @@ describe('presence and read state (SDK on the simulator)', function () {
     await start();
     const bob = sdk.simulator.phone(BOB);
     sdk.simulator.group({ id: GROUP, members: [ALICE, BOB, BOT_ID] });
-    await client.sendPresence(GROUP, 'typing');
+    await client.presence.send(GROUP, 'typing');
     for (const phone of [alice, bob]) {
       const seen = await phone.waitForAction((a) => a.type === 'chat-state');
       expect(seen).to.include({ chatId: GROUP, by: BOT_ID, state: 'typing' });
     }
-    expect(await codeOf(client.sendPresence(ALICE_ID, 'dancing' as never))).to.equal(
+    expect(await codeOf(client.presence.send(ALICE_ID, 'dancing' as never))).to.equal(
       'VALIDATION_FAILED',
     );
-    expect(await codeOf(client.sendPresence('status@broadcast', 'typing'))).to.equal(
+    expect(await codeOf(client.presence.send('status@broadcast', 'typing'))).to.equal(
       'INVALID_CHAT_ID',
     );
-    expect(await codeOf(client.sendPresence('120363000000000099@g.us', 'typing'))).to.equal(
+    expect(await codeOf(client.presence.send('120363000000000099@g.us', 'typing'))).to.equal(
       'CHAT_NOT_FOUND',
     );
   });
 
-  it('markChatSeen marks the chat read: the sender is told (blue ticks)', async () => {
+  it('presence.markSeen marks the chat read: the sender is told (blue ticks)', async () => {
     await start();
     const received = new Promise<Message>((resolve) => client.once('message', resolve));
     await alice.send(BOT_ID, 'did you read this?');
     await received;
     expect(alice.actions.filter((a) => a.type === 'seen')).to.deep.equal([]);
-    const result = await client.markChatSeen(ALICE_ID);
+    const result = await client.presence.markSeen(ALICE_ID);
     const seen = await alice.waitForAction((a) => a.type === 'seen');
     expect(seen).to.include({ by: BOT_ID, chatId: BOT_ID });
     expect((await sdk.sends.get(result.trackingId))?.kind).to.equal('seen');
     // Nothing new to read: nobody is told again.
-    await client.markChatSeen(ALICE_ID);
+    await client.presence.markSeen(ALICE_ID);
     expect(alice.actions.filter((a) => a.type === 'seen')).to.have.length(1);
   });
 
-  it('setOnline sets the presence of the account', async () => {
+  it('presence.setOnline sets the presence of the account', async () => {
     await start();
     const me = sdk.simulator.linkedPhone('bot')!;
     expect(me.online).to.equal(null);
-    const result = await client.setOnline(false);
+    const result = await client.presence.setOnline(false);
     expect(me.online).to.equal(false);
-    await client.setOnline(true);
+    await client.presence.setOnline(true);
     expect(me.online).to.equal(true);
     const tracked = await sdk.sends.get(result.trackingId);
     expect(tracked).to.include({ kind: 'online', chatId: BOT_ID });
@@ -128,7 +128,7 @@ describe('presence and read state (SDK on the simulator)', function () {
     expect(arrived - typing!.at).to.be.at.least(typingDelayMs(text) - 2);
     expect(message.body).to.equal(text);
     // Not for media, reactions or presence.
-    await client.sendPresence(ALICE_ID, 'paused');
+    await client.presence.send(ALICE_ID, 'paused');
     expect(alice.actions.filter((a) => a.type === 'chat-state')).to.have.length(2);
   });
 

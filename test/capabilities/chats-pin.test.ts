@@ -36,11 +36,11 @@ describe('chats.pin / chats.unpin (SDK and REST on the simulator)', () => {
     await client.chats.pin(ids[1]);
     await client.chats.pin(ids[2]);
     expect(await client.chats.pin(ids[3])).to.deep.equal({ chatId: ids[3], pinned: false });
-    expect((await client.getChat(ids[3])).pinned).to.equal(false);
-    expect((await client.getChat(ids[2])).pinned).to.equal(true);
+    expect((await client.chats.get(ids[3])).pinned).to.equal(false);
+    expect((await client.chats.get(ids[2])).pinned).to.equal(true);
 
     expect(await client.chats.unpin(ids[0])).to.deep.equal({ chatId: ids[0], pinned: false });
-    expect((await client.getChat(ids[0])).pinned).to.equal(false);
+    expect((await client.chats.get(ids[0])).pinned).to.equal(false);
     expect((await client.chats.pin(ids[3])).pinned).to.equal(true);
     for (const id of ids.slice(1)) await client.chats.unpin(id);
   });
@@ -111,11 +111,11 @@ describe('chats.pin / chats.unpin on whatsapp-web.js 1.34.7 + the WhatsApp Web d
     expect((await client.chats.pin(BOB.pn)).pinned).to.equal(true);
     expect((await client.chats.pin(TEAM_GROUP.id)).pinned).to.equal(true);
     expect((await client.chats.pin(ANNOUNCE_GROUP.id)).pinned, 'a 4th').to.equal(false);
-    expect((await client.getChat(ALICE.pn)).pinned).to.equal(true);
-    expect((await client.getChat(ANNOUNCE_GROUP.id)).pinned).to.equal(false);
+    expect((await client.chats.get(ALICE.pn)).pinned).to.equal(true);
+    expect((await client.chats.get(ANNOUNCE_GROUP.id)).pinned).to.equal(false);
 
     expect(await client.chats.unpin(ALICE.pn)).to.deep.equal({ chatId: ALICE.pn, pinned: false });
-    expect((await client.getChat(ALICE.pn)).pinned).to.equal(false);
+    expect((await client.chats.get(ALICE.pn)).pinned).to.equal(false);
     expect((await client.chats.pin(ANNOUNCE_GROUP.id)).pinned).to.equal(true);
     expect((await rejection(client.chats.pin('15559999999'))).code).to.equal('CHAT_NOT_FOUND');
   });

@@ -66,5 +66,15 @@ describe('capability table', () => {
       expect((await rejection(client.chats.pin('not a chat'))).code).to.equal('INVALID_CHAT_ID');
       expect((await rejection(client.calls.reject('ABC123'))).code).to.equal('CLIENT_NOT_READY');
     });
+
+    it('a queued method checks its arguments and options object before it queues anything', async () => {
+      const client = sdk.createClient({ name: 'queued' });
+      const bad = await rejection(client.presence.send('15550001111', 'dancing' as never));
+      expect(bad.issues?.map((i) => i.path)).to.deep.equal(['state']);
+      const options = await rejection(client.presence.setOnline(true, 5 as never));
+      expect(options.code).to.equal('VALIDATION_FAILED');
+      expect(options.issues?.map((i) => i.path)).to.deep.equal(['options']);
+      expect(client.info().queue.pending).to.equal(0);
+    });
   });
 });

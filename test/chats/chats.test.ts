@@ -63,7 +63,7 @@ describe('chats (SDK on the simulator)', () => {
     clock.tick(1_000);
     await arrive(client, alice, 'in the group', GROUP);
 
-    const page = await client.getChats({ limit: 10 });
+    const page = await client.chats.list({ limit: 10 });
     expect(page.nextCursor).to.equal(null);
     expect(page.items.map((c) => c.id)).to.deep.equal([
       GROUP,
@@ -82,10 +82,10 @@ describe('chats (SDK on the simulator)', () => {
     expect(bobChat?.lastMessage).to.include({ body: 'bob again', type: 'chat', fromMe: false });
     expect(aliceChat).to.include({ name: 'Alice', unreadCount: 1 });
     expect(aliceChat?.timestamp).to.be.below(bobChat.timestamp);
-    // markChatSeen clears the unread count of that chat only (a group, a person)
-    await client.markChatSeen(GROUP);
-    await client.markChatSeen(`${BOB}@c.us`);
-    const seen = await client.getChats({ limit: 10 });
+    // presence.markSeen clears the unread count of that chat only (a group, a person)
+    await client.presence.markSeen(GROUP);
+    await client.presence.markSeen(`${BOB}@c.us`);
+    const seen = await client.chats.list({ limit: 10 });
     expect(seen.items.map((c) => [c.id, c.unreadCount])).to.deep.equal([
       [GROUP, 0],
       [`${BOB}@c.us`, 0],
@@ -111,18 +111,18 @@ describe('chats (SDK on the simulator)', () => {
       await arrive(client, sdk.simulator.phone(number), `hello ${number}`);
       clock.tick(1_000);
     }
-    const first = await client.getChats({ limit: 2 });
+    const first = await client.chats.list({ limit: 2 });
     expect(first.items.map((c) => c.id)).to.deep.equal(['15550003005@c.us', '15550003004@c.us']);
     expect(first.nextCursor).to.be.a('string');
     // Activity in a chat of the first page moves it to the top: it is not repeated.
     await arrive(client, sdk.simulator.phone(phones[4]), 'again');
-    const second = await client.getChats({ limit: 2, cursor: first.nextCursor! });
+    const second = await client.chats.list({ limit: 2, cursor: first.nextCursor! });
     expect(second.items.map((c) => c.id)).to.deep.equal(['15550003003@c.us', '15550003002@c.us']);
-    const third = await client.getChats({ limit: 2, cursor: second.nextCursor! });
+    const third = await client.chats.list({ limit: 2, cursor: second.nextCursor! });
     expect(third.items.map((c) => c.id)).to.deep.equal(['15550003001@c.us']);
     expect(third.nextCursor).to.equal(null);
     // A fresh first page shows the moved chat on top.
-    expect((await client.getChats({ limit: 1 })).items[0]?.id).to.equal('15550003005@c.us');
+    expect((await client.chats.list({ limit: 1 })).items[0]?.id).to.equal('15550003005@c.us');
   });
 
   it('chats in the same second are ordered by id, and pages still split between them', async () => {
@@ -132,7 +132,7 @@ describe('chats (SDK on the simulator)', () => {
     const ids: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.getChats({ limit: 1, ...(cursor ? { cursor } : {}) });
+      const page = await client.chats.list({ limit: 1, ...(cursor ? { cursor } : {}) });
       ids.push(...page.items.map((c) => c.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -144,29 +144,29 @@ describe('chats (SDK on the simulator)', () => {
     const bob = sdk.simulator.phone(BOB);
     await arrive(client, alice, 'question');
     await arrive(client, bob, 'other question');
-    expect((await client.getChats({ unreadOnly: true })).items).to.have.length(2);
+    expect((await client.chats.list({ unreadOnly: true })).items).to.have.length(2);
     await client.sendTextMessage({ to: ALICE_ID, text: 'answer' });
-    const unread = await client.getChats({ unreadOnly: true });
+    const unread = await client.chats.list({ unreadOnly: true });
     expect(unread.items.map((c) => c.id)).to.deep.equal([`${BOB}@c.us`]);
-    const aliceChat = await client.getChat(ALICE);
+    const aliceChat = await client.chats.get(ALICE);
     expect(aliceChat).to.include({ unreadCount: 0 });
     expect(aliceChat.lastMessage).to.include({ body: 'answer', fromMe: true });
   });
 
-  it('getChat by number, @c.us or @lid; archived, pinned and muted from the phone', async () => {
+  it('chats.get by number, @c.us or @lid; archived, pinned and muted from the phone', async () => {
     const lidPhone = sdk.simulator.phone('15550005555', {
       lidAddressed: true,
       lid: '123456789012345',
       pushname: 'Lia',
     });
     await arrive(client, lidPhone, 'by lid', BOT_ID);
-    const byLid = await client.getChat('123456789012345@lid');
+    const byLid = await client.chats.get('123456789012345@lid');
     expect(byLid).to.include({ id: '123456789012345@lid', name: 'Lia', unreadCount: 1 });
-    expect(await client.getChat('15550005555@c.us')).to.deep.equal(byLid);
+    expect(await client.chats.get('15550005555@c.us')).to.deep.equal(byLid);
     const me = sdk.simulator.linkedPhone('bot')!;
     me.addContact('15550005555', 'Lia (work)');
     me.setChatFlags('15550005555', { archived: true, pinned: true, muted: true });
-    expect(await client.getChat('123456789012345@lid')).to.include({
+    expect(await client.chats.get('123456789012345@lid')).to.include({
       name: 'Lia (work)',
       archived: true,
       pinned: true,
@@ -174,7 +174,7 @@ describe('chats (SDK on the simulator)', () => {
     });
     // A new message brings an archived chat back (pinned and muted stay).
     await arrive(client, lidPhone, 'again', BOT_ID);
-    expect(await client.getChat('123456789012345@lid')).to.include({
+    expect(await client.chats.get('123456789012345@lid')).to.include({
       archived: false,
       pinned: true,
       muted: true,
@@ -182,67 +182,69 @@ describe('chats (SDK on the simulator)', () => {
     });
   });
 
-  it('fetchMessages: newest first, limit, and before pages back through the history', async () => {
+  it('chats.messages: newest first, limit, and before pages back through the history', async () => {
     const alice = sdk.simulator.phone(ALICE);
     for (let i = 1; i <= 5; i++) {
       await arrive(client, alice, `m${i}`);
       clock.tick(1_000);
     }
     await client.sendTextMessage({ to: ALICE_ID, text: 'reply' });
-    const latest = await client.fetchMessages(ALICE_ID, { limit: 3 });
+    const latest = await client.chats.messages(ALICE_ID, { limit: 3 });
     expect(latest.map((m) => m.body)).to.deep.equal(['reply', 'm5', 'm4']);
     expect(latest[0]).to.include({ fromMe: true, chatId: ALICE_ID, from: BOT_ID });
     expect(latest[1]).to.include({ fromMe: false, chatId: ALICE_ID, from: ALICE_ID });
-    const older = await client.fetchMessages(ALICE, { limit: 3, before: latest[2].id });
+    const older = await client.chats.messages(ALICE, { limit: 3, before: latest[2].id });
     expect(older.map((m) => m.body)).to.deep.equal(['m3', 'm2', 'm1']);
-    expect(await client.fetchMessages(ALICE, { before: older[2].id })).to.deep.equal([]);
-    expect((await client.fetchMessages(ALICE)).map((m) => m.body)).to.have.length(6);
+    expect(await client.chats.messages(ALICE, { before: older[2].id })).to.deep.equal([]);
+    expect((await client.chats.messages(ALICE)).map((m) => m.body)).to.have.length(6);
   });
 
-  it('fetchMessages in a group carries authors; a quiet group has no messages', async () => {
+  it('chats.messages in a group carries authors; a quiet group has no messages', async () => {
     const alice = sdk.simulator.phone(ALICE);
     sdk.simulator.group({ id: GROUP, members: [BOT_PHONE, ALICE] });
     sdk.simulator.group({ id: QUIET_GROUP, members: [BOT_PHONE, BOB] });
     await arrive(client, alice, 'group hello', GROUP);
     await client.sendTextMessage({ to: GROUP, text: 'bot hello' });
-    const messages = await client.fetchMessages(GROUP, { limit: 10 });
+    const messages = await client.chats.messages(GROUP, { limit: 10 });
     expect(messages.map((m) => [m.body, m.author])).to.deep.equal([
       ['bot hello', BOT_ID],
       ['group hello', ALICE_ID],
     ]);
-    expect(await client.fetchMessages(QUIET_GROUP)).to.deep.equal([]);
+    expect(await client.chats.messages(QUIET_GROUP)).to.deep.equal([]);
   });
 
   it('unknown chats, unknown messages, bad ids, limits and cursors are coded errors', async () => {
     sdk.simulator.phone(BOB);
     await arrive(client, sdk.simulator.phone(ALICE), 'hi');
-    expect((await rejection(client.getChat(BOB))).code).to.equal('CHAT_NOT_FOUND');
-    expect((await rejection(client.getChat('19990009999'))).code).to.equal('CHAT_NOT_FOUND');
-    expect((await rejection(client.getChat('120363999999999999@g.us'))).code).to.equal(
+    expect((await rejection(client.chats.get(BOB))).code).to.equal('CHAT_NOT_FOUND');
+    expect((await rejection(client.chats.get('19990009999'))).code).to.equal('CHAT_NOT_FOUND');
+    expect((await rejection(client.chats.get('120363999999999999@g.us'))).code).to.equal(
       'CHAT_NOT_FOUND',
     );
-    expect((await rejection(client.fetchMessages(BOB))).code).to.equal('CHAT_NOT_FOUND');
+    expect((await rejection(client.chats.messages(BOB))).code).to.equal('CHAT_NOT_FOUND');
     const missing = await rejection(
-      client.fetchMessages(ALICE, { before: 'false_15550001111@c.us_3EB0FFFFFFFFFFFFFFFFFF' }),
+      client.chats.messages(ALICE, { before: 'false_15550001111@c.us_3EB0FFFFFFFFFFFFFFFFFF' }),
     );
     expect(missing.code).to.equal('MESSAGE_NOT_FOUND');
-    expect((await rejection(client.getChat('status@broadcast'))).code).to.equal('INVALID_CHAT_ID');
-    expect((await rejection(client.getChat('nonsense'))).code).to.equal('INVALID_CHAT_ID');
-    expect((await rejection(client.getChats({ limit: 0 }))).code).to.equal('VALIDATION_FAILED');
-    expect((await rejection(client.getChats({ limit: 501 }))).code).to.equal('VALIDATION_FAILED');
-    expect((await rejection(client.getChats({ cursor: 'bm9wZQ' }))).code).to.equal(
+    expect((await rejection(client.chats.get('status@broadcast'))).code).to.equal(
+      'INVALID_CHAT_ID',
+    );
+    expect((await rejection(client.chats.get('nonsense'))).code).to.equal('INVALID_CHAT_ID');
+    expect((await rejection(client.chats.list({ limit: 0 }))).code).to.equal('VALIDATION_FAILED');
+    expect((await rejection(client.chats.list({ limit: 501 }))).code).to.equal('VALIDATION_FAILED');
+    expect((await rejection(client.chats.list({ cursor: 'bm9wZQ' }))).code).to.equal(
       'VALIDATION_FAILED',
     );
-    expect((await rejection(client.fetchMessages(ALICE, { limit: 1.5 }))).code).to.equal(
+    expect((await rejection(client.chats.messages(ALICE, { limit: 1.5 }))).code).to.equal(
       'VALIDATION_FAILED',
     );
   });
 
   it('needs a READY client', async () => {
     await client.stop();
-    const error = await rejection(client.getChats());
+    const error = await rejection(client.chats.list());
     expect(error.code).to.equal('CLIENT_NOT_READY');
     expect(error.details).to.include({ client: 'bot', state: 'STOPPED' });
-    expect((await rejection(client.fetchMessages(ALICE))).code).to.equal('CLIENT_NOT_READY');
+    expect((await rejection(client.chats.messages(ALICE))).code).to.equal('CLIENT_NOT_READY');
   });
 });

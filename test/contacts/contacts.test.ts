@@ -145,7 +145,7 @@ describe('contacts (SDK on the simulator)', () => {
     await alice.send(GROUP, 'group text');
     await inGroup;
     expect(seen).to.deep.equal(['group text']);
-    expect((await rejection(client.getChat(ALICE))).code).to.equal('CHAT_NOT_FOUND');
+    expect((await rejection(client.chats.get(ALICE))).code).to.equal('CHAT_NOT_FOUND');
     await client.contacts.unblock(alice.lid);
     expect(await client.contacts.get(ALICE)).to.include({ isBlocked: false });
     const after = nextMessage();

@@ -64,7 +64,7 @@ describe('mentions on received messages', () => {
       expect(
         (await bob.waitForMessage((m) => m.body === '@15550001111 yes')).mentionedIds,
       ).to.deep.equal([alice.id]);
-      const history = await client.fetchMessages(GROUP, { limit: 1 });
+      const history = await client.chats.messages(GROUP, { limit: 1 });
       expect(history[0]?.mentionedIds).to.deep.equal([alice.id]);
       expect(
         (await rejection(alice.send(GROUP, 'x', { mentions: ['not a number'] }))).code,

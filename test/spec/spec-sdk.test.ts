@@ -87,7 +87,7 @@ describe('SPEC: SDK operations and the message object (simulator)', () => {
     });
     const seen = await alice.waitForAction((a) => a.type === 'seen');
     expect(seen).to.include({ by: BOT_ID, chatId: BOT_ID });
-    expect((await client.getChat('15550001111@c.us')).unreadCount).to.equal(0);
+    expect((await client.chats.get('15550001111@c.us')).unreadCount).to.equal(0);
     // mentions: contacts mentioned in the message
     await client.sendTextMessage({
       to: '15550001111@c.us',
@@ -110,7 +110,7 @@ describe('SPEC: SDK operations and the message object (simulator)', () => {
     ]);
     expect(alice.inbox[3]?.mentionedIds).to.deep.equal([bob.id]);
     expect(alice.inbox[4]?.quotedMessageId).to.be.a('string');
-    const [latest] = await client.fetchMessages('15550001111@c.us', { limit: 1 });
+    const [latest] = await client.chats.messages('15550001111@c.us', { limit: 1 });
     expect(latest?.quotedMessageId).to.equal(asked.id);
   });
 

@@ -1,24 +1,19 @@
 /**
- * Message actions over REST (docs/actions.md): react, edit, delete, forward. `{id}` is a WhatsApp
- * message id (`message.id`, `messageId` of a sent message) or the tracking id of a send of this
- * server (it then acts on the message that send made, with its client). Each is queued like a
- * send: 202 with the tracking id, or 201 with `Prefer: wait=N` once made.
+ * Forwarding over REST, and what the generated message-action routes (react, edit, delete:
+ * src/capabilities/messages.ts) share with it: `{id}` is a WhatsApp message id (`message.id`,
+ * `messageId` of a sent message) or the tracking id of a send of this server (it then acts on the
+ * message that send made, with its client). Each is queued like a send: 202 with the tracking id,
+ * or 201 with `Prefer: wait=N` once made.
  */
 import type { Context } from 'koa';
 import { WakitError, type BotClient } from '../../../src/index.js';
-import { chatOfMessageId, prepareAction, prepareForward } from '../../../src/entries/contract.js';
+import { chatOfMessageId, prepareForward } from '../../../src/entries/contract.js';
 import type { PreparedSend } from '../../../src/entries/types.js';
 import type { Principal } from '../auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { MessageAccepted, MessageSent } from '../schemas.js';
-import {
-  ActionMessageIdParam,
-  DeleteQuery,
-  EditRequest,
-  ForwardRequest,
-  ReactionRequest,
-} from '../action-schemas.js';
+import { ActionMessageIdParam, ForwardRequest } from '../action-schemas.js';
 import { enqueueAndRespond, findSend } from './messages.js';
 import { z } from 'zod';
 
@@ -88,22 +83,6 @@ export function actionRoutes(rc: RestContext): AnyRoute[] {
   return [
     defineRoute({
       method: 'POST',
-      path: '/api/v1/messages/{id}/reaction',
-      operationId: 'reactToMessage',
-      summary: 'React to a message with one emoji ("" removes the reaction); queued',
-      tag: 'actions',
-      params,
-      body: ReactionRequest,
-      responses: queuedResponses,
-      errors,
-      async handler(ctx, { params: p, body, principal }) {
-        await run(ctx, principal, p.id, body.client, (messageId) =>
-          prepareAction('reaction', { messageId, emoji: body.emoji }),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'POST',
       path: '/api/v1/messages/{id}/forward',
       operationId: 'forwardMessage',
       summary:
@@ -121,39 +100,6 @@ export function actionRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params: p, body, principal }) {
         await run(ctx, principal, p.id, body.client, (messageId) =>
           prepareForward(messageId, body.chatId),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: '/api/v1/messages/{id}',
-      operationId: 'editMessage',
-      summary: "Edit the text of one of the account's messages (within 15 minutes); queued",
-      tag: 'actions',
-      params,
-      body: EditRequest,
-      responses: queuedResponses,
-      errors,
-      async handler(ctx, { params: p, body, principal }) {
-        await run(ctx, principal, p.id, body.client, (messageId) =>
-          prepareAction('edit', { messageId, text: body.text }),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: '/api/v1/messages/{id}',
-      operationId: 'deleteMessage',
-      summary:
-        'Delete a message: `forEveryone=true` for everyone (own, or as group admin; 2 days 12 hours), else for this account; queued',
-      tag: 'actions',
-      params,
-      query: DeleteQuery,
-      responses: queuedResponses,
-      errors,
-      async handler(ctx, { params: p, query, principal }) {
-        await run(ctx, principal, p.id, query.client, (messageId) =>
-          prepareAction('delete', { messageId, forEveryone: query.forEveryone === 'true' }),
         );
       },
     }),
