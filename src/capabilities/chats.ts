@@ -36,7 +36,7 @@ function pinning(pin: boolean) {
     errors: ['CHAT_NOT_FOUND'],
     run: async (engine, { chatId }): Promise<ChatPin> => ({
       chatId,
-      pinned: await engine.pinChat(chatId, pin),
+      pinned: await engine.ops.chats.pin(chatId, pin),
     }),
     http: {
       method: pin ? 'POST' : 'DELETE',

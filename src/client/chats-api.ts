@@ -46,7 +46,7 @@ export function chatsApi(core: ClientCore): ChatsApi {
   return {
     async getChats(options = {}) {
       const limit = pageLimit(options.limit);
-      const chats = await readyEngine(core).getChats();
+      const chats = await readyEngine(core).ops.chats.list();
       const wanted = options.unreadOnly ? chats.filter((chat) => chat.unreadCount > 0) : chats;
       return paginate(wanted, (chat) => [-chat.timestamp, chat.id], ['number', 'string'], {
         limit,
@@ -55,7 +55,7 @@ export function chatsApi(core: ClientCore): ChatsApi {
     },
     async getChat(chatId) {
       const id = normalizeChatId(chatId, 'chatId', { allow: CONVERSATION_KINDS });
-      return readyEngine(core).getChat(id);
+      return readyEngine(core).ops.chats.get(id);
     },
     async fetchMessages(chatId, options = {}) {
       const id = normalizeChatId(chatId, 'chatId', { allow: CONVERSATION_KINDS });
@@ -66,7 +66,7 @@ export function chatsApi(core: ClientCore): ChatsApi {
           issues: [{ path: 'before', message: 'must be a message id' }],
         });
       }
-      return readyEngine(core).fetchMessages(id, before ? { limit, before } : { limit });
+      return readyEngine(core).ops.chats.fetchMessages(id, before ? { limit, before } : { limit });
     },
   };
 }

@@ -128,43 +128,43 @@ export function groupsApi(core: ClientCore): GroupsApi {
   /** Validates synchronously-thrown input errors into rejections, like the engine's own. */
   const act = async <T>(run: () => Promise<T>): Promise<T> => run();
   return {
-    isGroupAdmin: (groupId, memberId) => core.requireEngine().isGroupAdmin(groupId, memberId),
+    isGroupAdmin: (groupId, memberId) => core.requireEngine().ops.groups.isAdmin(groupId, memberId),
     createGroup: (subject, participants) =>
       act(() => {
         const title = valid(subjectSchema, subject, 'subject');
         const people = peopleOf(participants, 0);
-        return ready().createGroup(title, people);
+        return ready().ops.groups.create(title, people);
       }),
-    getGroup: (groupId) => act(() => ready().getGroup(groupIdOf(groupId))),
+    getGroup: (groupId) => act(() => ready().ops.groups.get(groupIdOf(groupId))),
     addParticipants: (groupId, participants) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().addParticipants(id, peopleOf(participants, 1));
+        return ready().ops.groups.addParticipants(id, peopleOf(participants, 1));
       }),
     removeParticipants: (groupId, participants) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().removeParticipants(id, peopleOf(participants, 1));
+        return ready().ops.groups.removeParticipants(id, peopleOf(participants, 1));
       }),
     promoteParticipants: (groupId, participants) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().promoteParticipants(id, peopleOf(participants, 1));
+        return ready().ops.groups.promoteParticipants(id, peopleOf(participants, 1));
       }),
     demoteParticipants: (groupId, participants) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().demoteParticipants(id, peopleOf(participants, 1));
+        return ready().ops.groups.demoteParticipants(id, peopleOf(participants, 1));
       }),
     setGroupSubject: (groupId, subject) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().setGroupSubject(id, valid(subjectSchema, subject, 'subject'));
+        return ready().ops.groups.setSubject(id, valid(subjectSchema, subject, 'subject'));
       }),
     setGroupDescription: (groupId, description) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().setGroupDescription(
+        return ready().ops.groups.setDescription(
           id,
           valid(descriptionSchema, description, 'description'),
         );
@@ -172,12 +172,12 @@ export function groupsApi(core: ClientCore): GroupsApi {
     setGroupSettings: (groupId, settings) =>
       act(() => {
         const id = groupIdOf(groupId);
-        return ready().setGroupSettings(id, valid(settingsSchema, settings, 'settings'));
+        return ready().ops.groups.setSettings(id, valid(settingsSchema, settings, 'settings'));
       }),
-    getInviteCode: (groupId) => act(() => ready().getInviteCode(groupIdOf(groupId))),
-    revokeInvite: (groupId) => act(() => ready().revokeInvite(groupIdOf(groupId))),
-    joinByInvite: (code) => act(() => ready().joinByInvite(inviteCodeOf(code))),
-    leaveGroup: (groupId) => act(() => ready().leaveGroup(groupIdOf(groupId))),
+    getInviteCode: (groupId) => act(() => ready().ops.groups.getInviteCode(groupIdOf(groupId))),
+    revokeInvite: (groupId) => act(() => ready().ops.groups.revokeInvite(groupIdOf(groupId))),
+    joinByInvite: (code) => act(() => ready().ops.groups.joinByInvite(inviteCodeOf(code))),
+    leaveGroup: (groupId) => act(() => ready().ops.groups.leave(groupIdOf(groupId))),
   };
 }
 
