@@ -28,7 +28,7 @@ export async function benchInboundMix(): Promise<Record<string, number | string>
     const textsOnly = await pushInbound(sdk, MESSAGES, () => seen);
 
     const phone = sdk.simulator.phone('15550002222');
-    const group = await phone.groups.createGroup('Bench', [BOT_ID]);
+    const group = await phone.groups.create('Bench', [BOT_ID]);
     seen = 0;
     let expected = 0;
     const started = process.hrtime.bigint();
@@ -40,7 +40,7 @@ export async function benchInboundMix(): Promise<Record<string, number | string>
         expected++;
       }
       if (i % 50 === 0) {
-        void phone.groups.setGroupSubject(group.id, `Bench ${i}`);
+        void phone.groups.setSubject(group.id, `Bench ${i}`);
         expected++;
       }
     }

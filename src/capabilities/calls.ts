@@ -14,7 +14,7 @@ export const calls = {
     input: z.object({ callId: callIdSchema }).strict(),
     args: ['callId'],
     errors: ['CALL_NOT_FOUND'],
-    run: (engine, { callId }) => engine.rejectCall(callId),
+    run: (engine, { callId }) => engine.ops.calls.reject(callId),
     http: {
       method: 'POST',
       path: '/calls/{id}/reject',

@@ -42,7 +42,7 @@ function pinning(pin: boolean) {
     errors: ['CHAT_NOT_FOUND'],
     run: async (engine, { chatId }): Promise<ChatPin> => ({
       chatId,
-      pinned: await engine.pinChat(chatId, pin),
+      pinned: await engine.ops.chats.pin(chatId, pin),
     }),
     http: {
       method: pin ? 'POST' : 'DELETE',
@@ -85,7 +85,7 @@ export const chats = {
     errors: [],
     run: async (engine, { limit, cursor, unreadOnly }) => {
       const size = pageLimit(limit);
-      const all = await engine.getChats();
+      const all = await engine.ops.chats.list();
       const wanted = unreadOnly ? all.filter((chat) => chat.unreadCount > 0) : all;
       return paginate(wanted, (chat) => [-chat.timestamp, chat.id], ['number', 'string'], {
         limit: size,
@@ -134,7 +134,7 @@ export const chats = {
     input: chatInput,
     args: ['chatId'],
     errors: ['CHAT_NOT_FOUND'],
-    run: (engine, { chatId }) => engine.getChat(chatId),
+    run: (engine, { chatId }) => engine.ops.chats.get(chatId),
     http: {
       method: 'GET',
       path: '/chats/{chatId}',
@@ -164,7 +164,7 @@ export const chats = {
     errors: ['CHAT_NOT_FOUND', 'MESSAGE_NOT_FOUND'],
     run: (engine, { chatId, limit, before }) => {
       const size = pageLimit(limit);
-      return engine.fetchMessages(chatId, before ? { limit: size, before } : { limit: size });
+      return engine.ops.chats.fetchMessages(chatId, before ? { limit: size, before } : { limit: size });
     },
     http: {
       method: 'GET',

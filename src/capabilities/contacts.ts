@@ -42,7 +42,7 @@ function blocking(blocked: boolean) {
     input: personInput,
     args: ['id'],
     errors: ['CHAT_NOT_FOUND'],
-    run: (engine, { id }) => engine.setBlocked(id, blocked),
+    run: (engine, { id }) => engine.ops.contacts.setBlocked(id, blocked),
     http: {
       method: 'POST',
       path: `/contacts/{id}/${blocked ? 'block' : 'unblock'}`,
@@ -75,7 +75,7 @@ export const contacts = {
     args: [],
     errors: [],
     run: async (engine) => {
-      const all = await engine.getContacts();
+      const all = await engine.ops.contacts.list();
       return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
     http: {
@@ -110,7 +110,7 @@ export const contacts = {
     input: personInput,
     args: ['id'],
     errors: ['CHAT_NOT_FOUND'],
-    run: (engine, { id }) => engine.getContact(id),
+    run: (engine, { id }) => engine.ops.contacts.get(id),
     http: {
       method: 'GET',
       path: '/contacts/{id}',
@@ -132,7 +132,8 @@ export const contacts = {
     input: phoneInput,
     args: ['phone'],
     errors: [],
-    run: async (engine, { phone }) => (await engine.getNumberId(digitsOf(phone))) !== null,
+    run: async (engine, { phone }) =>
+      (await engine.ops.contacts.getNumberId(digitsOf(phone))) !== null,
   }),
   getNumberId: defineCapability({
     name: 'contacts.getNumberId',
@@ -142,7 +143,7 @@ export const contacts = {
     input: phoneInput,
     args: ['phone'],
     errors: [],
-    run: (engine, { phone }) => engine.getNumberId(digitsOf(phone)),
+    run: (engine, { phone }) => engine.ops.contacts.getNumberId(digitsOf(phone)),
     http: {
       method: 'GET',
       path: '/numbers/{phone}',
@@ -171,7 +172,7 @@ export const contacts = {
     input: z.object({ id: chatIdInput(PICTURE_KINDS, 'id') }).strict(),
     args: ['id'],
     errors: ['CHAT_NOT_FOUND'],
-    run: (engine, { id }) => engine.getProfilePictureUrl(id),
+    run: (engine, { id }) => engine.ops.contacts.getProfilePictureUrl(id),
     http: {
       method: 'GET',
       path: '/contacts/{id}/profile-picture',

@@ -67,7 +67,7 @@ function participants(
     args: ['groupId', 'participants'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
     run: (engine: Engine, { groupId, participants: people }): Promise<ParticipantResult[]> =>
-      engine[method](groupId, people),
+      engine.ops.groups[method](groupId, people),
     http: {
       ...route,
       method: http.method,
@@ -105,7 +105,7 @@ function invite(revoke: boolean) {
     args: ['groupId'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
     run: (engine, { groupId }) =>
-      revoke ? engine.revokeInvite(groupId) : engine.getInviteCode(groupId),
+      revoke ? engine.ops.groups.revokeInvite(groupId) : engine.ops.groups.getInviteCode(groupId),
     http: {
       ...route,
       method: revoke ? 'DELETE' : 'GET',
@@ -137,7 +137,7 @@ const setters = {
     input: z.object({ groupId: groupIdInput, subject: subjectInput }).strict(),
     args: ['groupId', 'subject'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
-    run: (engine, { groupId, subject }) => engine.setGroupSubject(groupId, subject),
+    run: (engine, { groupId, subject }) => engine.ops.groups.setSubject(groupId, subject),
   }),
   setDescription: defineCapability({
     name: 'groups.setDescription',
@@ -147,7 +147,7 @@ const setters = {
     input: z.object({ groupId: groupIdInput, description: descriptionInput }).strict(),
     args: ['groupId', 'description'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
-    run: (engine, { groupId, description }) => engine.setGroupDescription(groupId, description),
+    run: (engine, { groupId, description }) => engine.ops.groups.setDescription(groupId, description),
   }),
   setSettings: defineCapability({
     name: 'groups.setSettings',
@@ -157,7 +157,7 @@ const setters = {
     input: z.object({ groupId: groupIdInput, settings: settingsInput }).strict(),
     args: ['groupId', 'settings'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
-    run: (engine, { groupId, settings }) => engine.setGroupSettings(groupId, settings),
+    run: (engine, { groupId, settings }) => engine.ops.groups.setSettings(groupId, settings),
   }),
 };
 
@@ -171,7 +171,7 @@ export const groups = {
     input: z.object({ subject: subjectInput, participants: peopleInput(0) }).strict(),
     args: ['subject', 'participants'],
     errors: [],
-    run: (engine, { subject, participants: people }) => engine.createGroup(subject, people),
+    run: (engine, { subject, participants: people }) => engine.ops.groups.create(subject, people),
     http: {
       ...route,
       method: 'POST',
@@ -202,7 +202,7 @@ export const groups = {
     input: groupInput,
     args: ['groupId'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
-    run: (engine, { groupId }) => engine.getGroup(groupId),
+    run: (engine, { groupId }) => engine.ops.groups.get(groupId),
     http: {
       ...route,
       method: 'GET',
@@ -237,12 +237,12 @@ export const groups = {
     args: ['groupId', 'changes'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
     async run(engine, { groupId, changes }) {
-      if (changes.subject !== undefined) await engine.setGroupSubject(groupId, changes.subject);
+      if (changes.subject !== undefined) await engine.ops.groups.setSubject(groupId, changes.subject);
       if (changes.description !== undefined) {
-        await engine.setGroupDescription(groupId, changes.description);
+        await engine.ops.groups.setDescription(groupId, changes.description);
       }
-      if (changes.settings !== undefined) await engine.setGroupSettings(groupId, changes.settings);
-      return engine.getGroup(groupId);
+      if (changes.settings !== undefined) await engine.ops.groups.setSettings(groupId, changes.settings);
+      return engine.ops.groups.get(groupId);
     },
     http: {
       ...route,
@@ -312,7 +312,7 @@ export const groups = {
     input: z.object({ code: inviteCodeInput }).strict(),
     args: ['code'],
     errors: ['CHAT_NOT_FOUND'],
-    run: (engine, { code }) => engine.joinByInvite(code),
+    run: (engine, { code }) => engine.ops.groups.joinByInvite(code),
     http: {
       ...route,
       method: 'POST',
@@ -339,7 +339,7 @@ export const groups = {
     input: groupInput,
     args: ['groupId'],
     errors: ['CHAT_NOT_FOUND'],
-    run: (engine, { groupId }) => engine.leaveGroup(groupId),
+    run: (engine, { groupId }) => engine.ops.groups.leave(groupId),
     http: {
       ...route,
       method: 'POST',
@@ -362,6 +362,6 @@ export const groups = {
       .strict(),
     args: ['groupId', 'memberId'],
     errors: [],
-    run: (engine, { groupId, memberId }) => engine.isGroupAdmin(groupId, memberId),
+    run: (engine, { groupId, memberId }) => engine.ops.groups.isAdmin(groupId, memberId),
   }),
 };

@@ -78,7 +78,7 @@ export class BotClient extends ClientSends {
   readonly #supervisor: ConnectionSupervisor;
   readonly #actions: MessageActions;
   readonly #contacts = new ContactCache((id) =>
-    this.#supervisor.requireEngine().resolveContact(id),
+    this.#supervisor.requireEngine().ops.contacts.resolve(id),
   );
   readonly #emitMessage = (data: MessageData, sender: MessageSender): void => {
     this.#events.emit('message', new Message(data, this.#actions, sender));
@@ -281,7 +281,7 @@ export class BotClient extends ClientSends {
   /** Links by phone number instead of QR (engines that support it); resolves to the code to type. */
   requestPairingCode(phoneNumber: string): Promise<string> {
     const digits = normalizeChatId(phoneNumber, 'phoneNumber').replace('@c.us', '');
-    return this.#supervisor.requirePairingEngine().requestPairingCode(digits);
+    return this.#supervisor.requirePairingEngine().ops.account.requestPairingCode(digits);
   }
 
   info(): ClientInfo {

@@ -20,7 +20,7 @@ export function incomingCallHandler(core: ClientCore): (call: CallData) => void 
     if (!reject) return;
     core
       .requireEngine()
-      .rejectCall(call.id)
+      .ops.calls.reject(call.id)
       .then(
         () => core.log.info({ callId: call.id, from: call.from }, 'call rejected (calls.reject)'),
         (error: unknown) =>

@@ -28,22 +28,22 @@ export async function deliverAction(
 ): Promise<{ id: string }> {
   switch (content.kind) {
     case 'reaction':
-      await engine.react(content.messageId, content.emoji);
+      await engine.ops.actions.react(content.messageId, content.emoji);
       return { id: content.messageId };
     case 'edit':
-      await engine.editMessage(content.messageId, content.text);
+      await engine.ops.actions.edit(content.messageId, content.text);
       return { id: content.messageId };
     case 'delete':
-      await engine.deleteMessage(content.messageId, content.forEveryone);
+      await engine.ops.actions.delete(content.messageId, content.forEveryone);
       return { id: content.messageId };
     case 'seen':
-      await engine.markChatSeen(chatId);
+      await engine.ops.presence.markSeen(chatId);
       return { id: '' };
     case 'presence':
-      await engine.sendChatState(chatId, content.state);
+      await engine.ops.presence.sendState(chatId, content.state);
       return { id: '' };
     case 'online':
-      await engine.setOnline(content.online);
+      await engine.ops.presence.setOnline(content.online);
       return { id: '' };
   }
 }

@@ -104,7 +104,7 @@ async function typeFirst(
   text: string,
 ): Promise<void> {
   try {
-    await engine.sendChatState(chatId, 'typing');
+    await engine.ops.presence.sendState(chatId, 'typing');
   } catch {
     // not reported: the typing indicator is best effort; the send goes on without it
     return;

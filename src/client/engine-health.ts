@@ -103,8 +103,8 @@ export class EngineHealthMonitor {
 
   async #probe(): Promise<EngineHealth | null> {
     const engine = this.deps.engine();
-    if (!engine?.checkHealth) return null;
-    const probe = await engine.checkHealth();
+    if (!engine?.ops.account.checkHealth) return null;
+    const probe = await engine.ops.account.checkHealth();
     const broken = CAPABILITIES.filter((name) => !probe.capabilities[name].ok);
     const health: EngineHealth = {
       ...probe,

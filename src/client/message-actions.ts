@@ -36,7 +36,7 @@ export function messageActions(
       };
     },
     quoted: async (message) => {
-      const data = await core.requireEngine().getQuotedMessage(message.id);
+      const data = await core.requireEngine().ops.messages.getQuoted(message.id);
       return data ? new Message(data, actions) : null;
     },
     react: (message, emoji) => api.messages.react(message.id, emoji),

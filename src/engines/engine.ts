@@ -12,22 +12,22 @@ import type { SessionStore } from '../auth/session-store.js';
 import type { WakitError } from '../errors/index.js';
 import type {
   AckUpdate,
-  ContactInfo,
   DisconnectReason,
   EngineContent,
+  MediaFile,
   MessageData,
 } from './types.js';
-import type { MediaFile } from './types.js';
-import type { GroupEngine, GroupEngineEvents } from './ports/groups.js';
-import type { CallData, CallEngine } from './ports/calls.js';
-import type { ChatEngine } from './ports/chats.js';
-import type { ContactEngine } from './ports/contacts.js';
-import type { MessagesEngine, MessagesEngineEvents } from './ports/messages.js';
-import type { ActionsEngine, EditUpdate, ReactionUpdate, RevokeUpdate } from './ports/actions.js';
-import type { PresenceEngine } from './ports/presence.js';
-import type { EngineProbe } from './health.js';
+import type { AccountOps } from './ports/account.js';
+import type { ActionEvents, ActionOps } from './ports/actions.js';
+import type { CallEvents, CallOps } from './ports/calls.js';
+import type { ChatOps } from './ports/chats.js';
+import type { ContactOps } from './ports/contacts.js';
+import type { GroupEvents, GroupOps } from './ports/groups.js';
+import type { MessageEvents, MessageOps } from './ports/messages.js';
+import type { PresenceOps } from './ports/presence.js';
 
-export interface EngineEvents {
+/** The events of being a linked device: linking, the connection, messages and their acks. */
+export interface CoreEngineEvents {
   qr: [qr: string];
   /** Linked: `restored` is true when the session came from the store (no QR was shown). */
   authenticated: [info: { restored: boolean }];
@@ -39,16 +39,11 @@ export interface EngineEvents {
   /** Any message created in a chat of this account, own ones included (`fromMe`). */
   'message.create': [message: MessageData];
   'message.ack': [update: AckUpdate];
-  'group.join': GroupEngineEvents['group.join'];
-  'group.leave': GroupEngineEvents['group.leave'];
-  'group.update': GroupEngineEvents['group.update'];
-  /** Someone calls the account (voice or video, private or group). */
-  call: [call: CallData];
-  'poll.vote': MessagesEngineEvents['poll.vote'];
-  'message.reaction': [update: ReactionUpdate];
-  'message.edit': [update: EditUpdate];
-  'message.revoke': [update: RevokeUpdate];
 }
+
+/** Every engine event: the core ones and each area's, declared beside the area's operations. */
+export interface EngineEvents
+  extends CoreEngineEvents, GroupEvents, CallEvents, MessageEvents, ActionEvents {}
 
 export type EngineEventName = keyof EngineEvents;
 
@@ -58,15 +53,32 @@ export interface EngineIdentity {
   pushname: string;
 }
 
-export interface Engine
-  extends
-    GroupEngine,
-    ChatEngine,
-    ContactEngine,
-    CallEngine,
-    MessagesEngine,
-    ActionsEngine,
-    PresenceEngine {
+/**
+ * What an engine does on the linked account, by area: `engine.ops.groups.create(…)`. Each area's
+ * interface is its port file in src/engines/ports/ (the contract of the area); both engines
+ * implement every area, one file per area. Operations need the client READY (they reject with
+ * CLIENT_NOT_READY otherwise) unless their doc says so, and throw coded WakitErrors.
+ */
+export interface EngineOps {
+  /** Pairing by phone number, engine health. */
+  readonly account: AccountOps;
+  readonly chats: ChatOps;
+  readonly contacts: ContactOps;
+  readonly groups: GroupOps;
+  readonly calls: CallOps;
+  /** Quoted messages (the message kinds themselves are sent with `send`). */
+  readonly messages: MessageOps;
+  /** React, edit, delete. */
+  readonly actions: ActionOps;
+  /** Seen, typing, online. */
+  readonly presence: PresenceOps;
+}
+
+/**
+ * A WhatsApp linked device: its lifecycle, sending, and the two operations on messages the spec
+ * gives every message (`forward`, `downloadMedia`); everything else is in `ops`, by area.
+ */
+export interface Engine {
   /** Engine type name, e.g. `simulator` or `whatsapp-web.js`. */
   readonly type: string;
   /** Launch and begin linking/restoring. Resolves once launched; linking progresses via events. */
@@ -83,22 +95,8 @@ export interface Engine
   downloadMedia(messageId: string): Promise<MediaFile>;
   /** The linked account, or null when not linked yet. */
   me(): EngineIdentity | null;
-  /** Link by phone number instead of QR; throws NOT_SUPPORTED where the engine cannot. */
-  requestPairingCode(phoneNumber: string): Promise<string>;
-  /** True when `memberId` is an admin of the group `groupId` (for `adminOnly` commands). */
-  isGroupAdmin(groupId: string, memberId: string): Promise<boolean>;
-  /**
-   * A person's LID and phone as WhatsApp's own look-up gives them (`getContactLidAndPhone` in
-   * whatsapp-web.js 1.34). `id` is a normalised `@c.us` or `@lid` id. Never throws for an unknown
-   * user: `isRegistered: false`.
-   */
-  resolveContact(id: string): Promise<ContactInfo>;
-  /**
-   * Probes what the engine can still do on the WhatsApp Web build it runs (engine health,
-   * src/engines/health.ts). Cheap: nothing is sent. Rejects when it cannot look (not connected,
-   * a reload under way): no verdict. Engines without probes leave it out.
-   */
-  checkHealth?(): Promise<EngineProbe>;
+  /** The account operations, by area. */
+  readonly ops: EngineOps;
 
   on<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;
   off<E extends EngineEventName>(event: E, listener: (...args: EngineEvents[E]) => void): this;

@@ -1,7 +1,8 @@
 /**
  * Engine health: what an engine can still do on the WhatsApp Web build it runs. Engines answer
- * `checkHealth()` with a cheap probe of each capability; the client runs it after READY,
- * periodically and on demand, and holds sends whose capability is broken (ENGINE_INCOMPATIBLE).
+ * `ops.account.checkHealth()` with a cheap probe of each capability; the client runs it after
+ * READY, periodically and on demand, and holds sends whose capability is broken
+ * (ENGINE_INCOMPATIBLE).
  */
 
 /** The capabilities probed, by name. */

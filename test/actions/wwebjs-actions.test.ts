@@ -52,7 +52,7 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
     it('react → Message#react (Client#sendReaction); the own reaction comes back as an event', async () => {
       const raw = network.receive(BOT, CONTACT, { text: 'hi' });
       const own = nextEvent(engine, 'message.reaction');
-      await engine.react(raw.id._serialized, '👍');
+      await engine.ops.actions.react(raw.id._serialized, '👍');
       expect(calls('sendReaction')).to.deep.equal([[raw.id._serialized, '👍']]);
       const [update] = await own;
       expect(update).to.deep.include({
@@ -67,7 +67,7 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
 
     it('an unknown message is MESSAGE_NOT_FOUND (the library would do nothing)', async () => {
       await expectCode(
-        engine.react(`false_${CONTACT}_3EB0000000000000DEAD`, '👍'),
+        engine.ops.actions.react(`false_${CONTACT}_3EB0000000000000DEAD`, '👍'),
         'MESSAGE_NOT_FOUND',
       );
       expect(calls('sendReaction')).to.deep.equal([]);
@@ -94,7 +94,7 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
     it('editMessage → Message#edit; message_edit → message.edit with the previous text', async () => {
       const sent = await engine.send(CONTACT, { kind: 'text', text: 'helo', options: {} });
       const event = nextEvent(engine, 'message.edit');
-      await engine.editMessage(sent.id, 'hello');
+      await engine.ops.actions.edit(sent.id, 'hello');
       expect(calls('edit')).to.deep.equal([[sent.id, 'hello']]);
       expect((await event)[0]).to.deep.include({
         messageId: sent.id,
@@ -108,7 +108,7 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
 
     it("someone else's message is PERMISSION_DENIED without calling the library", async () => {
       const raw = network.receive(BOT, CONTACT, { text: 'theirs' });
-      await expectCode(engine.editMessage(raw.id._serialized, 'mine'), 'PERMISSION_DENIED');
+      await expectCode(engine.ops.actions.edit(raw.id._serialized, 'mine'), 'PERMISSION_DENIED');
       expect(calls('edit')).to.deep.equal([]);
     });
 
@@ -116,14 +116,14 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
       const sent = await engine.send(CONTACT, { kind: 'text', text: 'old', options: {} });
       const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
       clock.tick(EDIT_WINDOW_MS + 2_000);
-      await expectCode(engine.editMessage(sent.id, 'new'), 'MESSAGE_TOO_OLD');
+      await expectCode(engine.ops.actions.edit(sent.id, 'new'), 'MESSAGE_TOO_OLD');
       expect(calls('edit')).to.deep.equal([]);
       clock.restore();
       const media = await engine.send(CONTACT, {
         kind: 'image',
         media: { data: Buffer.from('png'), mimetype: 'image/png' },
       });
-      await expectCode(engine.editMessage(media.id, 'caption'), 'INVALID_STATE');
+      await expectCode(engine.ops.actions.edit(media.id, 'caption'), 'INVALID_STATE');
     });
 
     it('a contact edits its message: message.edit', async () => {
@@ -145,7 +145,7 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
     it('for everyone → Message#delete(true); message_revoke_everyone → message.revoke', async () => {
       const sent = await engine.send(CONTACT, { kind: 'text', text: 'oops', options: {} });
       const event = nextEvent(engine, 'message.revoke');
-      await engine.deleteMessage(sent.id, true);
+      await engine.ops.actions.delete(sent.id, true);
       expect(calls('delete')).to.deep.equal([[sent.id, true]]);
       expect((await event)[0]).to.deep.include({
         messageId: sent.id,
@@ -154,20 +154,23 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
         fromMe: true,
         previousBody: 'oops',
       });
-      await expectCode(engine.react(sent.id, '👍'), 'MESSAGE_NOT_FOUND');
+      await expectCode(engine.ops.actions.react(sent.id, '👍'), 'MESSAGE_NOT_FOUND');
     });
 
     it("someone else's message, not as group admin: PERMISSION_DENIED (the library would delete it for me only)", async () => {
       const raw = network.receive(BOT, CONTACT, { text: 'private' });
-      await expectCode(engine.deleteMessage(raw.id._serialized, true), 'PERMISSION_DENIED');
+      await expectCode(engine.ops.actions.delete(raw.id._serialized, true), 'PERMISSION_DENIED');
       network.groups.get(RESTRICTED_GROUP)!.participants.push({ id: CONTACT, isAdmin: false });
       const inGroup = network.receive(BOT, CONTACT, { text: 'g' }, RESTRICTED_GROUP);
-      await expectCode(engine.deleteMessage(inGroup.id._serialized, true), 'PERMISSION_DENIED');
+      await expectCode(
+        engine.ops.actions.delete(inGroup.id._serialized, true),
+        'PERMISSION_DENIED',
+      );
       expect(calls('delete')).to.deep.equal([]);
       // Where the bot is an admin it may.
       const spam = network.receive(BOT, CONTACT, { text: 'spam' }, OPEN_GROUP);
       const event = nextEvent(engine, 'message.revoke');
-      await engine.deleteMessage(spam.id._serialized, true);
+      await engine.ops.actions.delete(spam.id._serialized, true);
       expect((await event)[0]).to.deep.include({ chatId: OPEN_GROUP, fromMe: false });
     });
 
@@ -175,8 +178,8 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
       const sent = await engine.send(CONTACT, { kind: 'text', text: 'old', options: {} });
       const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
       clock.tick(REVOKE_WINDOW_MS + 2_000);
-      await expectCode(engine.deleteMessage(sent.id, true), 'MESSAGE_TOO_OLD');
-      await engine.deleteMessage(sent.id, false);
+      await expectCode(engine.ops.actions.delete(sent.id, true), 'MESSAGE_TOO_OLD');
+      await engine.ops.actions.delete(sent.id, false);
       expect(calls('delete')).to.deep.equal([[sent.id, false]]);
     });
 
@@ -195,24 +198,27 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
 
   describe('presence', () => {
     it('markChatSeen → Client#sendSeen; false (no such chat) is CHAT_NOT_FOUND', async () => {
-      await engine.markChatSeen(CONTACT);
+      await engine.ops.presence.markSeen(CONTACT);
       expect(calls('sendSeen')).to.deep.equal([[CONTACT]]);
-      await expectCode(engine.markChatSeen('19990009999@c.us'), 'CHAT_NOT_FOUND');
+      await expectCode(engine.ops.presence.markSeen('19990009999@c.us'), 'CHAT_NOT_FOUND');
     });
 
     it('sendChatState → Chat#sendStateTyping / sendStateRecording / clearState', async () => {
-      await engine.sendChatState(CONTACT, 'typing');
-      await engine.sendChatState(OPEN_GROUP, 'recording');
-      await engine.sendChatState(CONTACT, 'paused');
+      await engine.ops.presence.sendState(CONTACT, 'typing');
+      await engine.ops.presence.sendState(OPEN_GROUP, 'recording');
+      await engine.ops.presence.sendState(CONTACT, 'paused');
       expect(calls('sendStateTyping')).to.deep.equal([[CONTACT]]);
       expect(calls('sendStateRecording')).to.deep.equal([[OPEN_GROUP]]);
       expect(calls('clearState')).to.deep.equal([[CONTACT]]);
-      await expectCode(engine.sendChatState('120363000000000099@g.us', 'typing'), 'CHAT_NOT_FOUND');
+      await expectCode(
+        engine.ops.presence.sendState('120363000000000099@g.us', 'typing'),
+        'CHAT_NOT_FOUND',
+      );
     });
 
     it('setOnline → sendPresenceAvailable / sendPresenceUnavailable', async () => {
-      await engine.setOnline(false);
-      await engine.setOnline(true);
+      await engine.ops.presence.setOnline(false);
+      await engine.ops.presence.setOnline(true);
       expect(
         client.calls.map((c) => c.method).filter((m) => m.startsWith('sendPresence')),
       ).to.deep.equal(['sendPresenceUnavailable', 'sendPresenceAvailable']);
@@ -220,8 +226,8 @@ describe('wwebjs engine: reactions, edits, deletes and presence (fake whatsapp-w
 
     it('a browser gone mid-call is a coded error, not a TypeError', async () => {
       client.pupPage = null;
-      await expectCode(engine.setOnline(true), 'ENGINE_ERROR');
-      await expectCode(engine.markChatSeen(CONTACT), 'ENGINE_ERROR');
+      await expectCode(engine.ops.presence.setOnline(true), 'ENGINE_ERROR');
+      await expectCode(engine.ops.presence.markSeen(CONTACT), 'ENGINE_ERROR');
     });
   });
 });

@@ -27,8 +27,8 @@ const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
   ['src/client/bot-client.ts', 'src/client/client-internals.ts'],
   ['src/engines/ports/messages.ts', 'src/engines/types.ts'],
   [
-    'src/engines/simulator/account-ports.ts',
     'src/engines/simulator/device.ts',
+    'src/engines/simulator/engine-ops.ts',
     'src/engines/simulator/engine.ts',
     'src/engines/simulator/message-kinds.ts',
     'src/engines/simulator/network.ts',

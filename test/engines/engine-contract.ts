@@ -287,9 +287,9 @@ export function describeEngineContract(
       });
 
       it('resolveContact: a registered person gives its phone, an unknown one isRegistered false', async () => {
-        const known = await h.engine.resolveContact(h.contact);
+        const known = await h.engine.ops.contacts.resolve(h.contact);
         expect(known).to.include({ id: h.contact, phone: h.contact, isRegistered: true });
-        expect(await h.engine.resolveContact(h.unknownChat)).to.deep.equal({
+        expect(await h.engine.ops.contacts.resolve(h.unknownChat)).to.deep.equal({
           id: h.unknownChat,
           isRegistered: false,
         });
@@ -298,25 +298,28 @@ export function describeEngineContract(
       it('chats: messages make a chat with unread count and history; numbers; unknown chats', async () => {
         await h.receiveText(h.contact, 'one');
         await h.receiveText(h.contact, 'two');
-        const unread = await h.engine.getChat(h.contact);
+        const unread = await h.engine.ops.chats.get(h.contact);
         expect(unread).to.include({ id: h.contact, isGroup: false, unreadCount: 2 });
         expect(unread.lastMessage).to.include({ body: 'two', fromMe: false });
         await h.engine.send(h.contact, { kind: 'text', text: 'three', options: {} });
-        expect(await h.engine.getChat(h.contact)).to.include({ unreadCount: 0 });
-        expect((await h.engine.getChats()).map((c) => c.id)).to.include(h.contact);
-        const latest = await h.engine.fetchMessages(h.contact, { limit: 2 });
+        expect(await h.engine.ops.chats.get(h.contact)).to.include({ unreadCount: 0 });
+        expect((await h.engine.ops.chats.list()).map((c) => c.id)).to.include(h.contact);
+        const latest = await h.engine.ops.chats.fetchMessages(h.contact, { limit: 2 });
         expect(latest.map((m) => [m.body, m.fromMe])).to.deep.equal([
           ['three', true],
           ['two', false],
         ]);
-        const older = await h.engine.fetchMessages(h.contact, { limit: 5, before: latest[1].id });
+        const older = await h.engine.ops.chats.fetchMessages(h.contact, {
+          limit: 5,
+          before: latest[1].id,
+        });
         expect(older.map((m) => m.body)).to.deep.equal(['one']);
         const digits = (id: string) => id.split('@')[0];
-        expect(await h.engine.getNumberId(digits(h.contact))).to.equal(h.contact);
-        expect(await h.engine.getNumberId(digits(h.unknownChat))).to.equal(null);
-        await expectCode(h.engine.getChat(h.unknownChat), 'CHAT_NOT_FOUND');
-        await expectCode(h.engine.getContact(h.unknownChat), 'CHAT_NOT_FOUND');
-        await expectCode(h.engine.rejectCall('0123456789ABCDEF'), 'CALL_NOT_FOUND');
+        expect(await h.engine.ops.contacts.getNumberId(digits(h.contact))).to.equal(h.contact);
+        expect(await h.engine.ops.contacts.getNumberId(digits(h.unknownChat))).to.equal(null);
+        await expectCode(h.engine.ops.chats.get(h.unknownChat), 'CHAT_NOT_FOUND');
+        await expectCode(h.engine.ops.contacts.get(h.unknownChat), 'CHAT_NOT_FOUND');
+        await expectCode(h.engine.ops.calls.reject('0123456789ABCDEF'), 'CALL_NOT_FOUND');
       });
 
       it('groups the account may not post to fail with PERMISSION_DENIED', async () => {

@@ -160,13 +160,13 @@ describe('simulator engine: linking', () => {
   it('requestPairingCode returns an 8-character code and links the number', async () => {
     const { engine: make } = setup();
     const engine = track(make());
-    await expectCode(engine.requestPairingCode('15550000001'), 'INVALID_STATE');
+    await expectCode(engine.ops.account.requestPairingCode('15550000001'), 'INVALID_STATE');
     const qr = nextEvent(engine, 'qr');
     await engine.start();
     await qr;
     const ready = nextEvent(engine, 'ready');
-    await expectCode(engine.requestPairingCode('abc'), 'VALIDATION_FAILED');
-    const code = await engine.requestPairingCode('+44 7700 900123');
+    await expectCode(engine.ops.account.requestPairingCode('abc'), 'VALIDATION_FAILED');
+    const code = await engine.ops.account.requestPairingCode('+44 7700 900123');
     expect(code).to.match(/^[A-Z0-9]{8}$/);
     await ready;
     expect(engine.me()?.id).to.equal('447700900123@c.us');

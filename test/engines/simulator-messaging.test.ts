@@ -185,9 +185,9 @@ describe('simulator engine: messaging', () => {
     });
     expect(message.id).to.equal(`false_${GROUP}_${message.id.split('_')[2]}_${bob.id}`);
 
-    expect(await bot.isGroupAdmin(GROUP, ALICE + '@c.us')).to.equal(true);
-    expect(await bot.isGroupAdmin(GROUP, bob.id)).to.equal(false);
-    await expectCode(bot.isGroupAdmin('999999999@g.us', bob.id), 'CHAT_NOT_FOUND');
+    expect(await bot.ops.groups.isAdmin(GROUP, ALICE + '@c.us')).to.equal(true);
+    expect(await bot.ops.groups.isAdmin(GROUP, bob.id)).to.equal(false);
+    await expectCode(bot.ops.groups.isAdmin('999999999@g.us', bob.id), 'CHAT_NOT_FOUND');
 
     group.adminsOnly = true;
     await expectCode(bot.send(GROUP, text('x')), 'PERMISSION_DENIED');

@@ -56,7 +56,7 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
     await engine.send(OTHER, text('hello other'));
     chatsState(network).saved.set(CONTACT, 'Alice');
     chatsState(network).chats.set(CONTACT, { archive: true, pin: 1700000000, muted: true });
-    const chats = await engine.getChats();
+    const chats = await engine.ops.chats.list();
     expect(client.calls.filter((c) => c.method === 'getChats')).to.have.length(1);
     const byId = new Map(chats.map((c) => [c.id, c]));
     // Every group the account is in is a chat, even without messages.
@@ -85,16 +85,16 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
 
   it('getChat: a person without messages or an unregistered number is CHAT_NOT_FOUND', async () => {
     network.receive(BOT, CONTACT, { text: 'hi' });
-    expect(await engine.getChat(CONTACT)).to.include({ id: CONTACT, unreadCount: 1 });
-    expect(await engine.getChat(OPEN_GROUP)).to.include({ isGroup: true });
-    await expectCode(engine.getChat(OTHER), 'CHAT_NOT_FOUND');
-    await expectCode(engine.getChat(UNKNOWN), 'CHAT_NOT_FOUND');
-    await expectCode(engine.getChat('120363999999999999@g.us'), 'CHAT_NOT_FOUND');
+    expect(await engine.ops.chats.get(CONTACT)).to.include({ id: CONTACT, unreadCount: 1 });
+    expect(await engine.ops.chats.get(OPEN_GROUP)).to.include({ isGroup: true });
+    await expectCode(engine.ops.chats.get(OTHER), 'CHAT_NOT_FOUND');
+    await expectCode(engine.ops.chats.get(UNKNOWN), 'CHAT_NOT_FOUND');
+    await expectCode(engine.ops.chats.get('120363999999999999@g.us'), 'CHAT_NOT_FOUND');
   });
 
   it('fetchMessages: newest first; before widens the window until it finds the message', async () => {
     for (let i = 1; i <= 60; i++) network.receive(BOT, CONTACT, { text: `m${i}` });
-    const latest = await engine.fetchMessages(CONTACT, { limit: 3 });
+    const latest = await engine.ops.chats.fetchMessages(CONTACT, { limit: 3 });
     expect(latest.map((m) => m.body)).to.deep.equal(['m60', 'm59', 'm58']);
     expect(latest[0]).to.include({ chatId: CONTACT, fromMe: false });
     // A full window is read again without a limit: whatsapp-web.js's own cut sorts same-second
@@ -104,20 +104,25 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
         .filter((c) => c.method === 'fetchMessages')
         .map((c) => (c.args[1] as { limit?: number }).limit ?? 'all');
     expect(fetches()).to.deep.equal([3, 'all']);
-    const m5 = (await engine.fetchMessages(CONTACT, { limit: 60 })).find((m) => m.body === 'm5')!;
+    const m5 = (await engine.ops.chats.fetchMessages(CONTACT, { limit: 60 })).find(
+      (m) => m.body === 'm5',
+    )!;
     client.calls.length = 0;
-    const older = await engine.fetchMessages(CONTACT, { limit: 2, before: m5.id });
+    const older = await engine.ops.chats.fetchMessages(CONTACT, { limit: 2, before: m5.id });
     expect(older.map((m) => m.body)).to.deep.equal(['m4', 'm3']);
     // limit + 50 = 52 messages reach back to m9; doubling to 104 loads them all.
     expect(fetches()).to.deep.equal([52, 'all', 104]);
-    expect(await engine.fetchMessages(CONTACT, { limit: 5, before: older[1].id })).to.have.length(
-      2,
-    );
+    expect(
+      await engine.ops.chats.fetchMessages(CONTACT, { limit: 5, before: older[1].id }),
+    ).to.have.length(2);
     await expectCode(
-      engine.fetchMessages(CONTACT, { limit: 5, before: 'false_15550001111@c.us_3EB0NOPE' }),
+      engine.ops.chats.fetchMessages(CONTACT, {
+        limit: 5,
+        before: 'false_15550001111@c.us_3EB0NOPE',
+      }),
       'MESSAGE_NOT_FOUND',
     );
-    await expectCode(engine.fetchMessages(OTHER, { limit: 5 }), 'CHAT_NOT_FOUND');
+    await expectCode(engine.ops.chats.fetchMessages(OTHER, { limit: 5 }), 'CHAT_NOT_FOUND');
   });
 
   it('getContacts: people only (no groups, itself or address-book entries not on WhatsApp)', async () => {
@@ -126,7 +131,7 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
     state.business.add(CONTACT);
     state.notOnWhatsApp.add('15550008888@c.us');
     network.receive(BOT, OTHER, { text: 'hi' });
-    const contacts = await engine.getContacts();
+    const contacts = await engine.ops.contacts.list();
     expect(contacts).to.deep.equal([
       {
         id: CONTACT,
@@ -149,33 +154,33 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
   });
 
   it('getContact checks the user exists first; a LID with a known phone is reported by phone', async () => {
-    expect(await engine.getContact(LID)).to.include({ id: OTHER, number: '15550002222' });
+    expect(await engine.ops.contacts.get(LID)).to.include({ id: OTHER, number: '15550002222' });
     network.assignLid('15550004444@c.us', '209876543210987@lid', true);
-    expect(await engine.getContact('209876543210987@lid')).to.deep.include({
+    expect(await engine.ops.contacts.get('209876543210987@lid')).to.deep.include({
       id: '209876543210987@lid',
       lid: '209876543210987@lid',
     });
-    await expectCode(engine.getContact(UNKNOWN), 'CHAT_NOT_FOUND');
+    await expectCode(engine.ops.contacts.get(UNKNOWN), 'CHAT_NOT_FOUND');
   });
 
   it('getNumberId, getProfilePictureUrl (undefined → null), block and unblock', async () => {
-    expect(await engine.getNumberId('15550001111')).to.equal(CONTACT);
-    expect(await engine.getNumberId('19990009999')).to.equal(null);
+    expect(await engine.ops.contacts.getNumberId('15550001111')).to.equal(CONTACT);
+    expect(await engine.ops.contacts.getNumberId('19990009999')).to.equal(null);
     chatsState(network).pictures.set(CONTACT, 'https://pps.whatsapp.net/v/alice.jpg');
-    expect(await engine.getProfilePictureUrl(CONTACT)).to.equal(
+    expect(await engine.ops.contacts.getProfilePictureUrl(CONTACT)).to.equal(
       'https://pps.whatsapp.net/v/alice.jpg',
     );
-    expect(await engine.getProfilePictureUrl(OTHER)).to.equal(null);
-    await engine.setBlocked(CONTACT, true);
+    expect(await engine.ops.contacts.getProfilePictureUrl(OTHER)).to.equal(null);
+    await engine.ops.contacts.setBlocked(CONTACT, true);
     expect(chatsState(network).blocked.has(CONTACT)).to.equal(true);
-    expect((await engine.getContact(CONTACT)).isBlocked).to.equal(true);
-    await engine.setBlocked(CONTACT, false);
+    expect((await engine.ops.contacts.get(CONTACT)).isBlocked).to.equal(true);
+    await engine.ops.contacts.setBlocked(CONTACT, false);
     expect(chatsState(network).blocked.has(CONTACT)).to.equal(false);
     expect(client.calls.filter((c) => /block/.test(c.method)).map((c) => c.method)).to.deep.equal([
       'block',
       'unblock',
     ]);
-    await expectCode(engine.setBlocked(UNKNOWN, true), 'CHAT_NOT_FOUND');
+    await expectCode(engine.ops.contacts.setBlocked(UNKNOWN, true), 'CHAT_NOT_FOUND');
   });
 
   it('a Call becomes one call event (own calls and repeats ignored); rejectCall rejects it', async () => {
@@ -187,18 +192,18 @@ describe('wwebjs engine: chats, contacts and calls (fake whatsapp-web.js)', func
     expect(calls).to.deep.equal([
       { id: incoming.id, from: CONTACT, video: true, group: false, timestamp: incoming.timestamp },
     ]);
-    await engine.rejectCall(incoming.id);
+    await engine.ops.calls.reject(incoming.id);
     expect(chatsState(network).rejected).to.deep.equal([{ peerJid: CONTACT, id: incoming.id }]);
-    await expectCode(engine.rejectCall(incoming.id), 'CALL_NOT_FOUND');
-    await expectCode(engine.rejectCall('UNKNOWNCALL'), 'CALL_NOT_FOUND');
+    await expectCode(engine.ops.calls.reject(incoming.id), 'CALL_NOT_FOUND');
+    await expectCode(engine.ops.calls.reject('UNKNOWNCALL'), 'CALL_NOT_FOUND');
   });
 
   it('everything is CLIENT_NOT_READY once stopped', async () => {
     const call = offerCall(client, { from: CONTACT });
     await engine.stop();
-    await expectCode(engine.getChats(), 'CLIENT_NOT_READY');
-    await expectCode(engine.getContact(CONTACT), 'CLIENT_NOT_READY');
-    await expectCode(engine.rejectCall(call.id), 'CLIENT_NOT_READY');
+    await expectCode(engine.ops.chats.list(), 'CLIENT_NOT_READY');
+    await expectCode(engine.ops.contacts.get(CONTACT), 'CLIENT_NOT_READY');
+    await expectCode(engine.ops.calls.reject(call.id), 'CLIENT_NOT_READY');
   });
 });
 

@@ -121,7 +121,7 @@ describe('wwebjs engine: compat layer and health (fake Client, real page)', func
       // at `ready` the ready-phase fixes (media guard, message models) were in the page already
       expect(await ready).to.deep.equal([true, true]);
 
-      const health = await engine.checkHealth();
+      const health = await engine.ops.account.checkHealth();
       expect(health.build).to.equal('2.3000.1047780587');
       expect(health.library).to.equal('whatsapp-web.js 1.34.7');
       expect(Object.values(health.capabilities).every((c) => c.ok)).to.equal(true);

@@ -358,9 +358,9 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
     it('isGroupAdmin reads the group participants', async () => {
       const engine = makeEngine();
       await linked(engine);
-      expect(await engine.isGroupAdmin(OPEN_GROUP, BOT)).to.equal(true);
-      expect(await engine.isGroupAdmin(OPEN_GROUP, CONTACT)).to.equal(false);
-      expect(await engine.isGroupAdmin('120363999999999999@g.us', BOT)).to.equal(false);
+      expect(await engine.ops.groups.isAdmin(OPEN_GROUP, BOT)).to.equal(true);
+      expect(await engine.ops.groups.isAdmin(OPEN_GROUP, CONTACT)).to.equal(false);
+      expect(await engine.ops.groups.isAdmin('120363999999999999@g.us', BOT)).to.equal(false);
     });
 
     it('forward and downloadMedia of unknown ids are MESSAGE_NOT_FOUND / MEDIA_NOT_FOUND', async () => {
@@ -416,12 +416,12 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
   describe('pairing code', () => {
     it('asks whatsapp-web.js for a code while waiting to be linked', async () => {
       const engine = makeEngine();
-      await expectCode(engine.requestPairingCode('+1 555 000 0001'), 'INVALID_STATE');
+      await expectCode(engine.ops.account.requestPairingCode('+1 555 000 0001'), 'INVALID_STATE');
       const qr = nextEvent(engine, 'qr');
       await engine.start();
       await qr;
-      await expectCode(engine.requestPairingCode('12'), 'VALIDATION_FAILED');
-      expect(await engine.requestPairingCode('+1 555-000-0001')).to.equal('ABCD1234');
+      await expectCode(engine.ops.account.requestPairingCode('12'), 'VALIDATION_FAILED');
+      expect(await engine.ops.account.requestPairingCode('+1 555-000-0001')).to.equal('ABCD1234');
       expect(network.last.calls.at(-1)).to.deep.equal({
         method: 'requestPairingCode',
         args: ['15550000001', true, 180000],

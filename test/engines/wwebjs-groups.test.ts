@@ -58,7 +58,7 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
     groups.calls.filter((c) => c.method === method).map((c) => c.args);
 
   it('createGroup: 200 added, 403 invited (invite sent) or refused (privacy), 404 not registered; the creator is left out', async () => {
-    const created = await engine.createGroup('New', [CONTACT, PRIVATE, UNKNOWN]);
+    const created = await engine.ops.groups.create('New', [CONTACT, PRIVATE, UNKNOWN]);
     expect(called('createGroup')).to.deep.equal([['New', [CONTACT, PRIVATE, UNKNOWN]]]);
     expect(created.subject).to.equal('New');
     expect(created.id).to.match(/@g\.us$/);
@@ -77,12 +77,12 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
       },
     ]);
     groups.inviteSent = false;
-    const again = await engine.createGroup('Other', [PRIVATE]);
+    const again = await engine.ops.groups.create('Other', [PRIVATE]);
     expect(again.participants[0]).to.include({ outcome: 'refused', reason: 'privacy' });
   });
 
   it('getGroup: metadata to plain data (owner, creation, roles, settings)', async () => {
-    expect(await engine.getGroup(OPEN_GROUP)).to.deep.equal({
+    expect(await engine.ops.groups.get(OPEN_GROUP)).to.deep.equal({
       id: OPEN_GROUP,
       subject: 'Open',
       description: 'Hi',
@@ -95,13 +95,13 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
       ],
       settings: { messagesAdminsOnly: false, infoAdminsOnly: false },
     });
-    await expectCode(engine.getGroup('120363000000000099@g.us'), 'CHAT_NOT_FOUND');
+    await expectCode(engine.ops.groups.get('120363000000000099@g.us'), 'CHAT_NOT_FOUND');
   });
 
   it('addParticipants: every library code mapped; no admin rights is PERMISSION_DENIED before any call', async () => {
     network.register('15550005555@c.us', '15550006666@c.us');
     groups.forcedCodes.set('15550005555@c.us', 408).set('15550006666@c.us', 419);
-    const results = await engine.addParticipants(OPEN_GROUP, [
+    const results = await engine.ops.groups.addParticipants(OPEN_GROUP, [
       CONTACT,
       UNKNOWN,
       PRIVATE,
@@ -117,7 +117,7 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
     ]);
     const before = called('addParticipants').length;
     const error = await expectCode(
-      engine.addParticipants(RESTRICTED_GROUP, [CONTACT]),
+      engine.ops.groups.addParticipants(RESTRICTED_GROUP, [CONTACT]),
       'PERMISSION_DENIED',
     );
     expect(error.details).to.deep.equal({
@@ -128,11 +128,16 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
     expect(called('addParticipants')).to.have.length(before);
     groups.addError =
       'AddParticipantsError: You have no admin rights to add a participant to a group';
-    await expectCode(engine.addParticipants(OPEN_GROUP, [PRIVATE]), 'PERMISSION_DENIED');
+    await expectCode(engine.ops.groups.addParticipants(OPEN_GROUP, [PRIVATE]), 'PERMISSION_DENIED');
   });
 
   it('remove / promote / demote: refusals decided first, only the rest handed to the library', async () => {
-    const removed = await engine.removeParticipants(OPEN_GROUP, [CONTACT, UNKNOWN, OTHER, BOT]);
+    const removed = await engine.ops.groups.removeParticipants(OPEN_GROUP, [
+      CONTACT,
+      UNKNOWN,
+      OTHER,
+      BOT,
+    ]);
     expect(removed.map((r) => [r.id, r.outcome, r.reason])).to.deep.equal([
       [CONTACT, 'removed', undefined],
       [UNKNOWN, 'refused', 'not_member'],
@@ -141,43 +146,55 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
     ]);
     expect(called('removeParticipants')).to.deep.equal([[OPEN_GROUP, [CONTACT]]]);
     network.groups.get(OPEN_GROUP)!.participants.push({ id: PRIVATE, isAdmin: false });
-    const promoted = await engine.promoteParticipants(OPEN_GROUP, [PRIVATE, BOT]);
+    const promoted = await engine.ops.groups.promoteParticipants(OPEN_GROUP, [PRIVATE, BOT]);
     expect(promoted.map((r) => [r.outcome, r.reason])).to.deep.equal([
       ['promoted', undefined],
       ['refused', 'already_admin'],
     ]);
     expect(called('promoteParticipants')).to.deep.equal([[OPEN_GROUP, [PRIVATE]]]);
-    const demoted = await engine.demoteParticipants(OPEN_GROUP, [PRIVATE, OTHER, CONTACT]);
+    const demoted = await engine.ops.groups.demoteParticipants(OPEN_GROUP, [
+      PRIVATE,
+      OTHER,
+      CONTACT,
+    ]);
     expect(demoted.map((r) => [r.outcome, r.reason])).to.deep.equal([
       ['demoted', undefined],
       ['refused', 'is_owner'],
       ['refused', 'not_member'],
     ]);
     expect(called('demoteParticipants')).to.deep.equal([[OPEN_GROUP, [PRIVATE]]]);
-    await expectCode(engine.removeParticipants(RESTRICTED_GROUP, [OTHER]), 'PERMISSION_DENIED');
+    await expectCode(
+      engine.ops.groups.removeParticipants(RESTRICTED_GROUP, [OTHER]),
+      'PERMISSION_DENIED',
+    );
     expect(called('removeParticipants')).to.have.length(1);
   });
 
   it('subject, description and settings: false from the library is PERMISSION_DENIED; infoAdminsOnly checked first', async () => {
-    await engine.setGroupSubject(OPEN_GROUP, 'Renamed');
-    await engine.setGroupDescription(OPEN_GROUP, 'New text');
-    expect(await engine.getGroup(OPEN_GROUP)).to.deep.include({
+    await engine.ops.groups.setSubject(OPEN_GROUP, 'Renamed');
+    await engine.ops.groups.setDescription(OPEN_GROUP, 'New text');
+    expect(await engine.ops.groups.get(OPEN_GROUP)).to.deep.include({
       subject: 'Renamed',
       description: 'New text',
     });
-    expect(await engine.setGroupSettings(OPEN_GROUP, { messagesAdminsOnly: true })).to.deep.equal({
+    expect(
+      await engine.ops.groups.setSettings(OPEN_GROUP, { messagesAdminsOnly: true }),
+    ).to.deep.equal({
       messagesAdminsOnly: true,
       infoAdminsOnly: false,
     });
     expect(called('setMessagesAdminsOnly')).to.deep.equal([[OPEN_GROUP, true]]);
     expect(called('setInfoAdminsOnly')).to.have.length(0);
     groups.settersFail = true;
-    const error = await expectCode(engine.setGroupSubject(OPEN_GROUP, 'x'), 'PERMISSION_DENIED');
+    const error = await expectCode(
+      engine.ops.groups.setSubject(OPEN_GROUP, 'x'),
+      'PERMISSION_DENIED',
+    );
     expect(error.details).to.deep.include({ action: 'set_subject', missing: 'admin' });
     groups.settersFail = false;
     groups.extraOf(RESTRICTED_GROUP).restrict = true;
     const info = await expectCode(
-      engine.setGroupDescription(RESTRICTED_GROUP, 'x'),
+      engine.ops.groups.setDescription(RESTRICTED_GROUP, 'x'),
       'PERMISSION_DENIED',
     );
     expect(info.details).to.deep.equal({
@@ -188,21 +205,21 @@ describe('wwebjs engine: groups (fake whatsapp-web.js)', function () {
     });
     expect(called('setDescription')).to.have.length(1);
     await expectCode(
-      engine.setGroupSettings(RESTRICTED_GROUP, { infoAdminsOnly: false }),
+      engine.ops.groups.setSettings(RESTRICTED_GROUP, { infoAdminsOnly: false }),
       'PERMISSION_DENIED',
     );
   });
 
   it('invite codes, joining and leaving', async () => {
-    const code = await engine.getInviteCode(OPEN_GROUP);
+    const code = await engine.ops.groups.getInviteCode(OPEN_GROUP);
     expect(code).to.equal(groups.extraOf(OPEN_GROUP).inviteCode);
-    expect(await engine.revokeInvite(OPEN_GROUP)).to.equal(`NEW${code}`);
-    await expectCode(engine.getInviteCode(RESTRICTED_GROUP), 'PERMISSION_DENIED');
-    await engine.leaveGroup(OPEN_GROUP);
+    expect(await engine.ops.groups.revokeInvite(OPEN_GROUP)).to.equal(`NEW${code}`);
+    await expectCode(engine.ops.groups.getInviteCode(RESTRICTED_GROUP), 'PERMISSION_DENIED');
+    await engine.ops.groups.leave(OPEN_GROUP);
     expect(called('leave')).to.deep.equal([[OPEN_GROUP]]);
-    await expectCode(engine.leaveGroup(OPEN_GROUP), 'PERMISSION_DENIED');
-    expect(await engine.joinByInvite(`NEW${code}`)).to.equal(OPEN_GROUP);
-    const bad = await expectCode(engine.joinByInvite('nope'), 'GROUP_INVITE_INVALID');
+    await expectCode(engine.ops.groups.leave(OPEN_GROUP), 'PERMISSION_DENIED');
+    expect(await engine.ops.groups.joinByInvite(`NEW${code}`)).to.equal(OPEN_GROUP);
+    const bad = await expectCode(engine.ops.groups.joinByInvite('nope'), 'GROUP_INVITE_INVALID');
     expect(bad.details).to.deep.equal({ code: 'nope' });
   });
 

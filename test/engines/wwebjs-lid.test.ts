@@ -56,7 +56,7 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
   });
 
   it('resolveContact uses getContactLidAndPhone (and getContactById for the pushname)', async () => {
-    expect(await engine.resolveContact(CONTACT)).to.deep.equal({
+    expect(await engine.ops.contacts.resolve(CONTACT)).to.deep.equal({
       id: CONTACT,
       lid: CONTACT_LID,
       phone: CONTACT,
@@ -66,13 +66,13 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
     expect(client.calls.find((c) => c.method === 'getContactLidAndPhone')?.args).to.deep.equal([
       [CONTACT],
     ]);
-    expect(await engine.resolveContact(HIDDEN_LID)).to.deep.include({
+    expect(await engine.ops.contacts.resolve(HIDDEN_LID)).to.deep.include({
       id: HIDDEN_LID,
       lid: HIDDEN_LID,
       isRegistered: true,
     });
-    expect((await engine.resolveContact(HIDDEN_LID)).phone).to.equal(undefined);
-    expect(await engine.resolveContact(UNKNOWN)).to.deep.equal({
+    expect((await engine.ops.contacts.resolve(HIDDEN_LID)).phone).to.equal(undefined);
+    expect(await engine.ops.contacts.resolve(UNKNOWN)).to.deep.equal({
       id: UNKNOWN,
       isRegistered: false,
     });
@@ -108,10 +108,10 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
 
   it('isGroupAdmin matches a member given by LID against the phone ids of the participants', async () => {
     // getChatModel maps participants to phone ids (toPn, Injected/Utils.js:961-965)
-    expect(await engine.isGroupAdmin(OPEN_GROUP, BOT)).to.equal(true);
+    expect(await engine.ops.groups.isAdmin(OPEN_GROUP, BOT)).to.equal(true);
     network.assignLid(BOT, '201111111111111@lid');
-    expect(await engine.isGroupAdmin(OPEN_GROUP, '201111111111111@lid')).to.equal(true);
-    expect(await engine.isGroupAdmin(OPEN_GROUP, CONTACT_LID)).to.equal(false);
+    expect(await engine.ops.groups.isAdmin(OPEN_GROUP, '201111111111111@lid')).to.equal(true);
+    expect(await engine.ops.groups.isAdmin(OPEN_GROUP, CONTACT_LID)).to.equal(false);
   });
 
   it('status updates are flagged isStatus with the poster as sender', async () => {

@@ -237,8 +237,8 @@ describe('REST: groups', () => {
 
   it('streams group.join / group.update / group.leave over SSE', async () => {
     const dave = fx.sdk.simulator.phone(DAVE);
-    const { id } = await dave.groups.createGroup('Book club', [BOT_ID]);
-    await dave.groups.setGroupSubject(id, 'Book club 2');
+    const { id } = await dave.groups.create('Book club', [BOT_ID]);
+    await dave.groups.setSubject(id, 'Book club 2');
     await dave.groups.removeParticipants(id, [BOT_ID]);
     const { events } = await readEvents(
       `${fx.url}/api/v1/events?since=0&types=group.join,group.update,group.leave`,

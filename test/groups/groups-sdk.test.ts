@@ -191,7 +191,7 @@ describe('groups (SDK on the simulator)', () => {
       'PERMISSION_DENIED',
     );
     expect(outsider.details).to.deep.include({ action: 'add_participants', missing: 'membership' });
-    const notMember = await expectCode(bob.groups.getGroup(GROUP), 'PERMISSION_DENIED');
+    const notMember = await expectCode(bob.groups.get(GROUP), 'PERMISSION_DENIED');
     expect(notMember.details).to.deep.equal({
       groupId: GROUP,
       action: 'get_group',
@@ -221,7 +221,7 @@ describe('groups (SDK on the simulator)', () => {
   });
 
   it('a phone creates a group with the bot, promotes it, then removes it: the bot sees every event', async () => {
-    const created = await alice.groups.createGroup('Family', [BOT, DAVE]);
+    const created = await alice.groups.create('Family', [BOT, DAVE]);
     expect(created.participants).to.deep.equal([
       { id: BOT, outcome: 'added' },
       { id: DAVE, outcome: 'added' },

@@ -273,7 +273,7 @@ describe('messages on whatsapp-web.js (fake Client)', function () {
   it('getQuotedMessage: the quoted message as data, null without a quote, MESSAGE_NOT_FOUND when unknown', async () => {
     const { id } = await engine.send(CONTACT, { kind: 'text', text: 'question?', options: {} });
     const reply = network.receive(BOT, CONTACT, { text: 'answer' });
-    expect(await engine.getQuotedMessage(reply.id._serialized)).to.equal(null);
+    expect(await engine.ops.messages.getQuoted(reply.id._serialized)).to.equal(null);
     const quoting = receiveKind(
       network,
       BOT,
@@ -286,9 +286,12 @@ describe('messages on whatsapp-web.js (fake Client)', function () {
       },
       FakeMessage,
     );
-    const quoted = await engine.getQuotedMessage(quoting.id._serialized);
+    const quoted = await engine.ops.messages.getQuoted(quoting.id._serialized);
     expect(quoted).to.deep.include({ id, body: 'question?', fromMe: true });
-    await expectCode(engine.getQuotedMessage('false_15550001111@c.us_NOPE'), 'MESSAGE_NOT_FOUND');
+    await expectCode(
+      engine.ops.messages.getQuoted('false_15550001111@c.us_NOPE'),
+      'MESSAGE_NOT_FOUND',
+    );
     const gone = receiveKind(
       network,
       BOT,
@@ -301,7 +304,7 @@ describe('messages on whatsapp-web.js (fake Client)', function () {
       },
       FakeMessage,
     );
-    expect(await engine.getQuotedMessage(gone.id._serialized)).to.equal(null);
+    expect(await engine.ops.messages.getQuoted(gone.id._serialized)).to.equal(null);
   });
 });
 

@@ -71,7 +71,7 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
   }
 
   async function compat(engine: WwebjsEngine, id: string): Promise<CompatResult> {
-    const found = (await engine.checkHealth()).compat.find((fix) => fix.id === id);
+    const found = (await engine.ops.account.checkHealth()).compat.find((fix) => fix.id === id);
     if (!found) expect.fail(`no compat result ${id}`);
     return found;
   }
@@ -216,7 +216,7 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
     expect(await h.phone('sentMedia', image.id)).to.equal(PNG.toString('base64'));
     const file = await engine.downloadMedia(await imageFromAlice(engine));
     expect(file.data.equals(PNG)).to.equal(true);
-    const health = await engine.checkHealth();
+    const health = await engine.ops.account.checkHealth();
     expect(health.build).to.equal(COMPAT_WEB_VERSION);
     expect(Object.values(health.capabilities).every((c) => c.ok)).to.equal(true);
     const applied = health.compat.filter((r) => r.needed === true && r.applied).map((r) => r.id);
@@ -237,7 +237,7 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
         const image = await engine.send(ALICE.pn, IMAGE);
         const file = await engine.downloadMedia(await imageFromAlice(engine));
         const sent = await h.phone<Array<{ id: string; type: string }>>('sent');
-        const results = (await engine.checkHealth()).compat;
+        const results = (await engine.ops.account.checkHealth()).compat;
         outcomes.push({
           ids: sent.map((m) => m.id).join() === [text.id, image.id].join(),
           types: sent.map((m) => m.type),

@@ -30,29 +30,34 @@ describe('groups on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function 
   });
 
   it('creates a group with a result per participant, then manages its members and settings', async () => {
-    const created = await engine.createGroup('Launch', [ALICE.pn, NOBODY]);
+    const created = await engine.ops.groups.create('Launch', [ALICE.pn, NOBODY]);
     expect(created.subject).to.equal('Launch');
     expect(created.id).to.match(/@g\.us$/);
     const outcome = Object.fromEntries(created.participants.map((p) => [p.id, p.outcome]));
     expect(outcome).to.deep.equal({ [ALICE.pn]: 'added', [NOBODY]: 'refused' });
 
-    const added = await engine.addParticipants(created.id, [BOB.pn, ALICE.pn]);
+    const added = await engine.ops.groups.addParticipants(created.id, [BOB.pn, ALICE.pn]);
     expect(added.map((p) => [p.id, p.outcome])).to.deep.equal([
       [BOB.pn, 'added'],
       [ALICE.pn, 'refused'],
     ]);
-    expect((await engine.promoteParticipants(created.id, [ALICE.pn]))[0].outcome).to.equal(
-      'promoted',
+    expect(
+      (await engine.ops.groups.promoteParticipants(created.id, [ALICE.pn]))[0].outcome,
+    ).to.equal('promoted');
+    expect(
+      (await engine.ops.groups.demoteParticipants(created.id, [ALICE.pn]))[0].outcome,
+    ).to.equal('demoted');
+    expect((await engine.ops.groups.removeParticipants(created.id, [BOB.pn]))[0].outcome).to.equal(
+      'removed',
     );
-    expect((await engine.demoteParticipants(created.id, [ALICE.pn]))[0].outcome).to.equal(
-      'demoted',
-    );
-    expect((await engine.removeParticipants(created.id, [BOB.pn]))[0].outcome).to.equal('removed');
-    await engine.setGroupSubject(created.id, 'Launch day');
-    await engine.setGroupDescription(created.id, 'T minus 1');
-    await engine.setGroupSettings(created.id, { messagesAdminsOnly: true, infoAdminsOnly: true });
+    await engine.ops.groups.setSubject(created.id, 'Launch day');
+    await engine.ops.groups.setDescription(created.id, 'T minus 1');
+    await engine.ops.groups.setSettings(created.id, {
+      messagesAdminsOnly: true,
+      infoAdminsOnly: true,
+    });
 
-    const info = await engine.getGroup(created.id);
+    const info = await engine.ops.groups.get(created.id);
     expect(info).to.deep.include({ subject: 'Launch day', description: 'T minus 1' });
     expect(info.settings).to.deep.equal({ messagesAdminsOnly: true, infoAdminsOnly: true });
     const network = await h.phone<NetworkGroup>('group', created.id);
@@ -64,14 +69,14 @@ describe('groups on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function 
   });
 
   it('invite codes: read, revoke (a new one), leave and join back by the code', async () => {
-    const { id } = await engine.createGroup('Club', [ALICE.pn]);
-    const code = await engine.getInviteCode(id);
-    const fresh = await engine.revokeInvite(id);
+    const { id } = await engine.ops.groups.create('Club', [ALICE.pn]);
+    const code = await engine.ops.groups.getInviteCode(id);
+    const fresh = await engine.ops.groups.revokeInvite(id);
     expect(fresh).to.be.a('string').and.not.equal(code);
-    await engine.leaveGroup(id);
+    await engine.ops.groups.leave(id);
     let network = await h.phone<NetworkGroup>('group', id);
     expect(network.participants.map((p) => p.id)).to.deep.equal([ALICE.pn]);
-    expect(await engine.joinByInvite(fresh)).to.equal(id);
+    expect(await engine.ops.groups.joinByInvite(fresh)).to.equal(id);
     network = await h.phone<NetworkGroup>('group', id);
     expect(network.participants.map((p) => p.id)).to.include(BOT.pn);
   });

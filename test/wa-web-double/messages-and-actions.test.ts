@@ -66,7 +66,7 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
     const [reply] = await answer;
     expect(reply).to.include({ hasQuotedMsg: true, quotedMessageId: id });
     expect(await library).to.deep.equal([BOT.pn]);
-    const quoted = await engine.getQuotedMessage(reply.id);
+    const quoted = await engine.ops.messages.getQuoted(reply.id);
     expect(quoted).to.include({ id, body: 'question?', fromMe: true });
   });
 
@@ -74,7 +74,7 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
     const incoming = nextEvent(engine, 'message');
     await h.phone('receive', { from: ALICE.pn, body: 'react to me' });
     const [message] = await incoming;
-    await engine.react(message.id, '👍');
+    await engine.ops.actions.react(message.id, '👍');
     expect(await h.phone('reactionsSent')).to.deep.equal([{ to: message.id, emoji: '👍' }]);
 
     const { id } = await engine.send(ALICE.pn, { kind: 'text', text: 'typo', options: {} });
@@ -83,12 +83,12 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
     expect((await reaction)[0]).to.include({ messageId: id, emoji: '❤️' });
 
     const edit = nextEvent(engine, 'message.edit');
-    await engine.editMessage(id, 'fixed');
+    await engine.ops.actions.edit(id, 'fixed');
     expect((await edit)[0]).to.include({ messageId: id });
     expect((await h.phone<Sent>('sent')).find((m) => m.id === id)?.body).to.equal('fixed');
 
     const revoke = nextEvent(engine, 'message.revoke');
-    await engine.deleteMessage(id, true);
+    await engine.ops.actions.delete(id, true);
     expect((await revoke)[0]).to.include({ messageId: id });
     expect((await h.phone<Sent>('sent')).find((m) => m.id === id)?.type).to.equal('revoked');
   });
@@ -114,17 +114,17 @@ describe('message kinds and actions on whatsapp-web.js 1.34.7 + the WhatsApp Web
     const callId = await h.phone<string>('call', ALICE.pn, { isVideo: true });
     const [call] = await offered;
     expect(call).to.include({ id: callId, from: ALICE.pn, video: true, group: false });
-    await engine.rejectCall(callId);
+    await engine.ops.calls.reject(callId);
     expect(await h.phone('rejectedCalls')).to.deep.equal([callId]);
   });
 
   it('chat state, seen and presence reach the phone side', async () => {
     await h.phone('receive', { from: ALICE.pn, body: 'one' });
-    await engine.sendChatState(ALICE.pn, 'typing');
-    await engine.markChatSeen(ALICE.pn);
-    await engine.setOnline(false);
+    await engine.ops.presence.sendState(ALICE.pn, 'typing');
+    await engine.ops.presence.markSeen(ALICE.pn);
+    await engine.ops.presence.setOnline(false);
     const presence = await h.phone<Array<{ what: string }>>('presence');
     expect(presence.map((p) => p.what)).to.include.members(['typing', 'unavailable']);
-    expect((await engine.getChat(ALICE.pn)).unreadCount).to.equal(0);
+    expect((await engine.ops.chats.get(ALICE.pn)).unreadCount).to.equal(0);
   });
 });

@@ -35,7 +35,7 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
     const ready = nextEvent(engine, 'ready', () => true, 30_000);
     await engine.start();
     await qr;
-    const code = await engine.requestPairingCode(`+${BOT.pn.split('@')[0]}`);
+    const code = await engine.ops.account.requestPairingCode(`+${BOT.pn.split('@')[0]}`);
     expect(code).to.match(/^[A-Z0-9]{8}$/);
     await h.phone('enterCode', code);
     await ready;

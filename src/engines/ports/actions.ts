@@ -1,6 +1,6 @@
 /**
- * Message actions on the Engine port: reacting to, editing and deleting messages, and the events
- * that tell of others doing so. Message ids are WhatsApp's serialized ids
+ * Message actions on the Engine port (`engine.ops.actions`): reacting to, editing and deleting
+ * messages, and the events that tell of others doing so. Message ids are WhatsApp's serialized ids
  * (`<fromMe>_<chat>_<stanza>[_<author>]`), as the engine's own messages carry them.
  */
 
@@ -56,16 +56,23 @@ export interface RevokeUpdate {
  * MESSAGE_NOT_FOUND (unknown or already deleted), PERMISSION_DENIED (not the author / not an
  * admin), MESSAGE_TOO_OLD (outside WhatsApp's edit or delete-for-everyone window).
  */
-export interface ActionsEngine {
+export interface ActionOps {
   /** Reacts to a message; `''` removes this account's reaction. */
   react(messageId: string, emoji: string): Promise<void>;
   /** Replaces the text (or caption) of an own message, within EDIT_WINDOW_MS. */
-  editMessage(messageId: string, text: string): Promise<void>;
+  edit(messageId: string, text: string): Promise<void>;
   /**
    * Deletes a message: for everyone (own messages, or any message in a group this account
    * administers, within REVOKE_WINDOW_MS) or only on this account's devices (any message).
    */
-  deleteMessage(messageId: string, forEveryone: boolean): Promise<void>;
+  delete(messageId: string, forEveryone: boolean): Promise<void>;
+}
+
+/** The actions events (part of `EngineEvents`). */
+export interface ActionEvents {
+  'message.reaction': [update: ReactionUpdate];
+  'message.edit': [update: EditUpdate];
+  'message.revoke': [update: RevokeUpdate];
 }
 
 /** The chat id part of a serialized message id, or null when it is not one. */

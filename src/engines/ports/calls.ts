@@ -1,8 +1,11 @@
-/** The calls part of the Engine port: incoming calls (the `call` event) and rejecting them. */
+/**
+ * The calls area of the Engine port (`engine.ops.calls`): incoming calls (the `call` event) and
+ * rejecting them.
+ */
 
 /** An incoming call, as plain data. */
 export interface CallData {
-  /** WhatsApp's call id (what `rejectCall` takes). */
+  /** WhatsApp's call id (what `reject` takes). */
   id: string;
   /** The caller: `<digits>@c.us` or `<digits>@lid`. */
   from: string;
@@ -13,10 +16,16 @@ export interface CallData {
   timestamp: number;
 }
 
-export interface CallEngine {
+/** The calls events (part of `EngineEvents`). */
+export interface CallEvents {
+  /** Someone calls the account (voice or video, private or group). */
+  call: [call: CallData];
+}
+
+export interface CallOps {
   /**
    * Rejects an incoming call that is still ringing. CALL_NOT_FOUND when the id is unknown or the
    * call is over (answered elsewhere, hung up, already rejected).
    */
-  rejectCall(callId: string): Promise<void>;
+  reject(callId: string): Promise<void>;
 }

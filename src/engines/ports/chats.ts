@@ -1,6 +1,7 @@
 /**
- * The chats part of the Engine port: the account's conversations and their history, read
- * directly (not through the send queue). Engines return every chat; the client sorts and pages.
+ * The chats area of the Engine port (`engine.ops.chats`): the account's conversations and their
+ * history, read directly (not through the send queue). Engines return every chat; the client sorts
+ * and pages.
  */
 import type { MessageData } from '../types.js';
 
@@ -43,23 +44,23 @@ export interface FetchMessagesOptions {
   before?: string;
 }
 
-export interface ChatEngine {
+export interface ChatOps {
   /** Every chat of the account (any order). */
-  getChats(): Promise<ChatData[]>;
+  list(): Promise<ChatData[]>;
   /**
    * One chat by normalised id (`@c.us` and `@lid` reach the same person). CHAT_NOT_FOUND when
    * the account has no such chat (a person it never exchanged a message with, an unknown group).
    */
-  getChat(chatId: string): Promise<ChatData>;
+  get(chatId: string): Promise<ChatData>;
   /**
    * The chat's messages, newest first: the `limit` latest, or the `limit` before `before`
-   * (MESSAGE_NOT_FOUND when that message is not in the chat). CHAT_NOT_FOUND as for getChat.
+   * (MESSAGE_NOT_FOUND when that message is not in the chat). CHAT_NOT_FOUND as for `get`.
    */
   fetchMessages(chatId: string, options: FetchMessagesOptions): Promise<MessageData[]>;
   /**
    * Pins (`pin`) or unpins a chat; the new pin state. Pinning answers false when 3 chats are pinned
    * already (WhatsApp's limit) and true when this one is pinned already; unpinning answers false.
-   * CHAT_NOT_FOUND as for getChat.
+   * CHAT_NOT_FOUND as for `get`.
    */
-  pinChat(chatId: string, pin: boolean): Promise<boolean>;
+  pin(chatId: string, pin: boolean): Promise<boolean>;
 }

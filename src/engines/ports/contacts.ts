@@ -1,4 +1,8 @@
-/** The contacts part of the Engine port: people the account knows, numbers, pictures, blocking. */
+/**
+ * The contacts area of the Engine port (`engine.ops.contacts`): people the account knows, numbers,
+ * pictures, blocking, WhatsApp's own LID/phone look-up.
+ */
+import type { ContactInfo } from '../types.js';
 
 /** A person the account knows, as plain data. */
 export interface ContactData {
@@ -18,15 +22,21 @@ export interface ContactData {
   isBusiness: boolean;
 }
 
-export interface ContactEngine {
+export interface ContactOps {
   /** People the account knows: saved contacts and people it has chats with. */
-  getContacts(): Promise<ContactData[]>;
+  list(): Promise<ContactData[]>;
   /** A person by `@c.us` or `@lid` id; CHAT_NOT_FOUND when WhatsApp knows no such user. */
-  getContact(id: string): Promise<ContactData>;
+  get(id: string): Promise<ContactData>;
   /** The WhatsApp id (`<digits>@c.us`) of a number (digits only), or null when not on WhatsApp. */
   getNumberId(digits: string): Promise<string | null>;
   /** The person's (or group's) profile picture URL; null when there is none or it is hidden. */
   getProfilePictureUrl(id: string): Promise<string | null>;
   /** Blocks or unblocks a person (`@c.us` or `@lid`); CHAT_NOT_FOUND for unknown users. */
   setBlocked(id: string, blocked: boolean): Promise<void>;
+  /**
+   * A person's LID and phone as WhatsApp's own look-up gives them (`getContactLidAndPhone` in
+   * whatsapp-web.js 1.34). `id` is a normalised `@c.us` or `@lid` id. Never throws for an unknown
+   * user: `isRegistered: false`.
+   */
+  resolve(id: string): Promise<ContactInfo>;
 }

@@ -1,5 +1,6 @@
 /**
- * The groups part of the Engine port: creating and managing groups, and the group events. Plain
+ * The groups area of the Engine port (`engine.ops.groups`): creating and managing groups, and the
+ * group events. Plain
  * serialisable data only. Ids are `<digits>@c.us` / `<digits>@lid` for people and `…@g.us` for
  * groups, as WhatsApp gives them (the simulator always uses `@c.us`).
  */
@@ -121,7 +122,8 @@ export type GroupUpdateEvent = GroupChange & {
   timestamp: number;
 };
 
-export interface GroupEngineEvents {
+/** The group events (part of `EngineEvents`). */
+export interface GroupEvents {
   'group.join': [event: GroupJoinEvent];
   'group.leave': [event: GroupLeaveEvent];
   'group.update': [event: GroupUpdateEvent];
@@ -132,23 +134,28 @@ export interface GroupEngineEvents {
  * `…@lid`). Errors: `CHAT_NOT_FOUND` (no such group), `PERMISSION_DENIED` with
  * `details { groupId, action, missing: 'membership' | 'admin' }`, `GROUP_INVITE_INVALID`.
  */
-export interface GroupEngine {
-  createGroup(subject: string, participants: string[]): Promise<CreatedGroup>;
-  getGroup(groupId: string): Promise<GroupInfo>;
+export interface GroupOps {
+  create(subject: string, participants: string[]): Promise<CreatedGroup>;
+  get(groupId: string): Promise<GroupInfo>;
   addParticipants(groupId: string, participants: string[]): Promise<ParticipantResult[]>;
   removeParticipants(groupId: string, participants: string[]): Promise<ParticipantResult[]>;
   promoteParticipants(groupId: string, participants: string[]): Promise<ParticipantResult[]>;
   demoteParticipants(groupId: string, participants: string[]): Promise<ParticipantResult[]>;
-  setGroupSubject(groupId: string, subject: string): Promise<void>;
-  setGroupDescription(groupId: string, description: string): Promise<void>;
+  setSubject(groupId: string, subject: string): Promise<void>;
+  setDescription(groupId: string, description: string): Promise<void>;
   /** Changes the settings given; resolves to all settings after the change. */
-  setGroupSettings(groupId: string, settings: Partial<GroupSettings>): Promise<GroupSettings>;
+  setSettings(groupId: string, settings: Partial<GroupSettings>): Promise<GroupSettings>;
   getInviteCode(groupId: string): Promise<string>;
   /** Invalidates the current invite code; resolves to the new one. */
   revokeInvite(groupId: string): Promise<string>;
   /** Joins by invite code; resolves to the group id. */
   joinByInvite(code: string): Promise<string>;
-  leaveGroup(groupId: string): Promise<void>;
+  leave(groupId: string): Promise<void>;
+  /**
+   * True when `memberId` is an admin of the group (for `adminOnly` commands). CHAT_NOT_FOUND when
+   * there is no such group; false (no throw) for a non-member.
+   */
+  isAdmin(groupId: string, memberId: string): Promise<boolean>;
 }
 
 /** `PERMISSION_DENIED` details of a group operation. */

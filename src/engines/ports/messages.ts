@@ -1,7 +1,7 @@
 /**
  * The message kinds beyond text and media (issue 11, area `messages`): locations, contact cards
  * and polls, sent and received, poll votes, and looking up the message a reply quotes. Types and
- * engine methods of the area; `Engine` extends `MessagesEngine`.
+ * engine operations of the area (`engine.ops.messages`).
  */
 import type { MessageData } from '../types.js';
 
@@ -74,14 +74,15 @@ export interface PollVote {
   timestamp: number;
 }
 
-export interface MessagesEngineEvents {
+/** The messages events (part of `EngineEvents`). */
+export interface MessageEvents {
   'poll.vote': [vote: PollVote];
 }
 
-export interface MessagesEngine {
+export interface MessageOps {
   /**
    * The message `messageId` quotes, as this account sees it; null when it quotes nothing or the
    * quoted message is gone. MESSAGE_NOT_FOUND when `messageId` itself is unknown.
    */
-  getQuotedMessage(messageId: string): Promise<MessageData | null>;
+  getQuoted(messageId: string): Promise<MessageData | null>;
 }

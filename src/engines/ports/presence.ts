@@ -1,14 +1,17 @@
-/** Presence and read state on the Engine port: "typing…", "recording…", online, seen. */
+/**
+ * Presence and read state on the Engine port (`engine.ops.presence`): "typing…", "recording…",
+ * online, seen.
+ */
 
 export const CHAT_STATES = ['typing', 'recording', 'paused'] as const;
 /** What a chat shows of this account: typing, recording audio, or nothing (`paused`). */
 export type ChatState = (typeof CHAT_STATES)[number];
 
-export interface PresenceEngine {
+export interface PresenceOps {
   /** Marks every message of the chat as read (blue ticks for their senders). */
-  markChatSeen(chatId: string): Promise<void>;
+  markSeen(chatId: string): Promise<void>;
   /** Shows "typing…" / "recording audio…" in the chat (WhatsApp clears it after ~25 s), or stops. */
-  sendChatState(chatId: string, state: ChatState): Promise<void>;
+  sendState(chatId: string, state: ChatState): Promise<void>;
   /** Shows this account online (available) or offline (unavailable) to its contacts. */
   setOnline(online: boolean): Promise<void>;
 }

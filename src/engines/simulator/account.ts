@@ -1,7 +1,7 @@
 /** An account of the virtual network: a phone people hold, or the account a bot client links to. */
 import { WakitError } from '../../errors/index.js';
 import type { MediaFile } from '../types.js';
-import type { GroupEngine } from '../ports/groups.js';
+import type { GroupOps } from '../ports/groups.js';
 import type {
   SimGroupAddPrivacy,
   SimGroupEvent,
@@ -82,7 +82,7 @@ export class SimAccount implements SimPhone {
   /** Engines currently linked and ready on this account (multi-device). */
   readonly devices = new Set<LinkedDevice>();
   /** Group management as this account (set by the network). */
-  groups!: GroupEngine;
+  groups!: GroupOps;
   groupAdd: SimGroupAddPrivacy = 'everyone';
   private events: SimGroupEvent[] = [];
   /** Conversations: history, unread counts, archived / pinned / muted. */

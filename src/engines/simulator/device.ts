@@ -2,7 +2,7 @@ import type { SimAccount } from './account.js';
 import type { SimulatorEngine } from './engine.js';
 import type { SimulatorNetwork } from './network.js';
 
-/** What the port operations of one simulator engine (outgoing.ts, account-ports.ts) use of it. */
+/** What the port operations of one simulator engine (outgoing.ts, engine-ops.ts) use of it. */
 export interface SimDevice {
   readonly network: SimulatorNetwork;
   /** The engine itself: it fires the events and is the sending device. */

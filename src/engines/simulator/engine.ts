@@ -5,8 +5,14 @@
  */
 import { EngineEmitter } from '../engine-emitter.js';
 import { WakitError } from '../../errors/index.js';
-import type { DisconnectReason } from '../types.js';
-import { engineReporter, type Engine, type EngineContext, type EngineIdentity } from '../engine.js';
+import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
+import {
+  engineReporter,
+  type Engine,
+  type EngineContext,
+  type EngineIdentity,
+  type EngineOps,
+} from '../engine.js';
 import type { CallData } from '../ports/calls.js';
 import type { PollVote } from '../ports/messages.js';
 import { fireGroupEvent } from './groups.js';
@@ -27,21 +33,19 @@ import type { SimSession } from './ids.js';
 import type { SimActionNotice } from './action-types.js';
 import type { SimDevice } from './device.js';
 import { outgoing, type OutgoingPorts } from './outgoing.js';
-import { accountPorts, type AccountPorts } from './account-ports.js';
+import { simulatorOps } from './engine-ops.js';
 import type { EngineProbe } from '../health.js';
 
 type Phase = 'idle' | 'starting' | 'qr' | 'linking' | 'ready' | 'stopped';
 
 /**
  * The port's operations live in their own files, on a `SimDevice` view of the engine: what it sends
- * (outgoing.ts) and what it does on its account (account-ports.ts); the class merges their types.
+ * (outgoing.ts) and what it does on its account (`ops`, engine-ops.ts).
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface SimulatorEngine extends OutgoingPorts, AccountPorts {}
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SimulatorEngine extends EngineEmitter implements Engine {
   readonly type = 'simulator';
+  readonly ops: EngineOps;
+  private readonly outgoing: OutgoingPorts;
   private phase: Phase = 'idle';
   private generation = 0;
   /** The link under way (its session write): stop() and logout() wait for it, so none lands later. */
@@ -65,7 +69,23 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
       after: (ms, fn) => this.after(ms, fn),
       sleep: (ms) => this.sleep(ms),
     };
-    Object.assign(this, outgoing(device), accountPorts(device));
+    this.outgoing = outgoing(device);
+    this.ops = simulatorOps(device, {
+      requestPairingCode: (phoneNumber) => this.requestPairingCode(phoneNumber),
+      checkHealth: () => this.checkHealth(),
+    });
+  }
+
+  send(chatId: string, content: EngineContent): Promise<{ id: string }> {
+    return this.outgoing.send(chatId, content);
+  }
+
+  forward(messageId: string, chatId: string): Promise<{ id: string }> {
+    return this.outgoing.forward(messageId, chatId);
+  }
+
+  downloadMedia(messageId: string): Promise<MediaFile> {
+    return this.outgoing.downloadMedia(messageId);
   }
 
   private get name(): string {
@@ -110,7 +130,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   }
 
   /** The simulated build's capabilities (`sdk.simulator.build`); ENGINE_ERROR while not connected. */
-  checkHealth(): Promise<EngineProbe> {
+  private checkHealth(): Promise<EngineProbe> {
     if (this.phase !== 'ready') {
       return Promise.reject(new WakitError('ENGINE_ERROR', `"${this.name}" is not connected`));
     }
@@ -234,7 +254,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     engineReporter(this.context)(event, error);
   }
 
-  async requestPairingCode(phoneNumber: string): Promise<string> {
+  private async requestPairingCode(phoneNumber: string): Promise<string> {
     if (this.phase !== 'qr') {
       throw new WakitError(
         'INVALID_STATE',

@@ -9,8 +9,8 @@ import type { EngineEmitter } from '../engine-emitter.js';
 import type {
   CreatedGroup,
   GroupChange,
-  GroupEngine,
   GroupInfo,
+  GroupOps,
   GroupParticipant,
   GroupSettings,
   GroupUpdateEvent,
@@ -78,7 +78,7 @@ function roleOf(group: SimGroupImpl, member: string): GroupParticipant['role'] {
 }
 
 /** Group operations as the account `me`. */
-export class SimGroupActions implements GroupEngine {
+export class SimGroupActions implements GroupOps {
   private readonly rules: GroupRules;
 
   constructor(
@@ -88,7 +88,7 @@ export class SimGroupActions implements GroupEngine {
     this.rules = new GroupRules(host, me);
   }
 
-  createGroup(subject: string, participants: string[]): Promise<CreatedGroup> {
+  create(subject: string, participants: string[]): Promise<CreatedGroup> {
     return this.run(() => {
       const title = subject.trim();
       if (!title) throw new WakitError('VALIDATION_FAILED', 'A group needs a subject');
@@ -106,7 +106,7 @@ export class SimGroupActions implements GroupEngine {
     });
   }
 
-  getGroup(groupId: string): Promise<GroupInfo> {
+  get(groupId: string): Promise<GroupInfo> {
     return this.run(() => {
       const group = this.rules.member(groupId, 'get_group');
       return {
@@ -171,7 +171,7 @@ export class SimGroupActions implements GroupEngine {
     return this.changeAdmins(groupId, participants, false);
   }
 
-  setGroupSubject(groupId: string, subject: string): Promise<void> {
+  setSubject(groupId: string, subject: string): Promise<void> {
     return this.run(() => {
       const title = subject.trim();
       if (!title) throw new WakitError('VALIDATION_FAILED', 'A group needs a subject');
@@ -181,7 +181,7 @@ export class SimGroupActions implements GroupEngine {
     });
   }
 
-  setGroupDescription(groupId: string, description: string): Promise<void> {
+  setDescription(groupId: string, description: string): Promise<void> {
     return this.run(() => {
       const group = this.rules.infoEditor(groupId, 'set_description');
       group.description = description;
@@ -189,7 +189,7 @@ export class SimGroupActions implements GroupEngine {
     });
   }
 
-  setGroupSettings(groupId: string, settings: Partial<GroupSettings>): Promise<GroupSettings> {
+  setSettings(groupId: string, settings: Partial<GroupSettings>): Promise<GroupSettings> {
     return this.run(() => {
       const group = this.rules.admin(groupId, 'set_settings');
       const changed: Partial<GroupSettings> = {};
@@ -258,7 +258,16 @@ export class SimGroupActions implements GroupEngine {
     });
   }
 
-  leaveGroup(groupId: string): Promise<void> {
+  isAdmin(groupId: string, memberId: string): Promise<boolean> {
+    return this.run(() => {
+      const group = this.host.findGroup(groupId);
+      if (!group) throw new WakitError('CHAT_NOT_FOUND', `group ${groupId} does not exist`);
+      const member = this.host.person(memberId);
+      return member !== undefined && group.admins.has(member.id);
+    });
+  }
+
+  leave(groupId: string): Promise<void> {
     return this.run(() => {
       const group = this.rules.member(groupId, 'leave_group');
       announce(this.host, group.members, {

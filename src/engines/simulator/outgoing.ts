@@ -1,19 +1,18 @@
 import { WakitError } from '../../errors/index.js';
 import type { Engine } from '../engine.js';
-import type { MessagesEngine } from '../ports/messages.js';
 import { isMessageKindContent } from '../ports/messages.js';
 import type { SimRecord } from './account.js';
-import { onAccount, type SimDevice } from './device.js';
+import type { SimDevice } from './device.js';
 import { ownMessage, payloadOf } from './messages.js';
-import { kindPayload, quotedMessage } from './message-kinds.js';
+import { kindPayload } from './message-kinds.js';
 import type { SimPayload } from './phone-payload.js';
 
-export type OutgoingPorts = Pick<Engine, 'send' | 'forward' | 'downloadMedia'> & MessagesEngine;
+export type OutgoingPorts = Pick<Engine, 'send' | 'forward' | 'downloadMedia'>;
 
 /**
  * What one simulator engine sends: messages of every kind and forwards onto the network, each
  * echoed as `message.create` and acknowledged on timers (sent, delivered, read; -1 when the
- * delivery fails), after `latencyMs`; plus the media and quoted messages of what it can see.
+ * delivery fails), after `latencyMs`; plus the media of what it can see.
  */
 export function outgoing(device: SimDevice): OutgoingPorts {
   const { network, engine } = device;
@@ -68,8 +67,6 @@ export function outgoing(device: SimDevice): OutgoingPorts {
       if (!isMessageKindContent(content)) return post(chatId, payloadOf(content));
       return post(chatId, kindPayload(network, device.ready(), content));
     },
-    getQuotedMessage: (messageId) =>
-      onAccount(device, (account) => quotedMessage(network, account, messageId)),
     forward: async (messageId, chatId) => {
       device.ready();
       network.build.check('forward');

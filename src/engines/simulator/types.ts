@@ -1,14 +1,14 @@
 /** Public types of the simulator: its config, phones, groups and what a phone receives. */
 import type { EngineConfig } from '../../config/schema.js';
-import type { GroupEngine, GroupEngineEvents } from '../ports/groups.js';
+import type { GroupOps, GroupEvents } from '../ports/groups.js';
 
 /** Who may add a phone to groups directly (others get `invited`): WhatsApp's privacy setting. */
 export type SimGroupAddPrivacy = 'everyone' | 'contacts' | 'nobody';
 
 /** A group event as every member receives it (phones keep them in `groupEvents`). */
 export type SimGroupEvent = {
-  [E in keyof GroupEngineEvents]: { event: E; data: GroupEngineEvents[E][0] };
-}[keyof GroupEngineEvents];
+  [E in keyof GroupEvents]: { event: E; data: GroupEvents[E][0] };
+}[keyof GroupEvents];
 import type { SimCall } from './calls.js';
 import type { SimChatState } from './chats.js';
 import type { SimPictureVisibility } from './contacts.js';
@@ -131,7 +131,7 @@ export interface SimPhone extends SimPhoneActions {
    * remove people (a bot's number included), change settings, join by invite code, leave. Members
    * get `group.*` events. Bare numbers are accepted for ids.
    */
-  readonly groups: GroupEngine;
+  readonly groups: GroupOps;
   /** Who may add this phone to groups; others get the result `invited` (default `everyone`). */
   groupAdd: SimGroupAddPrivacy;
   /** Group events this phone saw as a member (capped like the inbox), oldest first. */

@@ -15,6 +15,7 @@ import {
   EDIT_WINDOW_MS,
   REVOKE_WINDOW_MS,
   chatOfMessageId,
+  type ActionOps,
   type EditUpdate,
   type ReactionUpdate,
   type RevokeUpdate,
@@ -47,7 +48,7 @@ export interface WwebjsActionsOptions {
   clock: Clock;
 }
 
-export class WwebjsActions {
+export class WwebjsActions implements ActionOps {
   constructor(private readonly o: WwebjsActionsOptions) {}
 
   async react(messageId: string, emoji: string): Promise<void> {
@@ -55,7 +56,7 @@ export class WwebjsActions {
     await call(() => message.react(emoji), messageId);
   }
 
-  async editMessage(messageId: string, text: string): Promise<void> {
+  async edit(messageId: string, text: string): Promise<void> {
     const message = await this.find(messageId);
     if (!message.fromMe) {
       throw new WakitError('PERMISSION_DENIED', `Only the author can edit message ${messageId}`, {
@@ -73,7 +74,7 @@ export class WwebjsActions {
     }
   }
 
-  async deleteMessage(messageId: string, forEveryone: boolean): Promise<void> {
+  async delete(messageId: string, forEveryone: boolean): Promise<void> {
     const message = await this.find(messageId);
     if (forEveryone) {
       if (!message.fromMe) await this.requireAdmin(message, messageId);

@@ -27,7 +27,7 @@ export class Attempt {
   /** Events are ignored for a while (e.g. during logout) without retiring. */
   muted = false;
   disposed = false;
-  /** Calls offered during this attempt (rejectCall finds them here). */
+  /** Calls offered during this attempt (`ops.calls.reject` finds them here). */
   readonly calls = new CallBook();
   /** Fails the attempt when WhatsApp Web does not load within `authTimeoutMs`. */
   watchdog: NodeJS.Timeout | undefined;

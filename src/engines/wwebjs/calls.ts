@@ -1,11 +1,11 @@
 /**
  * Calls on whatsapp-web.js 1.34: the client's `call` event carries a `Call` (structures/Call.js)
  * whose `reject()` declines it. Each attempt keeps the calls it was offered, by id, so that
- * `rejectCall(id)` finds the Call object again; WhatsApp Web may report one call more than once
+ * `ops.calls.reject(id)` finds the Call object again; WhatsApp Web may report one call more than once
  * (every `set` of its call collection), so each id is emitted once.
  */
 import { WakitError } from '../../errors/index.js';
-import type { CallData } from '../ports/calls.js';
+import type { CallData, CallOps } from '../ports/calls.js';
 import { LruMap } from './message-cache.js';
 import type { CallLike } from './types.js';
 
@@ -47,4 +47,9 @@ export class CallBook {
       });
     }
   }
+}
+
+/** The calls area (`engine.ops.calls`): the ready attempt's CallBook. */
+export function callOps(ready: () => { calls: CallBook }): CallOps {
+  return { reject: async (callId) => ready().calls.reject(callId) };
 }

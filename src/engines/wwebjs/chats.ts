@@ -4,7 +4,13 @@
  */
 import { WakitError } from '../../errors/index.js';
 import type { MessageData } from '../types.js';
-import type { ChatData, FetchMessagesOptions, LastMessageSummary } from '../ports/chats.js';
+import type {
+  ChatData,
+  ChatOps,
+  FetchMessagesOptions,
+  LastMessageSummary,
+} from '../ports/chats.js';
+import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
 import { toMessageData } from './map-message.js';
 import type { ChatLike, ClientLike, MessageLike } from './types.js';
@@ -162,4 +168,23 @@ export async function fetchMessages(
     }
     window = Math.min(MAX_SCAN, window * 2);
   }
+}
+
+/** The chats area (`engine.ops.chats`) on the ready attempt's client. */
+export function chatOps(ready: () => Attempt): ChatOps {
+  return {
+    list: async () => {
+      const { client, identity } = ready();
+      return getChats(client, identity?.id);
+    },
+    get: async (chatId) => {
+      const { client, identity } = ready();
+      return getChat(client, chatId, identity?.id);
+    },
+    fetchMessages: async (chatId, options) => {
+      const { client, identity } = ready();
+      return fetchMessages(client, chatId, options, identity?.id);
+    },
+    pin: async (chatId, pin) => pinChat(ready().client, chatId, pin),
+  };
 }

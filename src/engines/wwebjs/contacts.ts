@@ -4,8 +4,10 @@
  * (structures/Contact.js), mapped to plain data and our error codes.
  */
 import { WakitError } from '../../errors/index.js';
-import type { ContactData } from '../ports/contacts.js';
+import type { ContactData, ContactOps } from '../ports/contacts.js';
+import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
+import { resolveContact } from './operations.js';
 import type { ClientLike, ContactLike } from './types.js';
 
 const str = (value: unknown): string | undefined =>
@@ -110,4 +112,16 @@ export async function setBlocked(client: ClientLike, id: string, blocked: boolea
       details: { id },
     });
   }
+}
+
+/** The contacts area (`engine.ops.contacts`) on the ready attempt's client. */
+export function contactOps(ready: () => Attempt): ContactOps {
+  return {
+    list: async () => getContacts(ready().client),
+    get: async (id) => getContact(ready().client, id),
+    getNumberId: async (digits) => getNumberId(ready().client, digits),
+    getProfilePictureUrl: async (id) => getProfilePictureUrl(ready().client, id),
+    setBlocked: async (id, blocked) => setBlocked(ready().client, id, blocked),
+    resolve: async (id) => resolveContact(ready().client, id),
+  };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ContactInfo, EngineContent, MediaFile, MessageData } from '../types.js';
+import type { EngineContent, MediaFile, MessageData } from '../types.js';
 import { quotedOf } from './messages.js';
 import { WakitError, isWakitError } from '../../errors/index.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -9,9 +9,7 @@ import {
   downloadMessageMedia,
   findMessage,
   forwardMessage,
-  isGroupAdmin,
   pairingDigits,
-  resolveContact,
   resolveTarget,
   sendContent,
 } from './operations.js';
@@ -28,7 +26,7 @@ export interface EngineOperationsOptions {
   forwardIdTimeoutMs: number;
 }
 
-/** The engine's operations on a linked account: sending, forwarding, media, groups, pairing. */
+/** The engine's operations on messages (sending, forwarding, media, quotes) and pairing. */
 export class EngineOperations {
   constructor(private readonly o: EngineOperationsOptions) {}
 
@@ -104,13 +102,5 @@ export class EngineOperations {
     const quoted = await quotedOf(message, attempt.identity?.id);
     if (quoted) this.o.messages.set(quoted.data.id, quoted.message);
     return quoted?.data ?? null;
-  }
-
-  async isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
-    return isGroupAdmin(this.readyAttempt().client, groupId, memberId);
-  }
-
-  async resolveContact(id: string): Promise<ContactInfo> {
-    return resolveContact(this.readyAttempt().client, id);
   }
 }

@@ -12,13 +12,14 @@
 import { WakitError, isWakitError } from '../../errors/index.js';
 import type {
   CreatedGroup,
-  GroupEngine,
   GroupInfo,
+  GroupOps,
   GroupSettings,
   ParticipantResult,
 } from '../ports/groups.js';
 import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
+import { isGroupAdmin } from './operations.js';
 import type { ChatLike, ClientLike, GroupParticipantLike } from './types.js';
 import type {
   AddResultLike,
@@ -39,7 +40,7 @@ import {
 } from './group-refusals.js';
 
 /** Group operations on the engine's current (READY) attempt. */
-export class WwebjsGroups implements GroupEngine {
+export class WwebjsGroups implements GroupOps {
   constructor(private readonly current: () => Attempt | null) {}
 
   private ready(): { client: ClientLike & GroupClientLike; me: string | undefined } {
@@ -53,7 +54,7 @@ export class WwebjsGroups implements GroupEngine {
     };
   }
 
-  async createGroup(subject: string, participants: string[]): Promise<CreatedGroup> {
+  async create(subject: string, participants: string[]): Promise<CreatedGroup> {
     const { client } = this.ready();
     let result: CreateGroupResultLike | string;
     try {
@@ -84,7 +85,7 @@ export class WwebjsGroups implements GroupEngine {
     };
   }
 
-  async getGroup(groupId: string): Promise<GroupInfo> {
+  async get(groupId: string): Promise<GroupInfo> {
     const { chat } = await this.member(groupId, 'get_group');
     const meta = chat.groupMetadata ?? {};
     const owner = idOf(meta.owner);
@@ -147,20 +148,17 @@ export class WwebjsGroups implements GroupEngine {
     );
   }
 
-  async setGroupSubject(groupId: string, subject: string): Promise<void> {
+  async setSubject(groupId: string, subject: string): Promise<void> {
     const chat = await this.infoEditor(groupId, 'set_subject');
     await this.setter(groupId, 'set_subject', () => chat.setSubject(subject));
   }
 
-  async setGroupDescription(groupId: string, description: string): Promise<void> {
+  async setDescription(groupId: string, description: string): Promise<void> {
     const chat = await this.infoEditor(groupId, 'set_description');
     await this.setter(groupId, 'set_description', () => chat.setDescription(description));
   }
 
-  async setGroupSettings(
-    groupId: string,
-    settings: Partial<GroupSettings>,
-  ): Promise<GroupSettings> {
+  async setSettings(groupId: string, settings: Partial<GroupSettings>): Promise<GroupSettings> {
     const { chat } = await this.admin(groupId, 'set_settings');
     const { messagesAdminsOnly, infoAdminsOnly } = settings;
     if (messagesAdminsOnly !== undefined) {
@@ -216,7 +214,11 @@ export class WwebjsGroups implements GroupEngine {
     }
   }
 
-  async leaveGroup(groupId: string): Promise<void> {
+  async isAdmin(groupId: string, memberId: string): Promise<boolean> {
+    return isGroupAdmin(this.ready().client, groupId, memberId);
+  }
+
+  async leave(groupId: string): Promise<void> {
     const { chat } = await this.member(groupId, 'leave_group');
     try {
       await chat.leave();

@@ -60,7 +60,7 @@ export function toMessageData(message: MessageLike, meId?: string): MessageData 
   const notifyName = str(raw.notifyName);
   if (notifyName) data.notifyName = notifyName;
   // The sender as the message carries it (`author` in groups and on status, else `from`); the
-  // client completes lid/phone through resolveContact (getContactLidAndPhone).
+  // client completes lid/phone through `ops.contacts.resolve` (getContactLidAndPhone).
   if (data.fromMe) data.sender = { id: meId ?? message.from, ...(meId ? { phone: meId } : {}) };
   else if (data.isChannel) data.sender = { id: chatId };
   else

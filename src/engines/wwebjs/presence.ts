@@ -4,7 +4,7 @@
  * (structures/Chat.js:252-277) and `Client#sendPresenceAvailable` / `Unavailable` (Client.js:1984).
  */
 import { WakitError } from '../../errors/index.js';
-import type { ChatState } from '../ports/presence.js';
+import type { ChatState, PresenceOps } from '../ports/presence.js';
 import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
 import type { ChatLike, ClientLike } from './types.js';
@@ -21,7 +21,7 @@ export interface PresenceChatLike extends ChatLike {
   clearState(): Promise<unknown>;
 }
 
-export class WwebjsPresence {
+export class WwebjsPresence implements PresenceOps {
   constructor(private readonly current: () => Attempt | null) {}
 
   private client(): PresenceClientLike {
@@ -32,7 +32,7 @@ export class WwebjsPresence {
     return attempt.client as PresenceClientLike;
   }
 
-  async markChatSeen(chatId: string): Promise<void> {
+  async markSeen(chatId: string): Promise<void> {
     const client = this.client();
     let seen: boolean;
     try {
@@ -43,7 +43,7 @@ export class WwebjsPresence {
     if (seen === false) throw notFound(chatId);
   }
 
-  async sendChatState(chatId: string, state: ChatState): Promise<void> {
+  async sendState(chatId: string, state: ChatState): Promise<void> {
     const client = this.client();
     try {
       const chat = (await client.getChatById(chatId)) as PresenceChatLike | undefined;

@@ -1,19 +1,16 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
-import type {
-  ContactInfo,
-  DisconnectReason,
-  EngineContent,
-  MediaFile,
-  MessageData,
-} from '../types.js';
-import { accountReads } from './account-reads.js';
-import type { CallEngine } from '../ports/calls.js';
-import type { ChatEngine } from '../ports/chats.js';
-import type { ContactEngine } from '../ports/contacts.js';
+import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
 import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
-import { engineReporter, type Engine, type EngineContext, type EngineIdentity } from '../engine.js';
+import {
+  engineReporter,
+  type Engine,
+  type EngineContext,
+  type EngineIdentity,
+  type EngineOps,
+} from '../engine.js';
+import type { AccountOps } from '../ports/account.js';
 import { Attempt } from './attempt.js';
 import { systemBrowserEnvironment } from './browser.js';
 import { disposeClient, isProcessAlive, killProcessTree } from './dispose.js';
@@ -23,13 +20,14 @@ import { classifyStartFailure } from './map-errors.js';
 import { LruMap } from './message-cache.js';
 import { EngineOperations } from './engine-operations.js';
 import { WwebjsGroups } from './groups.js';
-import type { GroupSettings } from '../ports/groups.js';
+import { chatOps } from './chats.js';
+import { contactOps } from './contacts.js';
+import { callOps } from './calls.js';
 import type { RemoteAuthStoreAdapter } from './remote-auth-store.js';
 import type { MessageLike, WwebjsBindings, WwebjsEngineConfig } from './types.js';
 import { watchBrowser, wireClient, type AttemptHost } from './wire-client.js';
 import { WwebjsActions } from './actions.js';
 import { WwebjsPresence } from './presence.js';
-import type { ChatState } from '../ports/presence.js';
 import type { EngineProbe } from '../health.js';
 import { CompatLayer, loadFixes, type LoadedFix } from './compat/index.js';
 import type { EvaluatingPage } from './compat/run-in-page.js';
@@ -41,18 +39,14 @@ const SESSION_GONE_STATES = new Set(['UNPAIRED', 'UNPAIRED_IDLE']);
 const loadDefaultBindings = async (): Promise<WwebjsBindings> =>
   (await import('./default-bindings.js')).defaultBindings;
 
-/** Chats, contacts and calls are in account-reads.ts; the class merges their type. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface WwebjsEngine extends ChatEngine, ContactEngine, CallEngine {}
-
 /**
  * The Engine port on whatsapp-web.js 1.34 and a system Chromium. `start()` makes one attempt:
  * it launches a whatsapp-web.js Client and resolves; whatever ends that attempt (Chromium failing
  * to launch or crashing, WhatsApp Web unreachable or not loading within `authTimeoutMs`, a
  * disconnect) cleans the browser up and is reported once as `disconnected(reason)`. The engine
  * never restarts by itself: the client's ConnectionSupervisor starts a fresh engine, with backoff.
+ * The account operations (`ops`) are one object per area, each in its area's file.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   readonly type = 'whatsapp-web.js';
   readonly log: Logger;
@@ -70,10 +64,9 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   private readonly cleanups = new Set<Promise<void>>();
   private readonly messages: LruMap<string, MessageLike>;
   private readonly clock: Clock;
-  private readonly ops: EngineOperations;
-  private readonly groups = new WwebjsGroups(() => this.attempt);
-  private readonly actions: WwebjsActions;
-  private readonly presence: WwebjsPresence;
+  private readonly operations: EngineOperations;
+  /** The account operations by area; this engine has health probes (`account.checkHealth`). */
+  readonly ops: EngineOps & { readonly account: Required<AccountOps> };
 
   constructor(
     private readonly config: WwebjsEngineConfig,
@@ -85,7 +78,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     this.log = log;
     this.clock = deps.clock ?? systemClock;
     this.messages = new LruMap(deps.messageCacheSize ?? 1_000);
-    this.ops = new EngineOperations({
+    this.operations = new EngineOperations({
       current: () => this.attempt,
       messages: this.messages,
       bindings: () => this.loadBindings(),
@@ -94,9 +87,20 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
       forwardIdTimeoutMs: deps.forwardIdTimeoutMs ?? 10_000,
     });
     const current = (): Attempt | null => this.attempt;
-    this.actions = new WwebjsActions({ current, messages: this.messages, clock: this.clock });
-    this.presence = new WwebjsPresence(current);
-    Object.assign(this, accountReads(this.ops));
+    const ready = (): Attempt => this.operations.readyAttempt();
+    this.ops = {
+      account: {
+        requestPairingCode: (phoneNumber) => this.operations.requestPairingCode(phoneNumber),
+        checkHealth: () => this.checkHealth(),
+      },
+      chats: chatOps(ready),
+      contacts: contactOps(ready),
+      groups: new WwebjsGroups(current),
+      calls: callOps(ready),
+      messages: { getQuoted: (messageId) => this.operations.getQuotedMessage(messageId) },
+      actions: new WwebjsActions({ current, messages: this.messages, clock: this.clock }),
+      presence: new WwebjsPresence(current),
+    };
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -180,7 +184,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   }
 
   /** Probes the page's capabilities and the compat fixes (a READY attempt; else all broken). */
-  async checkHealth(): Promise<EngineProbe> {
+  private async checkHealth(): Promise<EngineProbe> {
     const attempt = this.attempt;
     const page = attempt?.ready ? (attempt.client.pupPage as EvaluatingPage | null) : null;
     const compat = attempt?.compat ? await attempt.compat.probe() : [];
@@ -298,103 +302,19 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   // ---------------------------------------------------------------- operations
 
   send(chatId: string, content: EngineContent): Promise<{ id: string }> {
-    return this.ops.send(chatId, content);
+    return this.operations.send(chatId, content);
   }
 
   forward(messageId: string, chatId: string): Promise<{ id: string }> {
-    return this.ops.forward(messageId, chatId);
+    return this.operations.forward(messageId, chatId);
   }
 
   downloadMedia(messageId: string): Promise<MediaFile> {
-    return this.ops.downloadMedia(messageId);
+    return this.operations.downloadMedia(messageId);
   }
 
   me(): EngineIdentity | null {
     const identity = this.attempt?.identity;
     return identity ? { ...identity } : null;
-  }
-
-  requestPairingCode(phoneNumber: string): Promise<string> {
-    return this.ops.requestPairingCode(phoneNumber);
-  }
-
-  isGroupAdmin(groupId: string, memberId: string): Promise<boolean> {
-    return this.ops.isGroupAdmin(groupId, memberId);
-  }
-
-  getQuotedMessage(messageId: string): Promise<MessageData | null> {
-    return this.ops.getQuotedMessage(messageId);
-  }
-
-  resolveContact(id: string): Promise<ContactInfo> {
-    return this.ops.resolveContact(id);
-  }
-
-  // ---------------------------------------------------------------- groups (groups.ts)
-
-  createGroup(subject: string, participants: string[]) {
-    return this.groups.createGroup(subject, participants);
-  }
-  getGroup(groupId: string) {
-    return this.groups.getGroup(groupId);
-  }
-  addParticipants(groupId: string, participants: string[]) {
-    return this.groups.addParticipants(groupId, participants);
-  }
-  removeParticipants(groupId: string, participants: string[]) {
-    return this.groups.removeParticipants(groupId, participants);
-  }
-  promoteParticipants(groupId: string, participants: string[]) {
-    return this.groups.promoteParticipants(groupId, participants);
-  }
-  demoteParticipants(groupId: string, participants: string[]) {
-    return this.groups.demoteParticipants(groupId, participants);
-  }
-  setGroupSubject(groupId: string, subject: string) {
-    return this.groups.setGroupSubject(groupId, subject);
-  }
-  setGroupDescription(groupId: string, description: string) {
-    return this.groups.setGroupDescription(groupId, description);
-  }
-  setGroupSettings(groupId: string, settings: Partial<GroupSettings>) {
-    return this.groups.setGroupSettings(groupId, settings);
-  }
-  getInviteCode(groupId: string) {
-    return this.groups.getInviteCode(groupId);
-  }
-  revokeInvite(groupId: string) {
-    return this.groups.revokeInvite(groupId);
-  }
-  joinByInvite(code: string) {
-    return this.groups.joinByInvite(code);
-  }
-  leaveGroup(groupId: string) {
-    return this.groups.leaveGroup(groupId);
-  }
-
-  // ---------------------------------------------------------------- actions and presence
-
-  react(messageId: string, emoji: string): Promise<void> {
-    return this.actions.react(messageId, emoji);
-  }
-
-  editMessage(messageId: string, text: string): Promise<void> {
-    return this.actions.editMessage(messageId, text);
-  }
-
-  deleteMessage(messageId: string, forEveryone: boolean): Promise<void> {
-    return this.actions.deleteMessage(messageId, forEveryone);
-  }
-
-  markChatSeen(chatId: string): Promise<void> {
-    return this.presence.markChatSeen(chatId);
-  }
-
-  sendChatState(chatId: string, state: ChatState): Promise<void> {
-    return this.presence.sendChatState(chatId, state);
-  }
-
-  setOnline(online: boolean): Promise<void> {
-    return this.presence.setOnline(online);
   }
 }
