@@ -164,7 +164,10 @@ export const chats = {
     errors: ['CHAT_NOT_FOUND', 'MESSAGE_NOT_FOUND'],
     run: (engine, { chatId, limit, before }) => {
       const size = pageLimit(limit);
-      return engine.ops.chats.fetchMessages(chatId, before ? { limit: size, before } : { limit: size });
+      return engine.ops.chats.fetchMessages(
+        chatId,
+        before ? { limit: size, before } : { limit: size },
+      );
     },
     http: {
       method: 'GET',

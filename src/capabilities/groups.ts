@@ -147,7 +147,8 @@ const setters = {
     input: z.object({ groupId: groupIdInput, description: descriptionInput }).strict(),
     args: ['groupId', 'description'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
-    run: (engine, { groupId, description }) => engine.ops.groups.setDescription(groupId, description),
+    run: (engine, { groupId, description }) =>
+      engine.ops.groups.setDescription(groupId, description),
   }),
   setSettings: defineCapability({
     name: 'groups.setSettings',
@@ -237,11 +238,13 @@ export const groups = {
     args: ['groupId', 'changes'],
     errors: ['CHAT_NOT_FOUND', 'PERMISSION_DENIED'],
     async run(engine, { groupId, changes }) {
-      if (changes.subject !== undefined) await engine.ops.groups.setSubject(groupId, changes.subject);
+      if (changes.subject !== undefined)
+        await engine.ops.groups.setSubject(groupId, changes.subject);
       if (changes.description !== undefined) {
         await engine.ops.groups.setDescription(groupId, changes.description);
       }
-      if (changes.settings !== undefined) await engine.ops.groups.setSettings(groupId, changes.settings);
+      if (changes.settings !== undefined)
+        await engine.ops.groups.setSettings(groupId, changes.settings);
       return engine.ops.groups.get(groupId);
     },
     http: {
