@@ -11,11 +11,11 @@ import 'reflect-metadata';
 export { createSdk, Sdk, type SdkOptions } from './sdk.js';
 export { createTestSdk } from './test-sdk.js';
 export { BotClient } from './client/bot-client.js';
-export { Message } from './client/message.js';
+export { Message } from './client/inbound/message.js';
 export type { ClientEvents, ClientEventName } from './client/client-events.js';
 export { chatKindOf, normalizeChatId } from './client/chat-id.js';
 export type { ClientInfo, ClientState, MessageData, SendResult } from './client/types.js';
-export type { SendContent } from './client/send-contract.js';
+export type { SendContent } from './client/send/send-contract.js';
 export type { TrackedSend } from './queue/index.js';
 export type { WakitConfig, WakitConfigInput } from './config/index.js';
 
@@ -35,7 +35,7 @@ export type {
 // zod, re-exported so plugins describe their options with the same instance wakit validates with
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';
-export { extensionFor } from './client/mime.js';
+export { extensionFor } from './client/media/mime.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors: one class, stable codes (docs/errors.md), one sink (`sdk.on('error')`).

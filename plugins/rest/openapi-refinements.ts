@@ -1,7 +1,7 @@
 /**
  * What zod refinements check, as JSON Schema: `z.toJSONSchema` cannot see inside a `.refine()`,
  * so without this the document would accept requests the server refuses. Run as its `override`
- * hook on every schema; each rule names the refinement it mirrors (src/client/send-fields.ts,
+ * hook on every schema; each rule names the refinement it mirrors (src/client/send/send-fields.ts,
  * send-contract.ts, zod's URL check).
  */
 import type { z } from 'zod';

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { Engine } from '../engines/engine.js';
 import type { ErrorCode } from '../errors/index.js';
-import type { PreparedSend } from '../client/send-contract.js';
+import type { PreparedSend } from '../client/send/send-contract.js';
 
 export type CapabilityHttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -6,8 +6,8 @@
  */
 import type { z } from 'zod';
 import { issueError, zodIssues } from '../errors/index.js';
-import type { ClientCore } from '../client/client-core.js';
-import { readyEngine } from '../client/ready-engine.js';
+import type { ClientCore } from '../client/core/client-core.js';
+import { readyEngine } from '../client/core/ready-engine.js';
 import type { SendResult } from '../client/types.js';
 import type { AnyCapability, Capability, QueueOptions, QueuedCapability } from './define.js';
 

@@ -3,7 +3,7 @@
  * Queued with light pacing (docs/queue.md); each resolves once made (`{ id: '', trackingId }`).
  */
 import { z } from 'zod';
-import { actionSchemas, actionSend } from '../client/action-contract.js';
+import { actionSchemas, actionSend } from '../client/send/action-contract.js';
 import { REPLY_KINDS } from '../client/chat-id.js';
 import { CHAT_STATES } from '../engines/ports/presence.js';
 import { chatIdParam } from './chat-id.js';

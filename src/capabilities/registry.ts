@@ -2,7 +2,7 @@
  * The capability table: every declared capability, by area. The client gets one manager per area
  * (`client.calls`), REST one route per declaration with `http`.
  */
-import type { ClientCore } from '../client/client-core.js';
+import type { ClientCore } from '../client/core/client-core.js';
 import type { AnyCapability } from './define.js';
 import { buildManager, type AreaManager } from './manager.js';
 import { calls } from './calls.js';

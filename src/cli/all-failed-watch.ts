@@ -1,4 +1,4 @@
-import { allClientsFailed } from '../client/all-failed.js';
+import { allClientsFailed } from '../client/core/all-failed.js';
 import type { BotClient } from '../client/bot-client.js';
 import type { Sdk } from '../sdk.js';
 import { describeError, type CliIo } from './io.js';

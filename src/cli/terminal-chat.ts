@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { mimeFromFilename } from '../client/mime.js';
+import { mimeFromFilename } from '../client/media/mime.js';
 import { isWakitError } from '../errors/index.js';
 import type { Sdk } from '../sdk.js';
 import type { CliIo } from './io.js';

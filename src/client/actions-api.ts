@@ -3,7 +3,7 @@ import type { Managers } from '../capabilities/registry.js';
 import type { Engine } from '../engines/engine.js';
 import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
 import type { ClientEvents } from './client-events.js';
-import type { SafeEmitter } from './safe-emitter.js';
+import type { SafeEmitter } from './core/safe-emitter.js';
 
 /** Options of every action: an idempotency key, as on sends. */
 export type ActionOptions = QueueOptions;

@@ -19,31 +19,31 @@ import {
   SESSION_STORE,
 } from '../kernel/tokens.js';
 import type { OutboundQueue, TrackedSend } from '../queue/index.js';
-import type { MediaResolver } from './media-resolver.js';
-import { SafeEmitter } from './safe-emitter.js';
+import type { MediaResolver } from './media/media-resolver.js';
+import { SafeEmitter } from './core/safe-emitter.js';
 import type { ClientEvents } from './client-events.js';
-import { StateMachine } from './state-machine.js';
-import { Message, type MessageActions } from './message.js';
-import { messageActions } from './message-actions.js';
+import { StateMachine } from './core/state-machine.js';
+import { Message, type MessageActions } from './inbound/message.js';
+import { messageActions } from './inbound/message-actions.js';
 import { ClientSends } from './client-sends.js';
 import { PERSON_KINDS, normalizeChatId } from './chat-id.js';
-import { ContactCache, SenderCompleter } from './contact-cache.js';
-import type { ConnectionSupervisor } from './connection-supervisor.js';
+import { ContactCache, SenderCompleter } from './inbound/contact-cache.js';
+import type { ConnectionSupervisor } from './connection/connection-supervisor.js';
 import {
   CONNECTION_SUPERVISOR,
   SEND_INTAKE,
   type IntakeFactory,
   type SupervisorFactory,
 } from '../kernel/client-services.js';
-import { registerInternals } from './client-internals.js';
-import type { ClientCore } from './client-core.js';
+import { registerInternals } from './core/client-internals.js';
+import type { ClientCore } from './core/client-core.js';
 import { incomingCallHandler } from './calls-api.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
 import { forwardActionEvents } from './actions-api.js';
-import { deliver } from './deliver.js';
-import type { AcceptOptions, QueuedSend, SendIntake } from './send-intake.js';
-import type { ClientPlacement, PlacementFactory } from './client-placement.js';
-import { EngineHealthMonitor } from './engine-health.js';
+import { deliver } from './send/deliver.js';
+import type { AcceptOptions, QueuedSend, SendIntake } from './send/send-intake.js';
+import type { ClientPlacement, PlacementFactory } from './core/client-placement.js';
+import { EngineHealthMonitor } from './connection/engine-health.js';
 import type { EngineHealth } from '../engines/health.js';
 import type {
   ClientInfo,
@@ -54,7 +54,7 @@ import type {
   OutgoingContent,
 } from './types.js';
 
-export type { QueuedSend } from './send-intake.js';
+export type { QueuedSend } from './send/send-intake.js';
 export type { EnqueueOptions } from './client-sends.js';
 
 /**

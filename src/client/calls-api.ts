@@ -1,6 +1,6 @@
 import { isWakitError } from '../errors/index.js';
 import type { CallData } from '../engines/ports/calls.js';
-import type { ClientCore } from './client-core.js';
+import type { ClientCore } from './core/client-core.js';
 import type { Managers } from '../capabilities/registry.js';
 
 export type { CallData } from '../engines/ports/calls.js';

@@ -1,5 +1,5 @@
 import type { WakitError } from '../errors/index.js';
-import type { Message } from './message.js';
+import type { Message } from './inbound/message.js';
 import type { TrackedSend } from '../queue/types.js';
 import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from '../engines/ports/groups.js';
 import type { CallData } from '../engines/ports/calls.js';

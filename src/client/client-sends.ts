@@ -1,6 +1,6 @@
 import { WakitError } from '../errors/index.js';
 import type { SendPriority } from '../queue/index.js';
-import { isPreparedSend, prepareSend, type PreparedSend, type SendKind } from './send-contract.js';
+import { isPreparedSend, prepareSend, type PreparedSend, type SendKind } from './send/send-contract.js';
 import type {
   SendAudioInput,
   SendContactInput,
@@ -11,8 +11,8 @@ import type {
   SendStickerInput,
   SendTextInput,
   SendVideoInput,
-} from './send-contract.js';
-import type { AcceptOptions, QueuedSend } from './send-intake.js';
+} from './send/send-contract.js';
+import type { AcceptOptions, QueuedSend } from './send/send-intake.js';
 import type { OutgoingContent, SendResult } from './types.js';
 
 export interface EnqueueOptions {

@@ -10,9 +10,9 @@ import type {
   ClientPlacement,
   PlacedClient,
   PlacementFactory,
-} from '../client/client-placement.js';
-import { clientNotReady } from '../client/client-placement.js';
-import type { AcceptOptions, QueuedSend, SendRoute } from '../client/send-intake.js';
+} from '../client/core/client-placement.js';
+import { clientNotReady } from '../client/core/client-placement.js';
+import type { AcceptOptions, QueuedSend, SendRoute } from '../client/send/send-intake.js';
 import type { OutgoingContent } from '../client/types.js';
 import { WakitError } from '../errors/index.js';
 import type { OutboxStore } from '../queue/outbox/index.js';

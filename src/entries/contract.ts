@@ -38,7 +38,7 @@ export {
   locationSchema,
   pollSchema,
   contactCardSchema,
-} from '../client/send-contract.js';
+} from '../client/send/send-contract.js';
 export { CONVERSATION_KINDS } from '../client/chats-api.js';
 export { paginate } from '../client/pagination.js';
 export {
@@ -48,7 +48,7 @@ export {
   isReactionEmoji,
   messageIdSchema,
   prepareAction,
-} from '../client/action-contract.js';
+} from '../client/send/action-contract.js';
 export { EDIT_WINDOW_MS, REVOKE_WINDOW_MS, chatOfMessageId } from '../engines/ports/actions.js';
 export { CHAT_STATES } from '../engines/ports/presence.js';
 export {
@@ -56,4 +56,4 @@ export {
   TYPING_MIN_MS,
   TYPING_MS_PER_CHAR,
   typingDelayMs,
-} from '../client/deliver-action.js';
+} from '../client/send/deliver-action.js';

@@ -6,7 +6,7 @@
  *
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */
-export { allClientsFailed, type AllFailed, type ClientsView } from '../client/all-failed.js';
+export { allClientsFailed, type AllFailed, type ClientsView } from '../client/core/all-failed.js';
 export type {
   HttpMethod,
   PluginHttp,
@@ -22,6 +22,6 @@ export {
   httpSchemas,
   namedSchema,
 } from '../plugins/http-schemas.js';
-export { guardedLookup, redact } from '../client/safe-fetch.js';
-export { isPrivateAddress } from '../client/ip-policy.js';
+export { guardedLookup, redact } from '../client/media/safe-fetch.js';
+export { isPrivateAddress } from '../client/media/ip-policy.js';
 export { MAX_ISSUES, capIssues, issueError, zodIssues, type ErrorIssue } from '../errors/index.js';

@@ -65,7 +65,7 @@ export type {
   ReplyOptionsInput,
   SendTextInput,
   SendVideoInput,
-} from '../client/send-contract.js';
+} from '../client/send/send-contract.js';
 export type {
   ChatData,
   ChatPage,
@@ -77,7 +77,7 @@ export type {
 export type { ContactData, ContactsApi } from '../client/contacts-api.js';
 export type { CallData, CallsApi } from '../client/calls-api.js';
 export type { Page, PageOptions } from '../client/pagination.js';
-export type { ActionInput, ActionKind } from '../client/action-contract.js';
+export type { ActionInput, ActionKind } from '../client/send/action-contract.js';
 export type { ActionOptions, ActionsApi } from '../client/actions-api.js';
 export type { PresenceApi } from '../client/presence-api.js';
 export type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';

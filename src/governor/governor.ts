@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
 import type { BotClient } from '../client/bot-client.js';
-import { internalsOf } from '../client/client-internals.js';
+import { internalsOf } from '../client/core/client-internals.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import type { AccountStore, Restriction } from './account-store.js';
 import { AccountGovernor } from './account-governor.js';

@@ -1,7 +1,7 @@
 import { inject, injectable, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { BotClient } from '../client/bot-client.js';
-import { internalsOf } from '../client/client-internals.js';
+import { internalsOf } from '../client/core/client-internals.js';
 import type { TrackedSend } from '../queue/index.js';
 import { CLIENT_NAME_PATTERN } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';

@@ -6,9 +6,9 @@ import {
 } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
-import { DefaultMediaResolver } from '../client/default-media-resolver.js';
+import { DefaultMediaResolver } from '../client/media/default-media-resolver.js';
 import { engineForConfig } from '../engines/engine-for-config.js';
-import { localPlacement } from '../client/client-placement.js';
+import { localPlacement } from '../client/core/client-placement.js';
 import type { Ownership } from '../cluster/ownership.js';
 import { createGovernor } from '../governor/governor.js';
 import type { OutboxStore } from '../queue/outbox/index.js';

@@ -7,7 +7,7 @@
 import { container as globalContainer } from 'tsyringe';
 import type { Fleet, FleetBinding, RegisterFleetOptions } from '../cluster/index.js';
 import type { BotClient } from '../client/bot-client.js';
-import { deferredPlacement, type PlacementFactory } from '../client/client-placement.js';
+import { deferredPlacement, type PlacementFactory } from '../client/core/client-placement.js';
 import { DeferredOutbox, type OutboxStore } from '../queue/outbox/index.js';
 import type { ClientRegistry } from './client-registry.js';
 import { OUTBOX, PLACEMENT, type SessionHolder, type Token } from './tokens.js';

@@ -1,6 +1,6 @@
 import type { BotClient } from '../client/bot-client.js';
 import { PERSON_KINDS, normalizeChatId } from '../client/chat-id.js';
-import type { Message } from '../client/message.js';
+import type { Message } from '../client/inbound/message.js';
 import { WakitError } from '../errors/index.js';
 import { parseCommand, type ParsedCommand } from './parse-args.js';
 import type {

@@ -1,7 +1,7 @@
 import { WakitError } from '../errors/index.js';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
-import type { Message } from '../client/message.js';
+import type { Message } from '../client/inbound/message.js';
 import type { EventHandler, PluginEvent } from './types.js';
 
 /** One registered handler. */

@@ -3,7 +3,7 @@ import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import { WakitError, isWakitError, issueError, toWakitError } from '../errors/index.js';
 import type { ErrorReport, ErrorSink } from '../kernel/error-sink.js';
-import { prepareContent } from '../client/send-contract.js';
+import { prepareContent } from '../client/send/send-contract.js';
 import { CommandRegistry } from './commands.js';
 import { isPlugin } from './define-plugin.js';
 import { importConfiguredPlugins } from './loader.js';

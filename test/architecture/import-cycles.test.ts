@@ -24,7 +24,7 @@ const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
     'plugins/rest/metrics.ts',
     'plugins/rest/middleware/forward.ts',
   ],
-  ['src/client/bot-client.ts', 'src/client/client-internals.ts'],
+  ['src/client/bot-client.ts', 'src/client/core/client-internals.ts'],
   ['src/engines/ports/messages.ts', 'src/engines/types.ts'],
   [
     'src/engines/simulator/device.ts',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ContactCache, SenderCompleter } from '../../src/client/contact-cache.js';
+import { ContactCache, SenderCompleter } from '../../src/client/inbound/contact-cache.js';
 import type { ContactInfo, MessageData } from '../../src/engines/types.js';
 
 const ALICE = '15550001111@c.us';

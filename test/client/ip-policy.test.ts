@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isPrivateAddress } from '../../src/client/ip-policy.js';
+import { isPrivateAddress } from '../../src/client/media/ip-policy.js';
 
 /**
  * Every special-purpose range of the IANA IPv4 and IPv6 special-purpose address registries (plus

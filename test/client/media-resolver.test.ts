@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DefaultMediaResolver } from '../../src/client/default-media-resolver.js';
+import { DefaultMediaResolver } from '../../src/client/media/default-media-resolver.js';
 import { parseConfig } from '../../src/config/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { mediaServer, tempDir } from '../helpers/sdk-fixtures.js';

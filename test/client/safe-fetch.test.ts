@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { safeFetch, type SafeFetchOptions } from '../../src/client/safe-fetch.js';
-import { isPrivateAddress } from '../../src/client/ip-policy.js';
+import { safeFetch, type SafeFetchOptions } from '../../src/client/media/safe-fetch.js';
+import { isPrivateAddress } from '../../src/client/media/ip-policy.js';
 import { rejection } from '../helpers/rejection.js';
 
 const base: SafeFetchOptions = {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { createSdk, type Sdk, type SdkOptions } from '../../src/index.js';
-import type { SendIntake } from '../../src/client/send-intake.js';
+import type { SendIntake } from '../../src/client/send/send-intake.js';
 import {
   CONNECTION_SUPERVISOR,
   SEND_INTAKE,

@@ -10,7 +10,7 @@ import type sinon from 'sinon';
 import { queueSchema } from '../../src/config/schema.js';
 import { SqliteOutbox } from '../../src/queue/outbox/sqlite-outbox.js';
 import { journalChange } from '../../src/queue/outbox/journal.js';
-import { outboxBacklog } from '../../src/client/outbox-backlog.js';
+import { outboxBacklog } from '../../src/client/send/outbox-backlog.js';
 import { OutboundQueue, type SendGate, type TrackedSend } from '../../src/queue/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
 import { NO_PACING, T0, fakeClock, flush } from './helpers.js';

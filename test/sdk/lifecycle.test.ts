@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ClientState, Sdk, WakitError } from '../../src/index.js';
 import { createSdk } from '../../src/index.js';
-import { canTransition } from '../../src/client/state-machine.js';
+import { canTransition } from '../../src/client/core/state-machine.js';
 import { BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,12 +1,12 @@
-import { WakitError, isWakitError } from '../errors/index.js';
-import type { Engine } from '../engines/engine.js';
-import type { EngineContent } from '../engines/types.js';
-import { isMessageKindContent } from '../engines/ports/messages.js';
-import type { MediaResolver } from './media-resolver.js';
-import type { ClientState, OutgoingContent } from './types.js';
-import type { Clock } from '../kernel/clock.js';
+import { WakitError, isWakitError } from '../../errors/index.js';
+import type { Engine } from '../../engines/engine.js';
+import type { EngineContent } from '../../engines/types.js';
+import { isMessageKindContent } from '../../engines/ports/messages.js';
+import type { MediaResolver } from '../media/media-resolver.js';
+import type { ClientState, OutgoingContent } from '../types.js';
+import type { Clock } from '../../kernel/clock.js';
 import { deliverAction, typingDelayMs } from './deliver-action.js';
-import type { EngineHealthMonitor } from './engine-health.js';
+import type { EngineHealthMonitor } from '../connection/engine-health.js';
 
 /** What making one send needs of its client. */
 export interface DeliveryDeps {

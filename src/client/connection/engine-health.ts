@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
-import { WakitError } from '../errors/index.js';
-import type { Engine } from '../engines/engine.js';
+import { WakitError } from '../../errors/index.js';
+import type { Engine } from '../../engines/engine.js';
 import {
   CAPABILITIES,
   capabilitiesFor,
   type Capability,
   type EngineHealth,
-} from '../engines/health.js';
-import type { Clock } from '../kernel/clock.js';
+} from '../../engines/health.js';
+import type { Clock } from '../../kernel/clock.js';
 
 export interface EngineHealthDeps {
   client: string;

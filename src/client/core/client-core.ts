@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { WakitConfig } from '../config/schema.js';
-import type { Engine } from '../engines/engine.js';
-import type { ClientEvents } from './client-events.js';
+import type { WakitConfig } from '../../config/schema.js';
+import type { Engine } from '../../engines/engine.js';
+import type { ClientEvents } from '../client-events.js';
 import type { SafeEmitter } from './safe-emitter.js';
-import type { AcceptOptions, QueuedSend } from './send-intake.js';
-import type { ClientState, OutgoingContent } from './types.js';
+import type { AcceptOptions, QueuedSend } from '../send/send-intake.js';
+import type { ClientState, OutgoingContent } from '../types.js';
 
 /**
  * What the parts of a client's SDK surface share (one file per area: `<area>-api.ts`). Each area

@@ -1,6 +1,6 @@
 /** Making one queued action (reaction, edit, delete, seen, presence, online) through the engine. */
-import type { Engine } from '../engines/engine.js';
-import type { ActionContent } from './types.js';
+import type { Engine } from '../../engines/engine.js';
+import type { ActionContent } from '../types.js';
 
 /** "typing…" lasts 30 ms per character of the text, at least 0.5 s and at most 4 s. */
 export const TYPING_MS_PER_CHAR = 30;

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { WakitConfig } from '../config/schema.js';
-import { WakitError } from '../errors/index.js';
-import type { OutboundQueue } from '../queue/index.js';
-import type { AcceptOptions, QueuedSend, SendIntake } from './send-intake.js';
-import type { ClientState, OutgoingContent } from './types.js';
+import type { WakitConfig } from '../../config/schema.js';
+import { WakitError } from '../../errors/index.js';
+import type { OutboundQueue } from '../../queue/index.js';
+import type { AcceptOptions, QueuedSend, SendIntake } from '../send/send-intake.js';
+import type { ClientState, OutgoingContent } from '../types.js';
 
 /** What a placement gets of its client. */
 export interface PlacedClient {

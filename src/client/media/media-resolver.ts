@@ -1,4 +1,4 @@
-import type { MediaFile, OutgoingContent } from './types.js';
+import type { MediaFile, OutgoingContent } from '../types.js';
 
 export type MediaSourceSpec = Extract<OutgoingContent, { source: unknown }>['source'];
 

@@ -2,7 +2,7 @@
  * Who is who: the LID ↔ phone answers of the engine's contact look-up, cached per client, and the
  * completion of received messages' `sender` with them (in arrival order).
  */
-import type { ContactInfo, MessageData, MessageSender } from '../engines/types.js';
+import type { ContactInfo, MessageData, MessageSender } from '../../engines/types.js';
 
 export interface ContactCacheOptions {
   /** Entries kept (least recently used dropped first). */

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { WakitError } from '../errors/index.js';
+import { WakitError } from '../../errors/index.js';
 import { isPrivateAddress } from './ip-policy.js';
 
 export interface SafeFetchOptions {

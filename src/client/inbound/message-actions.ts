@@ -1,11 +1,11 @@
-import { WakitError } from '../errors/index.js';
-import type { ActionsApi } from './actions-api.js';
-import { REPLY_KINDS, parseChatId } from './chat-id.js';
-import type { ClientCore } from './client-core.js';
+import { WakitError } from '../../errors/index.js';
+import type { ActionsApi } from '../actions-api.js';
+import { REPLY_KINDS, parseChatId } from '../chat-id.js';
+import type { ClientCore } from '../core/client-core.js';
 import { Message, type MessageActions } from './message.js';
-import { prepareContent, prepareForward } from './send-contract.js';
-import type { ClientSends as SendsApi } from './client-sends.js';
-import type { MediaData } from './types.js';
+import { prepareContent, prepareForward } from '../send/send-contract.js';
+import type { ClientSends as SendsApi } from '../client-sends.js';
+import type { MediaData } from '../types.js';
 
 /**
  * What a received or created `Message` of this client can do (`reply`, `forward`, `downloadMedia`,

@@ -9,8 +9,8 @@ import type {
   MessageKind,
   MessageKindContent,
   PollData,
-} from '../engines/ports/messages.js';
-import { PERSON_KINDS, normalizeChatId } from './chat-id.js';
+} from '../../engines/ports/messages.js';
+import { PERSON_KINDS, normalizeChatId } from '../chat-id.js';
 
 /** The parsed fields of one kind, as the SDK (`{ location }`) or `ctx.send`/HTTP (flat) give them. */
 export interface KindFields {

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import type { WakitConfig } from '../config/schema.js';
-import { WakitError, isWakitError, toWakitError } from '../errors/index.js';
-import type { Engine } from '../engines/engine.js';
-import { Backoff } from '../kernel/backoff.js';
-import { systemClock, type Clock } from '../kernel/clock.js';
-import type { ErrorSink } from '../kernel/error-sink.js';
-import type { SessionLease, SessionStore } from '../auth/session-store.js';
-import type { ClientEvents } from './client-events.js';
-import type { StateMachine } from './state-machine.js';
-import { RECOVERABLE_REASONS, type ClientState, type DisconnectReason } from './types.js';
+import type { WakitConfig } from '../../config/schema.js';
+import { WakitError, isWakitError, toWakitError } from '../../errors/index.js';
+import type { Engine } from '../../engines/engine.js';
+import { Backoff } from '../../kernel/backoff.js';
+import { systemClock, type Clock } from '../../kernel/clock.js';
+import type { ErrorSink } from '../../kernel/error-sink.js';
+import type { SessionLease, SessionStore } from '../../auth/session-store.js';
+import type { ClientEvents } from '../client-events.js';
+import type { StateMachine } from '../core/state-machine.js';
+import { RECOVERABLE_REASONS, type ClientState, type DisconnectReason } from '../types.js';
 
 export interface SupervisorOptions {
   name: string;

@@ -1,8 +1,8 @@
-import { WakitError } from '../errors/index.js';
-import type { BacklogSource, PagedJob } from '../queue/index.js';
-import { decodeContent, type OutboxStore } from '../queue/outbox/index.js';
+import { WakitError } from '../../errors/index.js';
+import type { BacklogSource, PagedJob } from '../../queue/index.js';
+import { decodeContent, type OutboxStore } from '../../queue/outbox/index.js';
 import { isActionKind, isLightKind } from './action-contract.js';
-import type { OutgoingContent } from './types.js';
+import type { OutgoingContent } from '../types.js';
 
 export interface OutboxBacklogDeps {
   client: string;

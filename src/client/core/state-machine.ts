@@ -1,5 +1,5 @@
-import { WakitError } from '../errors/index.js';
-import type { ClientState } from './types.js';
+import { WakitError } from '../../errors/index.js';
+import type { ClientState } from '../types.js';
 
 /** Allowed transitions of the client states (STOPPED is reachable from anywhere by stop()). */
 const TRANSITIONS: Record<ClientState, readonly ClientState[]> = {

@@ -3,7 +3,7 @@
  * cards, and media with exactly one source (`url`, base64 `data`, and in-process `path`/`buffer`).
  */
 import { z } from 'zod';
-import type { MediaKind } from '../engines/types.js';
+import type { MediaKind } from '../../engines/types.js';
 
 const MAX_TEXT = 65_536;
 const httpUrl = z

@@ -1,6 +1,6 @@
-import { WakitError } from '../errors/index.js';
-import type { TrackedSend } from '../queue/index.js';
-import type { BotClient } from './bot-client.js';
+import { WakitError } from '../../errors/index.js';
+import type { TrackedSend } from '../../queue/index.js';
+import type { BotClient } from '../bot-client.js';
 import type { ClientCore } from './client-core.js';
 
 /**

@@ -3,7 +3,7 @@
  * promise that rejects, is reported to `onListenerError` and the other listeners still run. This is
  * what keeps a faulty user handler from crashing the process or the engine that emitted the event.
  */
-import { callSafely } from '../kernel/listeners.js';
+import { callSafely } from '../../kernel/listeners.js';
 
 type Listener<A extends unknown[]> = (...args: A) => unknown;
 

@@ -4,12 +4,12 @@
  * a `PreparedSend` the outbound queue takes (queued, journaled and recovered like a message).
  */
 import { z } from 'zod';
-import { WakitError, issueError, zodIssues } from '../errors/index.js';
-import { chatOfMessageId, isOwnMessageId } from '../engines/ports/actions.js';
-import { CHAT_STATES, type ChatState } from '../engines/ports/presence.js';
-import { CHAT_KINDS, REPLY_KINDS, normalizeChatId } from './chat-id.js';
+import { WakitError, issueError, zodIssues } from '../../errors/index.js';
+import { chatOfMessageId, isOwnMessageId } from '../../engines/ports/actions.js';
+import { CHAT_STATES, type ChatState } from '../../engines/ports/presence.js';
+import { CHAT_KINDS, REPLY_KINDS, normalizeChatId } from '../chat-id.js';
 import { preparedAction, type PreparedSend } from './send-contract.js';
-import type { ActionContent } from './types.js';
+import type { ActionContent } from '../types.js';
 
 export const ACTION_KINDS = ['reaction', 'edit', 'delete', 'seen', 'presence', 'online'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];

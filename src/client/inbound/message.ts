@@ -1,4 +1,4 @@
-import type { SendContent } from './send-contract.js';
+import type { SendContent } from '../send/send-contract.js';
 import type {
   Ack,
   ContactCard,
@@ -8,7 +8,7 @@ import type {
   MessageSender,
   PollData,
   SendResult,
-} from './types.js';
+} from '../types.js';
 
 /** What a message can do, given by its client: reply, forward and download go through it. */
 export interface MessageActions {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { WakitError } from '../errors/index.js';
-import type { Clock } from '../kernel/clock.js';
-import type { OutboundQueue, SendPriority } from '../queue/index.js';
-import { newTrackingId } from '../queue/tracking-id.js';
-import { FINISHED, encodeContent, type OutboxStore } from '../queue/outbox/index.js';
-import type { MediaResolver } from './media-resolver.js';
+import { WakitError } from '../../errors/index.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { OutboundQueue, SendPriority } from '../../queue/index.js';
+import { newTrackingId } from '../../queue/tracking-id.js';
+import { FINISHED, encodeContent, type OutboxStore } from '../../queue/outbox/index.js';
+import type { MediaResolver } from '../media/media-resolver.js';
 import { outboxBacklog } from './outbox-backlog.js';
 import { isActionKind, isLightKind } from './action-contract.js';
-import type { OutgoingContent, SendResult } from './types.js';
+import type { OutgoingContent, SendResult } from '../types.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
 export interface QueuedSend {

@@ -1,5 +1,5 @@
-import type { ClusterView } from '../cluster/cluster-view.js';
-import type { BotClient } from './bot-client.js';
+import type { ClusterView } from '../../cluster/cluster-view.js';
+import type { BotClient } from '../bot-client.js';
 
 /** What the check needs of the SDK (or of a plugin's context). */
 export interface ClientsView {

@@ -1,5 +1,5 @@
-import { WakitError } from '../errors/index.js';
-import type { Engine } from '../engines/engine.js';
+import { WakitError } from '../../errors/index.js';
+import type { Engine } from '../../engines/engine.js';
 import type { ClientCore } from './client-core.js';
 
 /**

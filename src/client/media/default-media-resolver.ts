@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { WakitError } from '../errors/index.js';
-import type { MediaConfig } from '../config/schema.js';
-import type { MediaFile } from './types.js';
+import { WakitError } from '../../errors/index.js';
+import type { MediaConfig } from '../../config/schema.js';
+import type { MediaFile } from '../types.js';
 import type { MediaResolver, MediaSourceSpec } from './media-resolver.js';
 import { DEFAULT_MIMETYPE, extensionFor, mimeFromFilename, mimeFromHeader } from './mime.js';
 import { checkUrlAddress, safeFetch } from './safe-fetch.js';
