@@ -3,10 +3,10 @@ import type { RestFleet } from './fleet-view.js';
 import type { BotClient, PluginContext } from '../../src/index.js';
 import type { PluginEvents, PrivilegeName, PrivilegedServices } from '../../src/entries/types.js';
 import { WakitError } from '../../src/index.js';
-import { requireClientAccess, type Principal } from './auth.js';
-import type { ClientWebhooks } from './client-webhooks.js';
-import type { EventHub } from './event-hub.js';
-import type { RestMetrics } from './metrics.js';
+import { requireClientAccess, type Principal } from './middleware/auth.js';
+import type { ClientWebhooks } from './events/client-webhooks.js';
+import type { EventHub } from './events/event-hub.js';
+import type { RestMetrics } from './metrics/rest-metrics.js';
 import type { RestOptions } from './options.js';
 import { requireLocal } from './middleware/forward.js';
 

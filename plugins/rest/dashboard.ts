@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { apiDocsRoutes } from './api-docs.js';
+import { apiDocsRoutes } from './openapi/api-docs.js';
 import type { AnyRoute } from './route.js';
 import { defineRoute } from './route.js';
 

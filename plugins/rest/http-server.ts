@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem.js';
-import { answerExpectationFailed } from './expect.js';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './middleware/problem.js';
+import { answerExpectationFailed } from './middleware/expect.js';
 
 /** Requests Node's HTTP parser refuses never reach Koa: answer them as problem+json too. */
 function rejectMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {

@@ -20,7 +20,7 @@ export {
   type RestServer,
   type RestServerOptions,
 } from './server.js';
-export { signBody, signStandard } from './webhooks.js';
+export { signBody, signStandard } from './events/webhooks.js';
 
 export default definePlugin({
   name: 'rest',

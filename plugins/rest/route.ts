@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import { WakitError } from '../../src/index.js';
 import { issueError, zodIssues } from '../../src/entries/http.js';
-import type { Principal } from './auth.js';
+import type { Principal } from './middleware/auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

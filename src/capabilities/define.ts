@@ -2,7 +2,7 @@
  * A capability is declared once: its name (`area.method`, which is also the SDK method
  * `client.<area>.<method>(…)`), its input schema and positional arguments, the engine call, and
  * how REST serves it. The client's area managers (manager.ts) and the REST routes with their
- * OpenAPI entries (plugins/rest/capability-routes.ts) are generated from the declarations.
+ * OpenAPI entries (plugins/rest/routes/capability-routes.ts) are generated from the declarations.
  */
 import type { z } from 'zod';
 import type { Engine } from '../engines/engine.js';

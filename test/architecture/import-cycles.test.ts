@@ -18,10 +18,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
   [
     'plugins/rest/context.ts',
-    'plugins/rest/event-hub.ts',
-    'plugins/rest/fleet-metrics.ts',
-    'plugins/rest/health-metrics.ts',
-    'plugins/rest/metrics.ts',
+    'plugins/rest/events/event-hub.ts',
+    'plugins/rest/metrics/fleet-metrics.ts',
+    'plugins/rest/metrics/health-metrics.ts',
+    'plugins/rest/metrics/rest-metrics.ts',
     'plugins/rest/middleware/forward.ts',
   ],
   ['src/client/bot-client.ts', 'src/client/core/client-internals.ts'],

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { signStandard } from '../../plugins/rest/webhooks.js';
+import { signStandard } from '../../plugins/rest/events/webhooks.js';
 import { documentedResponse, validateJson } from '../helpers/rest-json-schema.js';
 import {
   CONTACT,

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { tempDir } from '../helpers/sdk-fixtures.js';
 import { MemoryClientRegistry } from '../../src/entries/kernel.js';
 import { createSdk } from '../../src/index.js';
-import { ClientWebhooks } from '../../plugins/rest/client-webhooks.js';
+import { ClientWebhooks } from '../../plugins/rest/events/client-webhooks.js';
 
 const hook = { url: 'https://hooks.example/x', secret: 'client-webhook-secret-0123' };
 

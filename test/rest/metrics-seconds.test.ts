@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { seconds } from '../../plugins/rest/metrics.js';
+import { seconds } from '../../plugins/rest/metrics/rest-metrics.js';
 
 describe('REST metrics: latency between two ISO timestamps', () => {
   it('agrees with Date.parse on one day, across midnight and across years, never negative', () => {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { TokenAuth } from '../../plugins/rest/auth.js';
+import { TokenAuth } from '../../plugins/rest/middleware/auth.js';
 import {
   ADMIN_TOKEN,
   CONTACT,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Histogram, Registry } from 'prom-client';
-import { TalliedHistogram } from '../../plugins/rest/tallied-histogram.js';
+import { TalliedHistogram } from '../../plugins/rest/metrics/tallied-histogram.js';
 
 describe('TalliedHistogram', () => {
   const buckets = [0.001, 0.01, 0.1, 1];

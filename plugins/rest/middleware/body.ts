@@ -3,7 +3,7 @@ import bourne from '@hapi/bourne';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { WakitError } from '../../../src/index.js';
-import { toProblem } from '../problem.js';
+import { toProblem } from './problem.js';
 
 /** `application/json` as clients send it; anything else goes through Koa's full check. */
 function isPlainJson(type: string): boolean {

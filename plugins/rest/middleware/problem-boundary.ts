@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { WakitError } from '../../../src/index.js';
-import type { RestMetrics } from '../metrics.js';
-import { sendProblem, toProblem } from '../problem.js';
+import type { RestMetrics } from '../metrics/rest-metrics.js';
+import { sendProblem, toProblem } from './problem.js';
 
 /** Refusals by our own policy worth a warning (the caller's error, but an operator may care). */
 const POLICY_REFUSALS: ReadonlySet<string> = new Set(['MEDIA_URL_REFUSED']);

@@ -9,11 +9,11 @@ import type { Context } from 'koa';
 import { WakitError, type BotClient } from '../../../src/index.js';
 import { chatOfMessageId, prepareForward } from '../../../src/entries/contract.js';
 import type { PreparedSend } from '../../../src/entries/types.js';
-import type { Principal } from '../auth.js';
+import type { Principal } from '../middleware/auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { MessageAccepted, MessageSent } from '../schemas.js';
-import { ActionMessageIdParam, ForwardRequest } from '../action-schemas.js';
+import { MessageAccepted, MessageSent } from '../schemas/api-schemas.js';
+import { ActionMessageIdParam, ForwardRequest } from '../schemas/action-schemas.js';
 import { enqueueAndRespond, findSend } from './messages.js';
 import { z } from 'zod';
 

@@ -8,18 +8,18 @@ import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
 import { WakitError } from '../../../src/index.js';
 import type { ClientListing } from '../../../src/entries/types.js';
-import { canSee, requireClientAccess, type Principal } from '../auth.js';
+import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
 import {
   ClientRemoved,
   ClientWebhookList,
   ClientWebhooksRequest,
   CreateClientRequest,
   DeleteClientQuery,
-} from '../client-admin-schemas.js';
-import { maskWebhook } from '../client-webhooks.js';
+} from '../schemas/client-admin-schemas.js';
+import { maskWebhook } from '../events/client-webhooks.js';
 import type { RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { ClientListItem, ClientSummary, clientNameParam } from '../schemas.js';
+import { ClientListItem, ClientSummary, clientNameParam } from '../schemas/api-schemas.js';
 
 const NameParams = z.object({ name: clientNameParam }).strict();
 const tag = 'clients';

@@ -2,7 +2,7 @@
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { WakitError, type BotClient } from '../../../src/index.js';
-import type { Principal } from '../auth.js';
+import type { Principal } from '../middleware/auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { listItems } from './client-admin.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -16,8 +16,8 @@ import {
   QrBase64,
   QrQuery,
   clientNameParam,
-} from '../schemas.js';
-import { EngineHealth, HeldRetry } from '../health-schemas.js';
+} from '../schemas/api-schemas.js';
+import { EngineHealth, HeldRetry } from '../schemas/health-schemas.js';
 
 const RUNNING = new Set(['STARTING', 'SCAN_QR', 'AUTHENTICATED', 'READY', 'DISCONNECTED']);
 const NameParams = z.object({ name: clientNameParam }).strict();

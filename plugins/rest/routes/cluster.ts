@@ -4,10 +4,10 @@
  * clients sees only those. On a single server: `mode: "single"`, no nodes, every client local.
  */
 import { z } from '../../../src/index.js';
-import { canSee } from '../auth.js';
+import { canSee } from '../middleware/auth.js';
 import type { RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { restSchemas } from '../schemas.js';
+import { restSchemas } from '../schemas/api-schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T): T {
   restSchemas.add(schema, { id });

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { WakitError, type BotClient, type TrackedSend } from '../../../src/index.js';
 import type { EnqueueOptions, PreparedSend } from '../../../src/entries/types.js';
-import type { Principal } from '../auth.js';
+import type { Principal } from '../middleware/auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
@@ -15,7 +15,7 @@ import {
   MessageStatus,
   SendMessageRequest,
   clientNameParam,
-} from '../schemas.js';
+} from '../schemas/api-schemas.js';
 
 const MAX_WAIT_S = 60;
 

@@ -3,7 +3,7 @@ import { allClientsFailed } from '../../../src/entries/http.js';
 import { WakitError } from '../../../src/index.js';
 import { defaultClientName, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { Health, Readiness } from '../schemas.js';
+import { Health, Readiness } from '../schemas/api-schemas.js';
 
 /** Clients the server must serve: the configured ones and the default client. */
 function requiredClients(rc: RestContext): string[] {

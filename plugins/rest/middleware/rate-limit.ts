@@ -4,7 +4,7 @@
  * their 401 from the route); in insecure mode all requests share one bucket.
  */
 import type { Context, Next } from 'koa';
-import { WakitError } from '../../src/index.js';
+import { WakitError } from '../../../src/index.js';
 import type { Principal } from './auth.js';
 
 export interface RateLimitOptions {

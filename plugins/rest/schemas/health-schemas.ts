@@ -1,6 +1,6 @@
 /** Engine health in the REST API: the health check and the held-send retry (docs/engines.md). */
 import { z } from 'zod';
-import { CAPABILITIES } from '../../src/entries/engine.js';
+import { CAPABILITIES } from '../../../src/entries/engine.js';
 import { named } from './schema-registry.js';
 
 const isoTime = z.string().describe('ISO 8601 time');

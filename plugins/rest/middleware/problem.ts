@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { ERROR_CODES, WakitError, isWakitError, type ErrorCode } from '../../src/index.js';
-import { capIssues, type ErrorIssue } from '../../src/entries/http.js';
+import { ERROR_CODES, WakitError, isWakitError, type ErrorCode } from '../../../src/index.js';
+import { capIssues, type ErrorIssue } from '../../../src/entries/http.js';
 
 /** An RFC 9457 problem body, as every REST error is sent. */
 export interface Problem {

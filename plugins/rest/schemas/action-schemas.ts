@@ -3,10 +3,10 @@
  * registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { REPLY_KINDS } from '../../src/entries/contract.js';
-import { chatIdParam } from './routes/chat-schemas.js';
-import { restSchemas } from './schemas.js';
-import { clientNameParam } from './schemas.js';
+import { REPLY_KINDS } from '../../../src/entries/contract.js';
+import { chatIdParam } from './chat-schemas.js';
+import { restSchemas } from './api-schemas.js';
+import { clientNameParam } from './api-schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   restSchemas.add(schema, description ? { id, description } : { id });

@@ -4,8 +4,8 @@
  * means and what to do. The codes, statuses and titles come from the code table (src/errors); the
  * when and what-to-do lines from docs/errors.md (`### \`CODE\`` sections), when it is installed.
  */
-import { ERROR_CODES } from '../../src/index.js';
-import { problemFragment } from './problem.js';
+import { ERROR_CODES } from '../../../src/index.js';
+import { problemFragment } from '../middleware/problem.js';
 
 interface Section {
   when?: string;

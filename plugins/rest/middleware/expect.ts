@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem.js';
-import { WakitError } from '../../src/index.js';
+import { WakitError } from '../../../src/index.js';
 
 export function answerExpectationFailed(req: IncomingMessage, res: ServerResponse): void {
   const problem = toProblem(

@@ -8,14 +8,14 @@
  * client's queue and answers as sends do: 202, or 201 with `Prefer: wait=N` (routes/messages.ts).
  */
 import { z } from 'zod';
-import { BotClient } from '../../src/index.js';
-import { issueError, zodIssues } from '../../src/entries/http.js';
-import { resolveClient, type RestContext } from './context.js';
-import type { AnyRoute } from './route.js';
-import { clientNameParam } from './schemas.js';
-import { named } from './schema-registry.js';
-import { queuedResponses, resolveMessage } from './routes/actions.js';
-import { enqueueAndRespond } from './routes/messages.js';
+import { BotClient } from '../../../src/index.js';
+import { issueError, zodIssues } from '../../../src/entries/http.js';
+import { resolveClient, type RestContext } from '../context.js';
+import type { AnyRoute } from '../route.js';
+import { clientNameParam } from '../schemas/api-schemas.js';
+import { named } from '../schemas/schema-registry.js';
+import { queuedResponses, resolveMessage } from './actions.js';
+import { enqueueAndRespond } from './messages.js';
 
 type Declaration = (typeof BotClient.capabilities)[number];
 type Queued = Extract<Declaration, { mode: 'queued' }>;

@@ -4,9 +4,9 @@
  * on demand, the fleet's stream); this adapter starts it with the SSE options and the host's fleet
  * view, and ends the subscriptions the REST server made when the server closes.
  */
-import type { FleetEvent } from '../../src/entries/cluster.js';
-import type { RestHost } from './context.js';
-import type { RestFleet } from './fleet-view.js';
+import type { FleetEvent } from '../../../src/entries/cluster.js';
+import type { RestHost } from '../context.js';
+import type { RestFleet } from '../fleet-view.js';
 
 type Bus = RestHost['events']['bus'];
 

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { WakitError } from '../../src/index.js';
-import type { RestOptions } from './options.js';
+import { WakitError } from '../../../src/index.js';
+import type { RestOptions } from '../options.js';
 
 /**
  * Whether `host` is a loopback interface: `localhost`, 127.0.0.0/8, `::1` (also written `[::1]`

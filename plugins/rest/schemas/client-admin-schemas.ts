@@ -1,8 +1,8 @@
 /** Schemas of the client-management routes (`POST /api/v1/clients`, webhooks, delete). */
-import { z } from '../../src/index.js';
-import { SECRET_MASK } from './client-webhooks.js';
-import { EVENT_TYPES, clientWebhookSchema } from './options.js';
-import { clientNameParam, restSchemas } from './schemas.js';
+import { z } from '../../../src/index.js';
+import { SECRET_MASK } from '../events/client-webhooks.js';
+import { EVENT_TYPES, clientWebhookSchema } from '../options.js';
+import { clientNameParam, restSchemas } from './api-schemas.js';
 
 function named<T extends z.ZodType>(id: string, schema: T): T {
   restSchemas.add(schema, { id });

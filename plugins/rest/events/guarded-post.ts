@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPrivateAddress } from '../../src/entries/http.js';
+import { guardedLookup, isPrivateAddress } from '../../../src/entries/http.js';
 
 const NEVER_BLOCKED = (): boolean => false;
 

@@ -10,17 +10,17 @@
  * its handler gets the raw request and the document does not list it.
  */
 import type { Context, Next } from 'koa';
-import { WakitError } from '../../src/index.js';
+import { WakitError } from '../../../src/index.js';
 import type {
   PluginHttpRequest,
   PluginHttpResponse,
   PluginRoute,
   PluginRouteRegistry,
-} from '../../src/entries/http.js';
-import { canSee, requireClientAccess, type Principal } from './auth.js';
-import { defaultClientName, resolveClient, type RestContext } from './context.js';
-import { routeHandler, type AnyRoute } from './route.js';
-import { exactRouter, serveRouter } from './route-table.js';
+} from '../../../src/entries/http.js';
+import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
+import { defaultClientName, resolveClient, type RestContext } from '../context.js';
+import { routeHandler, type AnyRoute } from '../route.js';
+import { exactRouter, serveRouter } from '../route-table.js';
 
 /** Where plugin routes are served (a plugin wakit adds itself: `/api/v1/<plugin>`). */
 export const PLUGIN_ROUTE_PREFIX = '/api/v1/plugins';

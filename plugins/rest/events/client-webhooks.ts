@@ -5,10 +5,10 @@
  * policy as configured webhooks, through the SSRF-guarded transport.
  */
 import type { Logger } from 'pino';
-import { WakitError, z } from '../../src/index.js';
-import type { ClientAdmin } from '../../src/entries/types.js';
+import { WakitError, z } from '../../../src/index.js';
+import type { ClientAdmin } from '../../../src/entries/types.js';
 import { refusedHost } from './guarded-post.js';
-import { clientWebhookSchema, type ClientWebhookOptions } from './options.js';
+import { clientWebhookSchema, type ClientWebhookOptions } from '../options.js';
 
 /** The key of the REST plugin's settings in a client's registry record. */
 export const SETTINGS_KEY = 'rest';

@@ -3,7 +3,7 @@
  * `charset` would be misread, so it is refused (415) instead.
  */
 import type { Context, Next } from 'koa';
-import { WakitError } from '../../src/index.js';
+import { WakitError } from '../../../src/index.js';
 
 const UTF8 = new Set(['utf-8', 'utf8']);
 

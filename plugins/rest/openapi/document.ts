@@ -6,9 +6,9 @@
  * parameters) is declared once (openapi-shared.ts). Every GET operation is also served as HEAD.
  */
 import { z } from 'zod';
-import type { AnyRoute, ResponseSpec } from './route.js';
-import { httpSchemas } from '../../src/entries/http.js';
-import { ownSchemaIds, restSchemas } from './schema-registry.js';
+import type { AnyRoute, ResponseSpec } from '../route.js';
+import { httpSchemas } from '../../../src/entries/http.js';
+import { ownSchemaIds, restSchemas } from '../schemas/schema-registry.js';
 import { refineJsonSchema } from './openapi-refinements.js';
 import {
   HEADER_PARAMETERS,

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorsPage } from './errors-page.js';
-import { defineRoute, type AnyRoute } from './route.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 
 /** Swagger UI sets inline styles; everything else stays same-origin. */
 export const API_DOCS_CSP =

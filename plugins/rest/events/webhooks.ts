@@ -14,13 +14,13 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { WakitError } from '../../src/index.js';
-import { computeBackoff } from '../../src/entries/kernel.js';
-import { redact } from '../../src/entries/http.js';
+import { WakitError } from '../../../src/index.js';
+import { computeBackoff } from '../../../src/entries/kernel.js';
+import { redact } from '../../../src/entries/http.js';
 import type { HubEvent } from './event-hub.js';
-import type { RestMetrics } from './metrics.js';
+import type { RestMetrics } from '../metrics/rest-metrics.js';
 import { guardedPost } from './guarded-post.js';
-import type { ClientWebhookOptions, WebhookOptions } from './options.js';
+import type { ClientWebhookOptions, WebhookOptions } from '../options.js';
 
 /** What a delivery needs of a webhook: configured ones also carry `clients`. */
 type Hook = ClientWebhookOptions;

@@ -7,12 +7,12 @@
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { WakitError, z } from '../../src/index.js';
-import { canSee, requireClientAccess } from './auth.js';
-import type { RestContext } from './context.js';
+import { WakitError, z } from '../../../src/index.js';
+import { canSee, requireClientAccess } from '../middleware/auth.js';
+import type { RestContext } from '../context.js';
 import type { HubEvent } from './event-hub.js';
-import { defineRoute, type AnyRoute } from './route.js';
-import { ClientEvent, EventsQuery } from './schemas.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { ClientEvent, EventsQuery } from '../schemas/api-schemas.js';
 
 /** A stream whose reader lags this far behind is cut (it may reconnect with Last-Event-ID). */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

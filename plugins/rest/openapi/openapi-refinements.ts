@@ -5,7 +5,7 @@
  * send-contract.ts, zod's URL check).
  */
 import type { z } from 'zod';
-import { PERSON_KINDS, SEND_TARGET_KINDS, chatIdPattern } from '../../src/entries/contract.js';
+import { PERSON_KINDS, SEND_TARGET_KINDS, chatIdPattern } from '../../../src/entries/contract.js';
 
 type Json = Record<string, unknown>;
 

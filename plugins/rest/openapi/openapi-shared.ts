@@ -6,9 +6,9 @@
  * HTTP parser: 400, 417, 431; the rate limit: 429; the body reader: 413, 415; the problem
  * boundary: 503 while closing), so every operation lists them.
  */
-import { ERROR_CODES } from '../../src/index.js';
-import type { AnyRoute } from './route.js';
-import { MessageAccepted } from './schemas.js';
+import { ERROR_CODES } from '../../../src/index.js';
+import type { AnyRoute } from '../route.js';
+import { MessageAccepted } from '../schemas/api-schemas.js';
 
 type Json = Record<string, unknown>;
 

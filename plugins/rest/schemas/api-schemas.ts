@@ -8,10 +8,10 @@ import {
   DISCONNECT_REASONS,
   sendRequestSchema,
   textOptionsSchema,
-} from '../../src/entries/contract.js';
-import { ERROR_CODES } from '../../src/index.js';
-import { clientNameSchema, clientStatusSchema } from '../../src/entries/http.js';
-import { EVENT_TYPES } from './options.js';
+} from '../../../src/entries/contract.js';
+import { ERROR_CODES } from '../../../src/index.js';
+import { clientNameSchema, clientStatusSchema } from '../../../src/entries/http.js';
+import { EVENT_TYPES } from '../options.js';
 import { EngineHealth } from './health-schemas.js';
 import { GovernorInfo } from './governor-schemas.js';
 import { named } from './schema-registry.js';

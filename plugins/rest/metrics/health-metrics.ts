@@ -5,8 +5,8 @@
  * capability is broken).
  */
 import { Gauge, type Registry } from 'prom-client';
-import { CAPABILITIES } from '../../src/entries/engine.js';
-import type { RestHost } from './context.js';
+import { CAPABILITIES } from '../../../src/entries/engine.js';
+import type { RestHost } from '../context.js';
 
 export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
   const registers = [registry];

@@ -6,7 +6,7 @@
  * (1 while WhatsApp's restriction signal pauses bulk sends).
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { PluginClients } from '../../src/entries/types.js';
+import type { PluginClients } from '../../../src/entries/types.js';
 
 const BUDGETS = ['perHour', 'perDay', 'newContactsPerDay'] as const;
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { WakitError } from '../../src/index.js';
+import { WakitError } from '../../../src/index.js';
 
 /** Who a request is: the clients its token may see (`'*'` for all). */
 export interface Principal {
