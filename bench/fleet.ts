@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { FLEET_TOKEN, Fleet } from '../test/faults/fleet-harness.js';
+import { FLEET_TOKEN, Fleet } from '../test/faults/fault-fleet-harness.js';
 import { BENCH_DIR, startServer, type ServerProcess } from './server-process.js';
 import { BENCH_CONTACT, BENCH_TOKEN } from './servers/wakit.js';
 import { median, round, spread } from './stats.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { GcsSessionStore, type SessionPointer } from '../../src/auth/gcs-store.js';
 import { isWakitError } from '../../src/errors/index.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
-import { BUCKET, captureLogger, remoteConfig, tempDir } from './helpers.js';
+import { BUCKET, captureLogger, remoteConfig, tempDir } from './auth-helpers.js';
 
 const PREFIX = 'wakit/sessions/alice';
 

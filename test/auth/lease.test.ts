@@ -6,7 +6,7 @@ import { LocalSessionStore } from '../../src/auth/local-store.js';
 import type { WakitError } from '../../src/errors/index.js';
 import { isWakitError } from '../../src/errors/index.js';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
-import { BUCKET, captureLogger, remoteConfig, tempDir } from './helpers.js';
+import { BUCKET, captureLogger, remoteConfig, tempDir } from './auth-helpers.js';
 
 const LEASE = 'wakit/sessions/alice/lease.json';
 

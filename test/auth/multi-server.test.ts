@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from './auth-helpers.js';
 
 const CHILD = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

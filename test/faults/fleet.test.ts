@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { duplicates, eventually, killAll, type Received } from './child-server.js';
-import { FLEET_TOKEN, Fleet, PHONE, type FleetNode } from './fleet-harness.js';
+import { FLEET_TOKEN, Fleet, PHONE, type FleetNode } from './fault-fleet-harness.js';
 
 const CLIENTS = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
 const LEASE = { ttlMs: 6_000, renewMs: 1_000, retryMs: 250 };

@@ -12,7 +12,7 @@ import { MemoryAccountStore } from '../../src/governor/memory-account-store.js';
 import { PRESETS, limitsOn, type PresetName } from '../../src/governor/presets.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import { OutboundQueue, type SendHandle, type TrackedSend } from '../../src/queue/index.js';
-import { NO_PACING, T0, fakeClock } from '../queue/helpers.js';
+import { NO_PACING, T0, fakeClock } from '../queue/queue-helpers.js';
 
 const BOT = 'bot@c.us';
 const contact = (n: number) => `1555${String(n).padStart(7, '0')}@c.us`;

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { killAll, eventually } from '../faults/child-server.js';
-import { Fleet, type FleetNode } from '../faults/fleet-harness.js';
+import { Fleet, type FleetNode } from '../faults/fault-fleet-harness.js';
 
 const LEASE = { ttlMs: 6_000, renewMs: 1_000, retryMs: 250 };
 const PHONES = Array.from({ length: 12 }, (_, n) => `1555700${String(n).padStart(4, '0')}`);

@@ -14,7 +14,7 @@ import {
   supervisorOf,
 } from '../../src/kernel/client-services.js';
 import { CLIENT_NAME } from '../../src/kernel/tokens.js';
-import { ALICE_ID, ALICE } from '../plugins/helpers.js';
+import { ALICE_ID, ALICE } from '../plugins/plugin-helpers.js';
 import { BOT_ID, linkedClient, tempDir } from '../helpers/sdk-fixtures.js';
 
 describe('kernel: per-client connection supervisor and send intake', function () {

@@ -9,7 +9,7 @@ import {
   pluginFixture,
   settle,
   type PluginFixture,
-} from './helpers.js';
+} from './plugin-helpers.js';
 
 describe('auto-reply plugin', () => {
   let fx: PluginFixture;

@@ -13,7 +13,7 @@ import {
   pluginFixture,
   settle,
   type PluginFixture,
-} from './helpers.js';
+} from './plugin-helpers.js';
 
 describe('command arguments', () => {
   it('splits on whitespace and keeps quoted parts together', () => {

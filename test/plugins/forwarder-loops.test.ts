@@ -9,7 +9,7 @@ import forwarder from '../../plugins/forwarder/index.js';
 import { createSdk, type Sdk } from '../../src/index.js';
 import { SimulatorNetwork } from '../../src/engines/simulator/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
-import { eventually, settle } from './helpers.js';
+import { eventually, settle } from './plugin-helpers.js';
 
 const BOT_A = '15550000011';
 const BOT_B = '15550000022';

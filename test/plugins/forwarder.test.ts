@@ -12,7 +12,7 @@ import {
   pluginFixture,
   settle,
   type PluginFixture,
-} from './helpers.js';
+} from './plugin-helpers.js';
 
 /** The text a reader sees: copies end with the forwarder's invisible marker. */
 const visible = (text: string) => text.replace(/[\u2063\u2064]/g, '');

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RouteRegistry } from '../../src/plugins/routes.js';
-import { ALICE, BOT_ID, pluginFixture, type PluginFixture } from './helpers.js';
+import { ALICE, BOT_ID, pluginFixture, type PluginFixture } from './plugin-helpers.js';
 import { rejection } from '../helpers/rejection.js';
 
 const INDEX = pathToFileURL(path.resolve('src/index.ts')).href;

@@ -18,7 +18,7 @@ import {
   pluginFixture,
   settle,
   type PluginFixture,
-} from './helpers.js';
+} from './plugin-helpers.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a-saved-png');
 

@@ -9,7 +9,7 @@ import {
   pluginFixture,
   settle,
   type PluginFixture,
-} from './helpers.js';
+} from './plugin-helpers.js';
 import { rejection } from '../helpers/rejection.js';
 
 describe('PluginHost', () => {

@@ -2,7 +2,7 @@
 // fails the start with PLUGIN_LOAD_FAILED; the grants are listed by sdk.plugins.list().
 import { expect } from 'chai';
 import { definePlugin, type Plugin } from '../../src/index.js';
-import { pluginFixture, type PluginFixture } from './helpers.js';
+import { pluginFixture, type PluginFixture } from './plugin-helpers.js';
 import { rejection } from '../helpers/rejection.js';
 
 describe('plugin privileges', () => {

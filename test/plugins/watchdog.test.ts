@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createSdk, definePlugin } from '../../src/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
-import { ALICE, BOT_ID, eventually, pluginFixture, type PluginFixture } from './helpers.js';
+import { ALICE, BOT_ID, eventually, pluginFixture, type PluginFixture } from './plugin-helpers.js';
 
 const never = new Promise<void>(() => undefined);
 

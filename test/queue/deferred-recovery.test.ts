@@ -13,7 +13,7 @@ import { journalChange } from '../../src/queue/outbox/journal.js';
 import { outboxBacklog } from '../../src/client/send/outbox-backlog.js';
 import { OutboundQueue, type SendGate, type TrackedSend } from '../../src/queue/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
-import { NO_PACING, T0, fakeClock, flush } from './helpers.js';
+import { NO_PACING, T0, fakeClock, flush } from './queue-helpers.js';
 
 const MINUTE = 60_000;
 const N = 25;

@@ -8,7 +8,7 @@ import type {
   SendPriority,
   TrackedSend,
 } from '../../src/queue/index.js';
-import { NO_PACING, T0, fakeClock, flush, makeQueue, rejection } from './helpers.js';
+import { NO_PACING, T0, fakeClock, flush, makeQueue, rejection } from './queue-helpers.js';
 
 /** A backlog like the outbox: every accepted job is stored; it records the pages asked for. */
 class FakeBacklog implements BacklogSource {

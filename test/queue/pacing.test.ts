@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { NO_PACING, Recorder, fakeClock, flush, makeQueue } from './helpers.js';
+import { NO_PACING, Recorder, fakeClock, flush, makeQueue } from './queue-helpers.js';
 
 describe('OutboundQueue pacing', () => {
   let clock: sinon.SinonFakeTimers;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type sinon from 'sinon';
 import { isWakitError } from '../../src/errors/index.js';
-import { NO_PACING, Recorder, fakeClock, flush, makeQueue } from './helpers.js';
+import { NO_PACING, Recorder, fakeClock, flush, makeQueue } from './queue-helpers.js';
 
 describe('OutboundQueue priorities, bounds and pause', () => {
   let clock: sinon.SinonFakeTimers;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type sinon from 'sinon';
 import { isWakitError } from '../../src/errors/index.js';
-import { NO_PACING, Recorder, fakeClock, flush, makeQueue, rejection } from './helpers.js';
+import { NO_PACING, Recorder, fakeClock, flush, makeQueue, rejection } from './queue-helpers.js';
 
 describe('OutboundQueue retries and timeouts', () => {
   let clock: sinon.SinonFakeTimers;

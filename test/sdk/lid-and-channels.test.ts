@@ -22,7 +22,7 @@ import {
   pluginFixture,
   settle,
   type PluginFixture,
-} from '../plugins/helpers.js';
+} from '../plugins/plugin-helpers.js';
 
 const LID_PHONE = '15550003333';
 const LID_DIGITS = '123456789012345';
