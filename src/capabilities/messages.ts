@@ -5,7 +5,11 @@
  * (`message.id`, `SendResult.id`); over REST `{id}` may also be the tracking id of a send.
  */
 import { z } from 'zod';
-import { REACTION_EMOJI_PATTERN, actionSchemas, actionSend } from '../client/send/action-contract.js';
+import {
+  REACTION_EMOJI_PATTERN,
+  actionSchemas,
+  actionSend,
+} from '../client/send/action-contract.js';
 import { defineQueuedCapability } from './define.js';
 
 /** A WhatsApp message id (`true_<chat>_<id>`, `false_<chat>_<id>[_<author>]`) or a tracking id. */

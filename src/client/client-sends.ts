@@ -1,6 +1,11 @@
 import { WakitError } from '../errors/index.js';
 import type { SendPriority } from '../queue/index.js';
-import { isPreparedSend, prepareSend, type PreparedSend, type SendKind } from './send/send-contract.js';
+import {
+  isPreparedSend,
+  prepareSend,
+  type PreparedSend,
+  type SendKind,
+} from './send/send-contract.js';
 import type {
   SendAudioInput,
   SendContactInput,

@@ -6,7 +6,10 @@
  * token holds a factory, one per client, that the client calls once with that wiring.
  */
 import type { DependencyContainer } from 'tsyringe';
-import { ConnectionSupervisor, type SupervisorOptions } from '../client/connection/connection-supervisor.js';
+import {
+  ConnectionSupervisor,
+  type SupervisorOptions,
+} from '../client/connection/connection-supervisor.js';
 import { SendIntake, type SendIntakeDeps } from '../client/send/send-intake.js';
 import {
   CLIENT_NAME,

@@ -1,7 +1,15 @@
 import { expect } from 'chai';
 import type sinon from 'sinon';
 import type { TrackedSend } from '../../src/queue/index.js';
-import { NO_PACING, Recorder, T0, fakeClock, flush, makeQueue, rejection } from './queue-helpers.js';
+import {
+  NO_PACING,
+  Recorder,
+  T0,
+  fakeClock,
+  flush,
+  makeQueue,
+  rejection,
+} from './queue-helpers.js';
 
 describe('OutboundQueue tracking', () => {
   let clock: sinon.SinonFakeTimers;

@@ -11,7 +11,12 @@ import { WakitError, issueError, zodIssues } from '../../errors/index.js';
 import { MEDIA_KINDS, type MediaKind } from '../../engines/types.js';
 import { MESSAGE_KINDS, type MessageKind } from '../../engines/ports/messages.js';
 import { chatOfMessageId } from '../../engines/ports/actions.js';
-import { FORWARD_TARGET_KINDS, PERSON_KINDS, checkContentFor, normalizeChatId } from '../chat-id.js';
+import {
+  FORWARD_TARGET_KINDS,
+  PERSON_KINDS,
+  checkContentFor,
+  normalizeChatId,
+} from '../chat-id.js';
 import { kindContent, typedKindFields, type KindFields } from './message-kinds.js';
 import type { ActionContent, OutgoingContent } from '../types.js';
 import {

@@ -5,7 +5,13 @@
 import { expect } from 'chai';
 import type { BotClient, Sdk } from '../../../src/index.js';
 import type { CallData } from '../../../src/entries/types.js';
-import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';
+import {
+  BOT_ID,
+  BOT_PHONE,
+  linkedClient,
+  simulatorSdk,
+  tempDir,
+} from '../../helpers/sdk-fixtures.js';
 import { rejection } from '../../helpers/rejection.js';
 
 const ALICE = '15550001111';

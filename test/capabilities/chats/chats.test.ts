@@ -6,7 +6,13 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import type { BotClient, Sdk } from '../../../src/index.js';
 import type { SimPhone } from '../../../src/engines/simulator/index.js';
-import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';
+import {
+  BOT_ID,
+  BOT_PHONE,
+  linkedClient,
+  simulatorSdk,
+  tempDir,
+} from '../../helpers/sdk-fixtures.js';
 import { rejection } from '../../helpers/rejection.js';
 
 const ALICE = '15550001111';

@@ -4,7 +4,11 @@
  */
 import { expect } from 'chai';
 import { isWakitError, type BotClient, type Sdk } from '../../../src/index.js';
-import type { GroupJoinEvent, GroupLeaveEvent, GroupUpdateEvent } from '../../../src/entries/types.js';
+import type {
+  GroupJoinEvent,
+  GroupLeaveEvent,
+  GroupUpdateEvent,
+} from '../../../src/entries/types.js';
 import type { SimPhone } from '../../../src/engines/simulator/index.js';
 import { expectCode } from '../../engines/engine-contract.js';
 import { linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';

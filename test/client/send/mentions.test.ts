@@ -6,7 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Message, Sdk } from '../../../src/index.js';
-import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';
+import {
+  BOT_ID,
+  BOT_PHONE,
+  linkedClient,
+  simulatorSdk,
+  tempDir,
+} from '../../helpers/sdk-fixtures.js';
 import { rejection } from '../../helpers/rejection.js';
 import {
   ADMIN_TOKEN,

@@ -13,7 +13,13 @@ import {
 } from '../../../src/index.js';
 import { prepareSend } from '../../../src/entries/contract.js';
 import type { PollVote } from '../../../src/entries/types.js';
-import { BOT_ID, BOT_PHONE, linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';
+import {
+  BOT_ID,
+  BOT_PHONE,
+  linkedClient,
+  simulatorSdk,
+  tempDir,
+} from '../../helpers/sdk-fixtures.js';
 
 const ALICE = '15550001111';
 const ALICE_ID = `${ALICE}@c.us`;

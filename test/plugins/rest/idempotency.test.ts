@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { CONTACT, SCOPED_TOKEN, restFixture, type RestFixture } from '../../helpers/rest-harness.js';
+import {
+  CONTACT,
+  SCOPED_TOKEN,
+  restFixture,
+  type RestFixture,
+} from '../../helpers/rest-harness.js';
 
 interface Accepted {
   id: string;

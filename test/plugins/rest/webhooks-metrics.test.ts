@@ -3,7 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { backoffDelay } from '../../../plugins/rest/events/webhooks.js';
-import { CONTACT, SCOPED_TOKEN, restFixture, type RestFixture } from '../../helpers/rest-harness.js';
+import {
+  CONTACT,
+  SCOPED_TOKEN,
+  restFixture,
+  type RestFixture,
+} from '../../helpers/rest-harness.js';
 
 const SECRET = 'webhook-secret-0123456789';
 
