@@ -16,6 +16,8 @@ export interface AccountGovernorOptions {
   store: AccountStore;
   clock: Clock;
   log?: Logger;
+  /** A failure with no caller (a restriction the store could not record): to the error sink. */
+  report?: (event: string, error: unknown) => void;
   /** A restriction began (`restricted`) or its cool-down ended (`resumed`). */
   changed?: (event: 'restricted' | 'resumed', restriction: Restriction) => void;
 }
@@ -189,9 +191,7 @@ export class AccountGovernor implements SendGate {
    */
   observe(record: TrackedSend): void {
     if (record.status === 'failed' && record.error?.code === 'ACCOUNT_RESTRICTED') {
-      void this.restrict('send-refused', this.#o.clock.now()).catch((error: unknown) =>
-        this.#o.log?.error({ err: error, client: this.client }, 'could not record a restriction'),
-      );
+      this.#restrictInBackground('send-refused');
     }
     if (!this.#fresh.has(record.id) || record.status === 'sending') return;
     const { undeliveredRun, undeliveredAfterMs } = this.#o.config;
@@ -222,10 +222,16 @@ export class AccountGovernor implements SendGate {
       'sends to new contacts in a row stayed at one tick (never delivered)',
     );
     this.#run = 0;
-    // not reported: logged as observe() logs the other signals (the governor has no error sink)
-    void this.restrict('undelivered', this.#o.clock.now()).catch((error: unknown) =>
-      this.#o.log?.error({ err: error, client: this.client }, 'could not record a restriction'),
-    );
+    this.#restrictInBackground('undelivered');
+  }
+
+  /** A signal seen outside a caller: a restriction the store cannot record goes to the sink. */
+  #restrictInBackground(reason: string): void {
+    void this.restrict(reason, this.#o.clock.now()).catch((error: unknown) => {
+      if (this.#o.report) this.#o.report('governor.restrict', error);
+      else
+        this.#o.log?.error({ err: error, client: this.client }, 'could not record a restriction');
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type { ErrorSink } from '../kernel/error-sink.js';
 import type { WakitConfig } from '../config/schema.js';
 import type { BotClient } from '../client/bot-client.js';
 import { internalsOf } from '../client/core/client-internals.js';
@@ -36,10 +37,17 @@ export function createGovernor(
   config: Readonly<WakitConfig>,
   baseDir: string,
   logger?: Logger,
+  errors?: Pick<ErrorSink, 'report'>,
 ): Governor | undefined {
   if (presetOf(config) === 'off') return undefined;
   const store = createAccountStore(config, baseDir);
-  return new Governor({ config, store, clock: systemClock, ...(logger ? { logger } : {}) });
+  return new Governor({
+    config,
+    store,
+    clock: systemClock,
+    ...(logger ? { logger } : {}),
+    ...(errors ? { errors } : {}),
+  });
 }
 
 /**
@@ -66,6 +74,8 @@ export interface GovernorOptions {
   store: AccountStore;
   clock: Clock;
   logger?: Logger;
+  /** Where failures without a caller go (the SDK's error sink). */
+  errors?: Pick<ErrorSink, 'report'>;
 }
 
 /** A restriction began or ended for a client's account. */
@@ -94,7 +104,7 @@ export class Governor {
   forClient(client: string): AccountGovernor {
     let found = this.#accounts.get(client);
     if (found) return found;
-    const { config, store, clock, logger } = this.options;
+    const { config, store, clock, logger, errors } = this.options;
     found = new AccountGovernor({
       client,
       preset: this.preset,
@@ -103,6 +113,12 @@ export class Governor {
       store,
       clock,
       ...(logger ? { log: logger.child({ component: 'governor' }) } : {}),
+      ...(errors
+        ? {
+            report: (event: string, error: unknown) =>
+              errors.report({ source: 'queue', event, client, error }),
+          }
+        : {}),
       changed: (event, restriction) => {
         for (const listener of this.#listeners) listener(client, event, restriction);
       },

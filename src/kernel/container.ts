@@ -126,7 +126,14 @@ export function createRootContainer(inputs: KernelInputs): DependencyContainer {
 
   root.register(
     GOVERNOR,
-    once((c) => createGovernor(c.resolve(CONFIG), c.resolve(BASE_DIR), c.resolve(LOGGER))),
+    once((c) =>
+      createGovernor(
+        c.resolve(CONFIG),
+        c.resolve(BASE_DIR),
+        c.resolve(LOGGER),
+        c.resolve(ERROR_SINK),
+      ),
+    ),
   );
   // the send governor's gate for the client's account (none when its preset is `off`)
   root.register(
