@@ -8,6 +8,7 @@ import type { ErrorSink } from '../../kernel/error-sink.js';
 import type { SessionLease, SessionStore } from '../../auth/session-store.js';
 import type { ClientEvents } from '../client-events.js';
 import type { StateMachine } from '../core/state-machine.js';
+import { ReadyWaiter } from './ready-waiter.js';
 import { RECOVERABLE_REASONS, type ClientState, type DisconnectReason } from '../types.js';
 
 export interface SupervisorOptions {
@@ -52,9 +53,16 @@ export class ConnectionSupervisor {
   #lastStartFailure: WakitError | null = null;
   #reconnectTimer: NodeJS.Timeout | null = null;
   #epoch = 0;
+  readonly #ready: ReadyWaiter;
 
   constructor(private readonly o: SupervisorOptions) {
     this.#clock = o.clock ?? systemClock;
+    this.#ready = new ReadyWaiter({
+      name: o.name,
+      clock: this.#clock,
+      state: () => this.state,
+      lastError: () => this.#lastError,
+    });
     const { initialDelayMs, maxDelayMs, jitter } = o.config.reconnect;
     this.#backoff = new Backoff({ initialMs: initialDelayMs, maxMs: maxDelayMs, jitter }, o.random);
   }
@@ -113,46 +121,12 @@ export class ConnectionSupervisor {
   }
 
   waitUntilReady(timeoutMs: number): Promise<void> {
-    if (this.state === 'READY') return Promise.resolve();
-    if (this.state === 'FAILED') {
-      return Promise.reject(
-        this.#lastError ?? new WakitError('CLIENT_NOT_READY', `Client ${this.o.name} is FAILED`),
-      );
-    }
-    return new Promise((resolve, reject) => {
-      const settle = (error?: WakitError): void => {
-        this.#clock.clearTimeout(timer);
-        this.#stateWaiters.delete(onState);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onState = (to: ClientState): void => {
-        if (to === 'READY') settle();
-        else if (to === 'FAILED' || to === 'STOPPED') {
-          settle(
-            this.#lastError ??
-              new WakitError('CLIENT_NOT_READY', `Client ${this.o.name} is ${to}`, {
-                details: { state: to },
-              }),
-          );
-        }
-      };
-      const timer = this.#clock.setTimeout(() => {
-        settle(
-          new WakitError('TIMEOUT', `Client ${this.o.name} not READY after ${timeoutMs} ms`, {
-            details: { state: this.state },
-          }),
-        );
-      }, timeoutMs);
-      this.#stateWaiters.add(onState);
-    });
+    return this.#ready.wait(timeoutMs);
   }
-
-  readonly #stateWaiters = new Set<(to: ClientState) => void>();
 
   /** The client reports every state change here, to settle `waitUntilReady`. */
   notifyState(to: ClientState): void {
-    for (const waiter of [...this.#stateWaiters]) waiter(to);
+    this.#ready.notify(to);
   }
 
   requireEngine(): Engine {
