@@ -2,7 +2,7 @@
  * The vocabulary of the Engine port: the plain data engines emit and take. The port owns it; the
  * client layer re-exports what the public API needs (`src/client/types.ts`).
  */
-import type { MessageKindContent, MessageKindData } from './ports/messages.js';
+import type { MessageKindContent, MessageKindData } from './ports/message-content.js';
 
 /** Reasons carried by the `disconnected` event. */
 export const DISCONNECT_REASONS = [

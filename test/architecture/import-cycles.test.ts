@@ -24,8 +24,6 @@ const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
     'plugins/rest/metrics/rest-metrics.ts',
     'plugins/rest/middleware/forward.ts',
   ],
-  ['src/client/bot-client.ts', 'src/client/core/client-internals.ts'],
-  ['src/engines/ports/messages.ts', 'src/engines/types.ts'],
   [
     'src/engines/simulator/device.ts',
     'src/engines/simulator/engine-ops.ts',

@@ -1,6 +1,5 @@
 import { WakitError } from '../../errors/index.js';
 import type { TrackedSend } from '../../queue/index.js';
-import type { BotClient } from '../bot-client.js';
 import type { ClientCore } from './client-core.js';
 
 /**
@@ -18,13 +17,18 @@ export interface ClientInternals {
   events: ClientCore['events'];
 }
 
-const handles = new WeakMap<BotClient, ClientInternals>();
+/** A client as its internals are filed (a `BotClient`; typed by what is used, so no import cycle). */
+interface ClientKey {
+  readonly name: string;
+}
 
-export function registerInternals(client: BotClient, internals: ClientInternals): void {
+const handles = new WeakMap<ClientKey, ClientInternals>();
+
+export function registerInternals(client: ClientKey, internals: ClientInternals): void {
   handles.set(client, internals);
 }
 
-export function internalsOf(client: BotClient): ClientInternals {
+export function internalsOf(client: ClientKey): ClientInternals {
   const internals = handles.get(client);
   if (!internals) throw new WakitError('INTERNAL', `Not a client of this SDK: ${client.name}`);
   return internals;
