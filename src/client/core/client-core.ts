@@ -7,9 +7,9 @@ import type { AcceptOptions, QueuedSend } from '../send/send-intake.js';
 import type { ClientState, OutgoingContent } from '../types.js';
 
 /**
- * What the parts of a client's SDK surface share (one file per area: `<area>-api.ts`). Each area
- * exports an interface of its methods and a factory taking this core; `BotClient` merges them, so
- * the SDK stays flat (`client.getChats()`) while each area lives in its own file.
+ * What the parts of a client share with the client: the area managers built from the capability
+ * declarations (`client.chats`, `client.groups`, …: src/capabilities/), the received messages'
+ * actions and the incoming-call handler take this core, not the whole `BotClient`.
  */
 export interface ClientCore {
   readonly name: string;
