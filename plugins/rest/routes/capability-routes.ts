@@ -50,20 +50,20 @@ function methodOf(bot: BotClient, name: string): Method {
   return fn;
 }
 
-/** The route of a declaration; `named`: its `/clients/{name}` twin (for `client: 'path'`). */
-function directRoute(rc: RestContext, capability: Direct, named = false): AnyRoute | undefined {
+/** The route of a declaration; `twin`: its `/clients/{name}` twin (for `client: 'path'`). */
+function directRoute(rc: RestContext, capability: Direct, twin = false): AnyRoute | undefined {
   const { http } = capability;
   if (!http) return undefined;
   const inPath = http.client === 'path';
   const query = inPath ? http.query : z.object({ client, ...http.query?.shape }).strict();
-  const params = named
+  const params = twin
     ? z.object({ name: clientNameParam, ...http.params?.shape }).strict()
     : http.params;
   return {
     method: http.method,
-    path: `/api/v1${named ? '/clients/{name}' : ''}${http.path}`,
-    operationId: named ? `${http.operationId}OfClient` : http.operationId,
-    summary: named ? `${http.summary} (named client)` : http.summary,
+    path: `/api/v1${twin ? '/clients/{name}' : ''}${http.path}`,
+    operationId: twin ? `${http.operationId}OfClient` : http.operationId,
+    summary: twin ? `${http.summary} (named client)` : http.summary,
     ...(http.description !== undefined ? { description: http.description } : {}),
     tag: http.tag,
     ...(params ? { params } : {}),
@@ -83,10 +83,10 @@ function directRoute(rc: RestContext, capability: Direct, named = false): AnyRou
         unknown
       >;
       const { name, ...own } = (p ?? {}) as { name?: string } & Record<string, unknown>;
-      const client = resolveClient(rc, principal, named ? name : byQuery);
+      const client = resolveClient(rc, principal, twin ? name : byQuery);
       ctx.state.client = client.name;
       const request = {
-        params: named ? own : ((p ?? {}) as Record<string, unknown>),
+        params: twin ? own : ((p ?? {}) as Record<string, unknown>),
         query: rest,
         body: (body ?? {}) as Record<string, unknown>,
       };
