@@ -9,6 +9,7 @@
  * `npx tsx scripts/codemod-engine-ops.ts [files…]` (default: the whole program and the docs).
  */
 import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { rewriteSources, type Edit } from './codemods/rewrite-sources.js';
 import ts from 'typescript';
 
 /** Former Engine method → `area.method` in `engine.ops`. */
@@ -67,8 +68,8 @@ function kindOf(type: ts.Type): 'engine' | 'area' | null {
   return null;
 }
 
-function edits(checker: ts.TypeChecker, file: ts.SourceFile): Array<[number, number, string]> {
-  const out: Array<[number, number, string]> = [];
+function edits(checker: ts.TypeChecker, file: ts.SourceFile): Edit[] {
+  const out: Edit[] = [];
   const visit = (node: ts.Node): void => {
     // `this.requestPairingCode` inside an engine is its own (private) method, not a caller's.
     if (
@@ -89,37 +90,8 @@ function edits(checker: ts.TypeChecker, file: ts.SourceFile): Array<[number, num
 }
 
 async function main(only: string[]): Promise<void> {
-  const config = ts.getParsedCommandLineOfConfigFile(
-    'tsconfig.json',
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      },
-    },
-  );
-  if (!config) throw new Error('no tsconfig.json');
-  const program = ts.createProgram(config.fileNames, config.options);
-  const checker = program.getTypeChecker();
-  const wanted = new Set(only.map((f) => ts.sys.resolvePath(f)));
-  let total = 0;
-  for (const file of program.getSourceFiles()) {
-    if (file.isDeclarationFile || file.fileName.includes('/node_modules/')) continue;
-    if (wanted.size > 0 && !wanted.has(ts.sys.resolvePath(file.fileName))) continue;
-    const found = edits(checker, file).sort((a, b) => b[0] - a[0]);
-    if (found.length === 0) continue;
-    let text = file.getFullText();
-    for (const [start, end, replacement] of found) {
-      text = text.slice(0, start) + replacement + text.slice(end);
-    }
-    await writeFile(file.fileName, text);
-    total += found.length;
-    console.log(
-      `${ts.sys.resolvePath(file.fileName).replace(`${process.cwd()}/`, '')}: ${found.length}`,
-    );
-  }
-  if (wanted.size === 0) {
+  let total = await rewriteSources(edits, only);
+  if (only.length === 0) {
     const docs = (await readdir('docs', { recursive: true })).filter((f) => f.endsWith('.md'));
     for (const file of ['README.md', ...docs.map((f) => `docs/${f}`)]) {
       let count = 0;

@@ -6,6 +6,7 @@
  * is `client`. Run `npx tsx scripts/codemod-managers.ts` and commit its output with the result.
  */
 import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { rewriteSources, type Edit } from './codemods/rewrite-sources.js';
 import ts from 'typescript';
 
 /** Flat method → `area.method`: one row per ported capability. */
@@ -49,8 +50,8 @@ function isBotClient(type: ts.Type): boolean {
 }
 
 /** Edits (position of the method name → replacement) of one TypeScript file. */
-function edits(checker: ts.TypeChecker, file: ts.SourceFile): Array<[number, number, string]> {
-  const out: Array<[number, number, string]> = [];
+function edits(checker: ts.TypeChecker, file: ts.SourceFile): Edit[] {
+  const out: Edit[] = [];
   const visit = (node: ts.Node): void => {
     if (
       ts.isCallExpression(node) &&
@@ -68,34 +69,7 @@ function edits(checker: ts.TypeChecker, file: ts.SourceFile): Array<[number, num
 }
 
 async function main(): Promise<void> {
-  const config = ts.getParsedCommandLineOfConfigFile(
-    'tsconfig.json',
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      },
-    },
-  );
-  if (!config) throw new Error('no tsconfig.json');
-  const program = ts.createProgram(config.fileNames, config.options);
-  const checker = program.getTypeChecker();
-  let total = 0;
-  for (const file of program.getSourceFiles()) {
-    if (file.isDeclarationFile || file.fileName.includes('/node_modules/')) continue;
-    const found = edits(checker, file).sort((a, b) => b[0] - a[0]);
-    if (found.length === 0) continue;
-    let text = file.getFullText();
-    for (const [start, end, replacement] of found) {
-      text = text.slice(0, start) + replacement + text.slice(end);
-    }
-    await writeFile(file.fileName, text);
-    total += found.length;
-    console.log(
-      `${ts.sys.resolvePath(file.fileName).replace(`${process.cwd()}/`, '')}: ${found.length}`,
-    );
-  }
+  let total = await rewriteSources(edits);
   const docs = (await readdir('docs', { recursive: true })).filter((f) => f.endsWith('.md'));
   for (const file of ['README.md', ...docs.map((f) => `docs/${f}`)]) {
     let count = 0;
