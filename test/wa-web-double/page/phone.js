@@ -169,6 +169,11 @@
       D.held = null;
     },
 
+    /** WhatsApp locks (or unlocks) the account's reachout: see `D.reachoutHeld` in send.js. */
+    lockReachout(locked = true) {
+      D.reachoutLocked = Boolean(locked);
+    },
+
     /** The recipient reads the chat: the bot's messages there reach ack 3. */
     read(chatId) {
       for (const m of D.sent) if (String(m.to) === String(D.wid(chatId))) D.setAck(m, 3);

@@ -34,9 +34,21 @@
     D.sent.push(msg);
     const recipientKnown = chat.id.isGroup() || Boolean(D.person(chat.id));
     setTimeout(() => setAck(msg, 1), build.ackDelayMs);
-    if (recipientKnown) setTimeout(() => setAck(msg, 2), 2 * build.ackDelayMs);
+    if (recipientKnown && !D.reachoutHeld(chat)) {
+      setTimeout(() => setAck(msg, 2), 2 * build.ackDelayMs);
+    }
     return msg;
   };
+  /**
+   * A reachout lock (the phone side's `lockReachout`): the server takes the bot's messages to
+   * people who never wrote to it (one tick) and never delivers them, with no error; replies in a
+   * chat where the person wrote still arrive. This is the quiet restriction users describe (WAHA
+   * #1536, Baileys #2441: messages to new contacts stuck at one grey tick after 30–40 cold
+   * messages); whatsapp-web.js 1.34.7 has no event for it, so acks are all it shows.
+   */
+  D.reachoutLocked = false;
+  D.reachoutHeld = (chat) =>
+    D.reachoutLocked && !chat.id.isGroup() && !chat.msgs.getModelsArray().some((m) => !m.id.fromMe);
   /** While the phone side holds sends (`holdSends`), a send waits before it is even added. */
   D.held = null;
   D.define('WAWebSendMsgChatAction', {
