@@ -37,9 +37,9 @@ import {
 } from '../kernel/client-services.js';
 import { registerInternals } from './core/client-internals.js';
 import type { ClientCore } from './core/client-core.js';
-import { incomingCallHandler } from './calls-api.js';
+import { incomingCallHandler } from './inbound/incoming-call.js';
 import { CAPABILITY_LIST, buildManagers, type Managers } from '../capabilities/registry.js';
-import { forwardActionEvents } from './actions-api.js';
+import { forwardActionEvents } from './inbound/action-events.js';
 import { deliver } from './send/deliver.js';
 import type { AcceptOptions, QueuedSend, SendIntake } from './send/send-intake.js';
 import type { ClientPlacement, PlacementFactory } from './core/client-placement.js';

@@ -39,7 +39,7 @@ export {
   pollSchema,
   contactCardSchema,
 } from '../client/send/send-contract.js';
-export { CONVERSATION_KINDS } from '../client/chats-api.js';
+export { CONVERSATION_KINDS } from '../client/chat-id.js';
 export { paginate } from '../client/pagination.js';
 export {
   ACTION_KINDS,

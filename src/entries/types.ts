@@ -67,19 +67,22 @@ export type {
   SendVideoInput,
 } from '../client/send/send-contract.js';
 export type {
+  ActionOptions,
+  ActionsApi,
+  CallData,
+  CallsApi,
   ChatData,
   ChatPage,
   ChatsApi,
+  ContactData,
+  ContactsApi,
   FetchMessagesInput,
   GetChatsOptions,
   LastMessageSummary,
-} from '../client/chats-api.js';
-export type { ContactData, ContactsApi } from '../client/contacts-api.js';
-export type { CallData, CallsApi } from '../client/calls-api.js';
+  PresenceApi,
+} from '../client/areas.js';
 export type { Page, PageOptions } from '../client/pagination.js';
 export type { ActionInput, ActionKind } from '../client/send/action-contract.js';
-export type { ActionOptions, ActionsApi } from '../client/actions-api.js';
-export type { PresenceApi } from '../client/presence-api.js';
 export type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
 export type { ChatState } from '../engines/ports/presence.js';
 export type { SendPriority, TrackingStatus } from '../queue/index.js';

@@ -1,5 +1,5 @@
 import { WakitError } from '../../errors/index.js';
-import type { ActionsApi } from '../actions-api.js';
+import type { ActionsApi } from '../areas.js';
 import { REPLY_KINDS, parseChatId } from '../chat-id.js';
 import type { ClientCore } from '../core/client-core.js';
 import { Message, type MessageActions } from './message.js';

@@ -1,12 +1,6 @@
-import { isWakitError } from '../errors/index.js';
-import type { CallData } from '../engines/ports/calls.js';
-import type { ClientCore } from './core/client-core.js';
-import type { Managers } from '../capabilities/registry.js';
-
-export type { CallData } from '../engines/ports/calls.js';
-
-/** Calls, `client.calls`: the manager built from src/capabilities/calls.ts. */
-export type CallsApi = Managers['calls'];
+import { isWakitError } from '../../errors/index.js';
+import type { CallData } from '../../engines/ports/calls.js';
+import type { ClientCore } from '../core/client-core.js';
 
 /**
  * What the client does with an engine's `call`: emits the `call` event; with `calls.reject`, rejects
