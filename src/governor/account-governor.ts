@@ -101,10 +101,13 @@ export class AccountGovernor implements SendGate {
       await this.loaded();
       return await this.#check(send, now);
     } catch (error) {
-      this.#o.log?.error(
-        { err: error, client: this.client },
-        'send governor failed: the send goes',
-      );
+      // the governor never holds a send back for its own failure: the send goes, and the sink hears
+      if (this.#o.report) this.#o.report('governor.check', error);
+      else
+        this.#o.log?.error(
+          { err: error, client: this.client },
+          'send governor failed: the send goes',
+        );
       return 'go';
     }
   }

@@ -135,23 +135,26 @@ export class Governor {
   /** Follows what `client` receives (contacts that wrote), its links and its refused sends. */
   attach(client: BotClient): void {
     const account = this.forClient(client.name);
-    const { clock } = this.options;
-    const report = (error: unknown) =>
-      this.options.logger?.error({ err: error, client: client.name }, 'send governor failed');
+    const { clock, errors, logger } = this.options;
+    /** A failure with no caller: to the error sink (source queue, event `governor.<what>`). */
+    const report = (what: string) => (error: unknown) =>
+      errors
+        ? errors.report({ source: 'queue', event: `governor.${what}`, client: client.name, error })
+        : logger?.error({ err: error, client: client.name }, `send governor failed (${what})`);
     // what the store knows (the budget spent before a restart) shows in info() before any send
-    account.loaded().catch(report);
+    account.loaded().catch(report('load'));
     client.on('message', (message) => {
       if (message.fromMe || message.broadcast) return;
-      account.noteInbound(message.chatId, clock.now(), message.author).catch(report);
+      account.noteInbound(message.chatId, clock.now(), message.author).catch(report('inbound'));
     });
     client.on('authenticated', (session) => {
-      if (!session.restored) account.noteLinked(clock.now()).catch(report);
+      if (!session.restored) account.noteLinked(clock.now()).catch(report('linked'));
     });
     client.on('message.status', (record) => account.observe(record));
     // WhatsApp logged the number out with a ban reason (TOS_BLOCK): a restriction for the cool-down,
     // kept in the account's store (it holds when the number is linked again)
     client.on('disconnected', (reason) => {
-      if (reason === 'banned') account.restrict('banned', clock.now()).catch(report);
+      if (reason === 'banned') account.restrict('banned', clock.now()).catch(report('restrict'));
     });
     this.onRestriction((name, event, r) => {
       if (name !== client.name) return;

@@ -7,6 +7,13 @@ import type { ErrorReport } from '../../src/kernel/error-sink.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import type { TrackedSend } from '../../src/queue/index.js';
 
+/** An account store that cannot be read (a corrupt or lost file). */
+class UnreadableStore extends MemoryAccountStore {
+  override contact(): never {
+    throw new Error('SQLITE_CORRUPT: database disk image is malformed');
+  }
+}
+
 /** An account store whose disk is gone: it cannot record a restriction. */
 class UnwritableStore extends MemoryAccountStore {
   override setRestriction(): Promise<void> {
@@ -36,6 +43,32 @@ describe('governor: a restriction the store cannot record reaches the error sink
     expect(reports[0]).to.include({ source: 'queue', event: 'governor.restrict', client: 'bot' });
     expect(String(reports[0]?.error)).to.match(/SQLITE_READONLY/);
     expect(account.info().restricted?.reason).to.equal('send-refused');
+    account.close();
+  });
+
+  it('a check the store cannot answer lets the send go and reports it (event governor.check), each time', async () => {
+    const reports: ErrorReport[] = [];
+    const config = parseConfig({ auth: { type: 'local' }, governor: { preset: 'standard' } });
+    const governor = new Governor({
+      config,
+      store: new UnreadableStore(),
+      clock: systemClock,
+      errors: { report: (report) => void reports.push(report) },
+    });
+    const account = governor.forClient('bot');
+    const send = {
+      id: 't1',
+      chatId: '15550001111@c.us',
+      priority: 'bulk' as const,
+      bypassBudget: false,
+    };
+    expect(await account.check({ ...send }, Date.now())).to.equal('go');
+    expect(await account.check({ ...send, id: 't2' }, Date.now())).to.equal('go');
+    expect(reports.map((r) => [r.source, r.event, r.client])).to.deep.equal([
+      ['queue', 'governor.check', 'bot'],
+      ['queue', 'governor.check', 'bot'],
+    ]);
+    expect(String(reports[0]?.error)).to.match(/SQLITE_CORRUPT/);
     account.close();
   });
 });
