@@ -1,9 +1,9 @@
 export { OutboundQueue } from './outbound-queue.js';
 export type { GateAnswer, SendGate } from './send-gate.js';
+export type { OutboundQueueOptions } from './queue-options.js';
 export type {
   BacklogSource,
   DrainResult,
-  OutboundQueueOptions,
   PagedJob,
   QueueJob,
   QueueStats,

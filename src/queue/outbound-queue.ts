@@ -15,10 +15,10 @@ import { SendOutcomes } from './send-outcomes.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { WaitingSends } from './waiting-sends.js';
 import type { GovernorInfo } from '../governor/governor-info.js';
+import type { OutboundQueueOptions } from './queue-options.js';
 import type {
   BacklogSource,
   DrainResult,
-  OutboundQueueOptions,
   QueueJob,
   QueueStats,
   SendGate,

@@ -46,8 +46,6 @@ const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
     'src/engines/simulator/phone-payload.ts',
     'src/engines/simulator/types.ts',
   ],
-  ['src/engines/wwebjs/group-events.ts', 'src/engines/wwebjs/wire-client.ts'],
-  ['src/queue/send-entry.ts', 'src/queue/types.ts'],
 ];
 
 describe('import cycles (src/ and plugins/)', function () {

@@ -6,7 +6,7 @@
 import type { GroupChange, GroupSettings } from '../ports/groups.js';
 import type { Attempt } from './attempt.js';
 import type { GroupChatLike } from './group-types.js';
-import type { AttemptHost } from './wire-client.js';
+import type { AttemptHost } from './attempt-host.js';
 
 /** `GroupNotification` (structures/GroupNotification.js). */
 export interface GroupNotificationLike {

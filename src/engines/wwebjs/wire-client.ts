@@ -1,38 +1,13 @@
-import type { Logger } from 'pino';
-import type { DisconnectReason } from '../types.js';
 import { WakitError } from '../../errors/index.js';
 import { callSafely } from '../../kernel/listeners.js';
-import type { EngineEventName, EngineEvents } from '../engine.js';
 import type { Attempt } from './attempt.js';
+import type { AttemptHost } from './attempt-host.js';
 import { mapDisconnectReason } from './map-errors.js';
 import { toAckUpdate, toMessageData } from './map-message.js';
 import { wireGroupEvents } from './group-events.js';
 import type { CallLike, MessageLike, PollVoteLike } from './types.js';
 import { toPollVote } from './messages.js';
 import { wireActionEvents } from './actions.js';
-
-/** What the event wiring of one attempt needs from its engine. */
-export interface AttemptHost {
-  readonly log: Logger;
-  /** True while `attempt` is the engine's current attempt and its events count. */
-  isLive(attempt: Attempt): boolean;
-  /** Reports a background failure (EngineContext.report: the SDK's error sink). */
-  report(event: string, error: unknown): void;
-  /** Emits an engine event (listener errors are logged, never thrown). */
-  fire<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void;
-  /** The attempt is over: clean it up and report `disconnected(reason)` once. */
-  end(attempt: Attempt, reason: DisconnectReason): void;
-  /** WhatsApp refused the session: clean up and report `auth_failure`. */
-  authFailed(attempt: Attempt, error: WakitError): void;
-  /** WhatsApp Web loaded (QR shown or linked): the start watchdog is done. */
-  loaded(attempt: Attempt): void;
-  /** Keeps a whatsapp-web.js message for `forward`/`downloadMedia`. */
-  remember(message: MessageLike): void;
-  /** Own chat id once READY. */
-  ownId(): string | undefined;
-  /** Latest WhatsApp Web state (`change_state`), for RemoteAuth's delete guard. */
-  setWaState(state: string): void;
-}
 
 /**
  * Subscribes to a whatsapp-web.js Client and turns its events into engine events. Events of an
