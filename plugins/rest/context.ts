@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { RestFleet } from './fleet-view.js';
-import type { BotClient, PluginContext } from '../../src/index.js';
-import type { PluginEvents, PrivilegeName, PrivilegedServices } from '../../src/entries/types.js';
+import type { BotClient } from '../../src/index.js';
+import type { RestHost } from './rest-host.js';
 import { WakitError } from '../../src/index.js';
 import { requireClientAccess, type Principal } from './middleware/auth.js';
 import type { ClientWebhooks } from './events/client-webhooks.js';
@@ -9,38 +9,6 @@ import type { EventHub } from './events/event-hub.js';
 import type { RestMetrics } from './metrics/rest-metrics.js';
 import type { RestOptions } from './options.js';
 import { requireLocal } from './middleware/forward.js';
-
-/** The privileged services the REST plugin declares (docs/plugins.md). */
-export const REST_PRIVILEGES = [
-  'clientAdmin',
-  'sends',
-  'lifecycle',
-  'eventLoop',
-  'fleet',
-] as const satisfies readonly PrivilegeName[];
-
-/**
- * What the REST server needs of wakit: three members of its plugin context (of `events`, `report`
- * and the bus) and the privileged services it declares (tests build one from an Sdk:
- * test/helpers/rest-host.ts).
- */
-export type RestHost = Pick<PluginContext, 'clients' | 'env'> & {
-  readonly events: Pick<PluginEvents, 'report' | 'bus'>;
-} & Pick<PrivilegedServices, (typeof REST_PRIVILEGES)[number]>;
-
-/** The host from the plugin's context and its granted services (read when used, not copied). */
-export function restHost(
-  ctx: Pick<PluginContext, 'clients' | 'env' | 'events'>,
-  services: Pick<PrivilegedServices, (typeof REST_PRIVILEGES)[number]>,
-): RestHost {
-  const own: Pick<RestHost, 'clients' | 'env' | 'events'> = {
-    clients: ctx.clients,
-    env: ctx.env,
-    events: ctx.events,
-  };
-  // the services' getters are copied as getters: a service is read when the server uses it
-  return Object.defineProperties(own, Object.getOwnPropertyDescriptors(services)) as RestHost;
-}
 
 /** What route modules share: the host, the options and the server's services. */
 export interface RestContext {

@@ -3,7 +3,7 @@
  * Prometheus metrics and the dashboard. Enable it with `plugins: { rest: { tokens: [...] } }`.
  */
 import { definePlugin } from '../../src/index.js';
-import { REST_PRIVILEGES, restHost } from './context.js';
+import { REST_PRIVILEGES, restHost } from './rest-host.js';
 import { restOptionsSchema } from './options.js';
 import { advertisedUrl, createRestServer } from './server.js';
 

@@ -17,14 +17,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The type-only cycles of 2026-11-25 (issue 30 baseline §1.6, after the runtime ones broke). */
 const KNOWN_TYPE_CYCLES: readonly (readonly string[])[] = [
   [
-    'plugins/rest/context.ts',
-    'plugins/rest/events/event-hub.ts',
-    'plugins/rest/metrics/fleet-metrics.ts',
-    'plugins/rest/metrics/health-metrics.ts',
-    'plugins/rest/metrics/rest-metrics.ts',
-    'plugins/rest/middleware/forward.ts',
-  ],
-  [
     'src/engines/simulator/device.ts',
     'src/engines/simulator/engine-ops.ts',
     'src/engines/simulator/engine.ts',

@@ -1,7 +1,7 @@
 import type { Sdk } from '../../src/index.js';
 import type { ClusterView } from '../../src/entries/cluster.js';
 import { lifecycleView } from '../../src/plugins/privileges.js';
-import type { RestHost } from '../../plugins/rest/context.js';
+import type { RestHost } from '../../plugins/rest/rest-host.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
 

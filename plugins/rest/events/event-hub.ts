@@ -5,7 +5,7 @@
  * view, and ends the subscriptions the REST server made when the server closes.
  */
 import type { FleetEvent } from '../../../src/entries/cluster.js';
-import type { RestHost } from '../context.js';
+import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
 
 type Bus = RestHost['events']['bus'];

@@ -5,7 +5,7 @@
  * that cannot be read leaves the gauge empty rather than failing the scrape.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { RestHost } from '../context.js';
+import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
 
 export function registerFleetGauges(registry: Registry, sdk: RestHost, fleet: RestFleet): void {

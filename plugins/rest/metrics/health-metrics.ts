@@ -6,7 +6,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import { CAPABILITIES } from '../../../src/entries/engine.js';
-import type { RestHost } from '../context.js';
+import type { RestHost } from '../rest-host.js';
 
 export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
   const registers = [registry];

@@ -10,7 +10,7 @@ import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 import { CLIENT_STATES } from '../../../src/entries/contract.js';
 import type { BotClient, TrackedSend } from '../../../src/index.js';
-import type { RestHost } from '../context.js';
+import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

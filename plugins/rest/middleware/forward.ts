@@ -10,7 +10,8 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { request as httpsRequest } from 'node:https';
 import type { Context, Next } from 'koa';
 import { WakitError } from '../../../src/index.js';
-import type { RestContext } from '../context.js';
+import type { Logger } from 'pino';
+import type { RestFleet } from '../fleet-view.js';
 
 /** The header that marks a forwarded request (value: the forwarding node's id). */
 export const FORWARDED_BY = 'x-wakit-forwarded-by';
@@ -41,8 +42,14 @@ export class ForwardToOwner extends Error {
   }
 }
 
+/** What forwarding needs of the REST context. */
+interface ForwardHost {
+  readonly fleet: RestFleet;
+  readonly log: Logger;
+}
+
 /** Throws `ForwardToOwner` when this node is part of a fleet and does not run `client`. */
-export function requireLocal(rc: RestContext, client: string): void {
+export function requireLocal(rc: Pick<ForwardHost, 'fleet'>, client: string): void {
   if (!rc.fleet.runsHere(client)) throw new ForwardToOwner(client);
 }
 
@@ -53,7 +60,7 @@ function unavailable(client: string, why: string): WakitError {
 }
 
 /** Koa middleware: answers `ForwardToOwner` by proxying the request to the client's owner. */
-export function forwardToOwner(rc: RestContext) {
+export function forwardToOwner(rc: ForwardHost) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
@@ -64,7 +71,7 @@ export function forwardToOwner(rc: RestContext) {
   };
 }
 
-async function forward(rc: RestContext, ctx: Context, client: string): Promise<void> {
+async function forward(rc: ForwardHost, ctx: Context, client: string): Promise<void> {
   const cluster = rc.fleet.view;
   if (!cluster) throw unavailable(client, 'no fleet');
   if (ctx.get(FORWARDED_BY)) {
