@@ -101,7 +101,7 @@ export class AccountGovernor implements SendGate {
       await this.loaded();
       return await this.#check(send, now);
     } catch (error) {
-      // the governor never holds a send back for its own failure: the send goes, and the sink hears
+      // the governor never holds a send back for its own failure: the send goes, the failure to the sink
       if (this.#o.report) this.#o.report('governor.check', error);
       else
         this.#o.log?.error(
