@@ -3,6 +3,7 @@ import type { Sdk } from '../../src/index.js';
 import { prepareContent } from '../../src/entries/contract.js';
 import type { TrackedSend } from '../../src/queue/index.js';
 import { linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const phone = (n: number) => `1555400${String(n).padStart(4, '0')}`;
 
@@ -35,7 +36,7 @@ describe('governor: dry run (governor.mode "dry-run") defers nothing and counts 
       }
       const final = (id: string) => statuses.filter((s) => s.id === id).at(-1)?.status;
       const went = (id: string) => ['sent', 'delivered', 'read'].includes(final(id) ?? '');
-      await waitUntil(() => ids.every((id) => went(id) || final(id) === 'deferred'));
+      await waitUntil(() => ids.every((id) => went(id) || final(id) === 'deferred'), 10_000);
       const info = client.info().governor;
       expect(info?.mode).to.equal(mode);
       if (mode === 'dry-run') {
@@ -50,11 +51,3 @@ describe('governor: dry run (governor.mode "dry-run") defers nothing and counts 
     });
   }
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

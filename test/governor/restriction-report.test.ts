@@ -21,17 +21,22 @@ class UnwritableStore extends MemoryAccountStore {
   }
 }
 
+/** The standard governor of client `bot` on `store`, with an error sink that keeps its reports. */
+function governorOn(store: MemoryAccountStore) {
+  const reports: ErrorReport[] = [];
+  const config = parseConfig({ auth: { type: 'local' }, governor: { preset: 'standard' } });
+  const governor = new Governor({
+    config,
+    store,
+    clock: systemClock,
+    errors: { report: (report) => void reports.push(report) },
+  });
+  return { account: governor.forClient('bot'), reports };
+}
+
 describe('governor: a restriction the store cannot record reaches the error sink', () => {
   it('reports it once (source queue, event governor.restrict, the client), and the pause still holds in memory', async () => {
-    const reports: ErrorReport[] = [];
-    const config = parseConfig({ auth: { type: 'local' }, governor: { preset: 'standard' } });
-    const governor = new Governor({
-      config,
-      store: new UnwritableStore(),
-      clock: systemClock,
-      errors: { report: (report) => void reports.push(report) },
-    });
-    const account = governor.forClient('bot');
+    const { account, reports } = governorOn(new UnwritableStore());
     const refused = {
       id: 't1',
       status: 'failed',
@@ -47,15 +52,7 @@ describe('governor: a restriction the store cannot record reaches the error sink
   });
 
   it('a check the store cannot answer lets the send go and reports it (event governor.check), each time', async () => {
-    const reports: ErrorReport[] = [];
-    const config = parseConfig({ auth: { type: 'local' }, governor: { preset: 'standard' } });
-    const governor = new Governor({
-      config,
-      store: new UnreadableStore(),
-      clock: systemClock,
-      errors: { report: (report) => void reports.push(report) },
-    });
-    const account = governor.forClient('bot');
+    const { account, reports } = governorOn(new UnreadableStore());
     const send = {
       id: 't1',
       chatId: '15550001111@c.us',

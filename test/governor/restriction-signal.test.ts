@@ -5,6 +5,7 @@ import type { AccountRestriction } from '../../src/client/client-events.js';
 import { RestrictionModel } from '../../src/engines/simulator/restriction-model.js';
 import type { TrackedSend } from '../../src/queue/index.js';
 import { BOT_ID, linkedClient, simulatorSdk, tempDir } from '../helpers/sdk-fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const COOLDOWN_MS = 1_500;
 const phone = (n: number) => `1555300${String(n).padStart(4, '0')}`;
@@ -174,11 +175,3 @@ describe('governor: WhatsApp restriction signal on the simulator (SDK)', functio
     expect(client.info().governor?.restricted).to.include({ reason: 'banned' });
   });
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -11,6 +11,7 @@ import type { Message } from '../../src/index.js';
 import type { TrackedSend } from '../../src/queue/index.js';
 import { DoubleHarness } from './harness.js';
 import { ALICE, DEFAULT_WORLD, type DoublePerson } from './world.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** People on WhatsApp who never wrote to the bot: new contacts for the governor. */
 const STRANGERS: DoublePerson[] = Array.from({ length: 8 }, (_, n) => ({
@@ -18,18 +19,6 @@ const STRANGERS: DoublePerson[] = Array.from({ length: 8 }, (_, n) => ({
   pushname: `Stranger ${n}`,
 }));
 const RUN = 3;
-
-async function waitUntil(
-  check: () => boolean,
-  timeoutMs = 20_000,
-  state: () => string = () => '',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting ${state()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('governor signals on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function () {
   this.timeout(90_000);
@@ -113,7 +102,7 @@ describe('governor signals on whatsapp-web.js 1.34.7 + the WhatsApp Web double',
       priority: 'reply',
     });
     await reply.result;
-    await waitUntil(() => final(reply.trackingId) === 'delivered');
+    await waitUntil(() => final(reply.trackingId) === 'delivered', 20_000);
     // and the bulk still waits
     expect(waiting.every((id) => final(id) === 'deferred')).to.equal(true);
   });
