@@ -36,6 +36,10 @@ export type {
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';
 export { extensionFor } from './client/media/mime.js';
+// Plugins that serve HTTP or build on the send contract (the built-in REST plugin): the
+// `wakitjs/http` and `wakitjs/contract` entries as namespaces (`http.issueError`, `contract.prepareSend`)
+export * as http from './entries/http.js';
+export * as contract from './entries/contract.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors: one class, stable codes (docs/errors.md), one sink (`sdk.on('error')`).

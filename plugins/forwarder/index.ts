@@ -16,8 +16,8 @@ import {
   type Next,
   type PluginContext,
   chatKindOf,
+  contract,
 } from '../../src/index.js';
-import { FORWARD_TARGET_KINDS } from '../../src/entries/contract.js';
 import { hopsOf, mark, unmark } from './marker.js';
 import { RouteRate } from './route-rate.js';
 
@@ -55,7 +55,7 @@ const routeSchema = z
     if (route.mode !== 'forward') return;
     route.to.forEach((target, i) => {
       const kind = chatKindOf(target);
-      if (kind && !FORWARD_TARGET_KINDS.includes(kind)) {
+      if (kind && !contract.FORWARD_TARGET_KINDS.includes(kind)) {
         ctx.addIssue({
           code: 'custom',
           path: ['to', i],

@@ -4,12 +4,12 @@
  * mode; what exists only in a fleet (nodes, owners, the event stream) is `view`, undefined on one
  * server.
  */
+import type { http } from '../../src/index.js';
 import { WakitError, type ClientState } from '../../src/index.js';
-import type { ClientOwner, ClusterView, FleetNode } from '../../src/entries/cluster.js';
 
 export interface RestFleet {
   /** The fleet (`cluster` config); undefined on one server. */
-  readonly view: ClusterView | undefined;
+  readonly view: http.ClusterView | undefined;
   /** True when this node runs `client` (one server: every client). */
   runsHere(client: string): boolean;
   /** The state of `client` as the node running it published it; undefined when it runs here. */
@@ -19,12 +19,12 @@ export interface RestFleet {
    * fleet cannot be read. One server: no nodes, no owners.
    */
   overview(clients: readonly string[]): Promise<{
-    nodes: FleetNode[];
-    owners: (ClientOwner | undefined)[];
+    nodes: http.FleetNode[];
+    owners: (http.ClientOwner | undefined)[];
   }>;
 }
 
-export function restFleet(view: ClusterView | undefined): RestFleet {
+export function restFleet(view: http.ClusterView | undefined): RestFleet {
   if (!view) {
     return {
       view,

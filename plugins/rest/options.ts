@@ -1,9 +1,7 @@
-import { ACCOUNT_EVENT_NAMES } from '../../src/entries/contract.js';
-import { clientNameSchema as clientName } from '../../src/entries/config.js';
-import { z } from '../../src/index.js';
+import { z, contract, http } from '../../src/index.js';
 
 /** Events a client emits that SSE and webhooks carry. */
-export const EVENT_TYPES = ACCOUNT_EVENT_NAMES;
+export const EVENT_TYPES = contract.ACCOUNT_EVENT_NAMES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Shortest bearer token accepted (`openssl rand -hex 32` makes 64 characters). */
@@ -28,7 +26,7 @@ export const tokenSchema = z
       }),
     /** Clients this token may see and act on: `["*"]` for all. */
     clients: z
-      .array(z.union([z.literal('*'), clientName]))
+      .array(z.union([z.literal('*'), http.clientNameSchema]))
       .min(1)
       .default(['*']),
   })
@@ -41,7 +39,7 @@ export const webhookSchema = z
     /** Event types to deliver; all of them when absent. */
     events: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
     /** Only events of these clients; all when absent. */
-    clients: z.array(clientName).min(1).optional(),
+    clients: z.array(http.clientNameSchema).min(1).optional(),
     /**
      * HMAC-SHA256 key of `webhook-signature` (Standard Webhooks) and the legacy `X-Wakit-Signature`;
      * at least 16 characters. A `whsec_<base64>` secret is used as its decoded bytes.
@@ -70,7 +68,7 @@ export const restOptionsSchema = z
       .transform((host) => (/^\[[0-9a-f:.]+\]$/i.test(host) ? host.slice(1, -1) : host)),
     tokens: z.array(tokenSchema).default([]),
     /** Client used by `/api/v1/client/...` and by messages without `client`; else the first client. */
-    defaultClient: clientName.optional(),
+    defaultClient: http.clientNameSchema.optional(),
     /** Largest request body, in bytes. */
     bodyLimit: z
       .number()

@@ -1,5 +1,5 @@
-import type { PluginContext } from '../../src/index.js';
-import type { PluginEvents, PrivilegeName, PrivilegedServices } from '../../src/entries/types.js';
+import type { http } from '../../src/index.js';
+import { type PluginContext } from '../../src/index.js';
 
 /** The privileged services the REST plugin declares (docs/plugins.md). */
 export const REST_PRIVILEGES = [
@@ -8,7 +8,7 @@ export const REST_PRIVILEGES = [
   'lifecycle',
   'eventLoop',
   'fleet',
-] as const satisfies readonly PrivilegeName[];
+] as const satisfies readonly http.PrivilegeName[];
 
 /**
  * What the REST server needs of wakit: three members of its plugin context (of `events`, `report`
@@ -16,13 +16,13 @@ export const REST_PRIVILEGES = [
  * test/helpers/rest-host.ts).
  */
 export type RestHost = Pick<PluginContext, 'clients' | 'env'> & {
-  readonly events: Pick<PluginEvents, 'report' | 'bus'>;
-} & Pick<PrivilegedServices, (typeof REST_PRIVILEGES)[number]>;
+  readonly events: Pick<http.PluginEvents, 'report' | 'bus'>;
+} & Pick<http.PrivilegedServices, (typeof REST_PRIVILEGES)[number]>;
 
 /** The host from the plugin's context and its granted services (read when used, not copied). */
 export function restHost(
   ctx: Pick<PluginContext, 'clients' | 'env' | 'events'>,
-  services: Pick<PrivilegedServices, (typeof REST_PRIVILEGES)[number]>,
+  services: Pick<http.PrivilegedServices, (typeof REST_PRIVILEGES)[number]>,
 ): RestHost {
   const own: Pick<RestHost, 'clients' | 'env' | 'events'> = {
     clients: ctx.clients,

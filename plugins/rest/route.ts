@@ -4,8 +4,7 @@
  */
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { WakitError } from '../../src/index.js';
-import { issueError, zodIssues } from '../../src/entries/http.js';
+import { WakitError, http } from '../../src/index.js';
 import type { Principal } from './middleware/auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -75,8 +74,8 @@ function parse<T extends z.ZodType>(
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = zodIssues(result.error, where === 'body' ? [] : [where]);
-  throw issueError(
+  const issues = http.zodIssues(result.error, where === 'body' ? [] : [where]);
+  throw http.issueError(
     'VALIDATION_FAILED',
     `Invalid ${where === 'body' ? 'request body' : `${where} parameters`}`,
     issues,

@@ -6,7 +6,6 @@
  */
 import Koa, { type Context } from 'koa';
 import type { Logger } from 'pino';
-import type { PluginRouteRegistry } from '../../src/entries/http.js';
 import { TokenAuth, type Principal } from './middleware/auth.js';
 import type { RestContext } from './context.js';
 import type { RestHost } from './rest-host.js';
@@ -38,6 +37,7 @@ import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './events/webhooks.js';
 import { rateLimitMiddleware } from './middleware/rate-limit.js';
 import { requireUtf8 } from './middleware/charset.js';
+import type { http as wakitHttp } from '../../src/index.js';
 
 export { isLoopbackHost } from './middleware/host-check.js';
 
@@ -64,7 +64,7 @@ export interface RestServerOptions {
   /** Extra routes mounted like the built-in ones. */
   routes?: AnyRoute[];
   /** Routes of other plugins (`ctx.http`), served under `/api/v1/plugins/<plugin>`. */
-  pluginRoutes?: PluginRouteRegistry;
+  pluginRoutes?: wakitHttp.PluginRouteRegistry;
 }
 
 export interface RestServer {

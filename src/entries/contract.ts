@@ -1,7 +1,8 @@
 /**
- * `wakitjs/contract`: what an integrator needs to build their own HTTP or queue layer on wakit
- * (the built-in REST plugin uses it): the send and action contract (zod schemas and `prepare*`),
- * the kind constants, the chat-id vocabulary, WhatsApp's limits and `paginate`.
+ * `wakitjs/contract` (also the root's `contract` namespace): what an integrator needs to build
+ * their own HTTP or queue layer on wakit (the built-in REST plugin uses it): the send and action
+ * contract (zod schemas and `prepare*`), the kind constants, the chat-id vocabulary, WhatsApp's limits, `paginate` and the capability
+ * names of engine health.
  *
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */
@@ -57,3 +58,7 @@ export {
   TYPING_MS_PER_CHAR,
   typingDelayMs,
 } from '../client/send/deliver-action.js';
+export { CAPABILITIES } from '../engines/health.js';
+export type { ChatKind } from '../client/chat-id.js';
+export type { EnqueueOptions } from '../client/bot-client.js';
+export type { PreparedSend } from '../client/send/send-contract.js';

@@ -22,10 +22,8 @@ export function namedSchema<T extends z.ZodType>(id: string, schema: T, descript
   return schema;
 }
 
-/** A client's name in a path, query or body. */
-export const clientNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'client names are 1-64 characters of A-Z, a-z, 0-9, _ and -');
+/** A client's name in a path, query or body: the config's rule. */
+export { clientNameSchema } from '../config/schema.js';
 
 /** A client's state (`READY`, `SCAN_QR`, ...): the component `ClientStatus`. */
 export const clientStatusSchema = namedSchema('ClientStatus', z.enum(CLIENT_STATES));

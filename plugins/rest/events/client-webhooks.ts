@@ -5,8 +5,8 @@
  * policy as configured webhooks, through the SSRF-guarded transport.
  */
 import type { Logger } from 'pino';
+import type { http } from '../../../src/index.js';
 import { WakitError, z } from '../../../src/index.js';
-import type { ClientAdmin } from '../../../src/entries/types.js';
 import { refusedHost } from './guarded-post.js';
 import { clientWebhookSchema, type ClientWebhookOptions } from '../options.js';
 
@@ -25,7 +25,7 @@ export function maskWebhook(hook: ClientWebhookOptions): MaskedWebhook {
 }
 
 export class ClientWebhooks {
-  readonly #admin: ClientAdmin;
+  readonly #admin: http.ClientAdmin;
   readonly #log: Logger;
   readonly #allowPrivateNetworks: boolean;
   readonly #maxPerClient: number;
@@ -35,7 +35,7 @@ export class ClientWebhooks {
   readonly #detach: () => void;
 
   constructor(
-    admin: ClientAdmin,
+    admin: http.ClientAdmin,
     options: { allowPrivateNetworks: boolean; maxPerClient: number; log: Logger },
   ) {
     this.#admin = admin;

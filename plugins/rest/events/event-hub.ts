@@ -1,12 +1,6 @@
-/**
- * The REST plugin's view of the core event bus (`ctx.events`, src/events/event-bus.ts): the bus
- * keeps the records (ids, the replay buffer, the QR each client shows, `message.status` followed
- * on demand, the fleet's stream); this adapter starts it with the SSE options and the host's fleet
- * view, and ends the subscriptions the REST server made when the server closes.
- */
-import type { FleetEvent } from '../../../src/entries/cluster.js';
 import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
+import type { http } from '../../../src/index.js';
 
 type Bus = RestHost['events']['bus'];
 
@@ -16,7 +10,7 @@ export type HubEvent = Parameters<Parameters<Bus['subscribe']>[0]>[0];
 export type HubListener = (event: HubEvent) => void;
 
 /** A fleet stream entry as a hub event. */
-export function hubEventOf(event: FleetEvent): HubEvent {
+export function hubEventOf(event: http.FleetEvent): HubEvent {
   return {
     id: event.id,
     event: event.event as HubEvent['event'],

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPrivateAddress } from '../../../src/entries/http.js';
+import { http as wakitHttp } from '../../../src/index.js';
 
 const NEVER_BLOCKED = (): boolean => false;
 
@@ -21,7 +21,7 @@ export function refusedHost(url: string): boolean {
     return true; // not reported: a URL that does not parse is refused (the answer)
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  return isIP(host) !== 0 && isPrivateAddress(host);
+  return isIP(host) !== 0 && wakitHttp.isPrivateAddress(host);
 }
 
 /** POSTs `body`; resolves to the answer's status (the body is discarded). */
@@ -47,7 +47,9 @@ export function guardedPost(
         method: 'POST',
         headers: { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
         signal: init.signal,
-        lookup: guardedLookup(init.allowPrivateNetworks ? NEVER_BLOCKED : isPrivateAddress),
+        lookup: wakitHttp.guardedLookup(
+          init.allowPrivateNetworks ? NEVER_BLOCKED : wakitHttp.isPrivateAddress,
+        ),
       },
       (res) => {
         res.resume();

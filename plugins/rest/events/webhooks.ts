@@ -14,9 +14,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { WakitError } from '../../../src/index.js';
-import { computeBackoff } from '../../../src/entries/kernel.js';
-import { redact } from '../../../src/entries/http.js';
+import { WakitError, http } from '../../../src/index.js';
 import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from '../metrics/rest-metrics.js';
 import { guardedPost } from './guarded-post.js';
@@ -60,7 +58,11 @@ export function backoffDelay(
   attempt: number,
   random: () => number = Math.random,
 ): number {
-  return computeBackoff({ initialMs: hook.backoffMs, maxMs: hook.maxBackoffMs }, attempt, random);
+  return http.computeBackoff(
+    { initialMs: hook.backoffMs, maxMs: hook.maxBackoffMs },
+    attempt,
+    random,
+  );
 }
 
 interface Delivery {
@@ -142,7 +144,7 @@ export class WebhookDispatcher {
     if (pending >= hook.maxPending) {
       this.#metrics?.webhook('dropped');
       const details = {
-        webhook: redact(hook.url),
+        webhook: http.redact(hook.url),
         event: event.event,
         maxPending: hook.maxPending,
       };
@@ -213,7 +215,7 @@ export class WebhookDispatcher {
         this.#done(delivery);
         if (!this.#closed) {
           const details = {
-            webhook: redact(delivery.hook.url),
+            webhook: http.redact(delivery.hook.url),
             event: delivery.event,
             delivery: delivery.id,
             attempts: attempt,
@@ -279,7 +281,7 @@ export class WebhookDispatcher {
       }
       if (status >= 200 && status < 300) return true;
       this.#log.debug(
-        { webhook: redact(hook.url), status, attempt },
+        { webhook: http.redact(hook.url), status, attempt },
         'webhook answered %d',
         status,
       );
@@ -288,7 +290,7 @@ export class WebhookDispatcher {
       const code = (error as NodeJS.ErrnoException).code;
       this.#log.debug(
         {
-          webhook: redact(hook.url),
+          webhook: http.redact(hook.url),
           attempt,
           reason: code === 'EPRIVATE' ? code : error instanceof Error ? error.name : 'error',
         },

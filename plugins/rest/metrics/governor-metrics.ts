@@ -6,13 +6,13 @@
  * (1 while WhatsApp's restriction signal pauses bulk sends).
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { PluginClients } from '../../../src/entries/types.js';
+import type { http } from '../../../src/index.js';
 
 const BUDGETS = ['perHour', 'perDay', 'newContactsPerDay'] as const;
 
 export function registerGovernorGauges(
   registry: Registry,
-  sdk: { clients: Pick<PluginClients, 'list'> },
+  sdk: { clients: Pick<http.PluginClients, 'list'> },
 ): void {
   const registers = [registry];
   const governors = () =>

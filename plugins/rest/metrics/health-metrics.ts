@@ -5,8 +5,8 @@
  * capability is broken).
  */
 import { Gauge, type Registry } from 'prom-client';
-import { CAPABILITIES } from '../../../src/entries/engine.js';
 import type { RestHost } from '../rest-host.js';
+import { contract } from '../../../src/index.js';
 
 export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
   const registers = [registry];
@@ -20,7 +20,7 @@ export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
       for (const client of sdk.clients.list()) {
         const health = client.info().health;
         if (!health) continue;
-        for (const capability of CAPABILITIES) {
+        for (const capability of contract.CAPABILITIES) {
           this.set({ client: client.name, capability }, health.capabilities[capability].ok ? 1 : 0);
         }
       }

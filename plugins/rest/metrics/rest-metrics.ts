@@ -8,8 +8,7 @@ import { registerHealthGauges } from './health-metrics.js';
 import { registerGovernorGauges } from './governor-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
-import { CLIENT_STATES } from '../../../src/entries/contract.js';
-import type { BotClient, TrackedSend } from '../../../src/index.js';
+import { contract, type BotClient, type TrackedSend } from '../../../src/index.js';
 import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
 
@@ -36,7 +35,7 @@ export class RestMetrics {
       registers,
       collect() {
         this.reset();
-        const counts = new Map<string, number>(CLIENT_STATES.map((s) => [s, 0]));
+        const counts = new Map<string, number>(contract.CLIENT_STATES.map((s) => [s, 0]));
         for (const client of sdk.clients.list())
           counts.set(client.state, (counts.get(client.state) ?? 0) + 1);
         for (const [state, n] of counts) this.set({ state }, n);

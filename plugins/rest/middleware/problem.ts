@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { ERROR_CODES, WakitError, isWakitError, type ErrorCode } from '../../../src/index.js';
-import { capIssues, type ErrorIssue } from '../../../src/entries/http.js';
+import { ERROR_CODES, WakitError, isWakitError, type ErrorCode, http } from '../../../src/index.js';
 
 /** An RFC 9457 problem body, as every REST error is sent. */
 export interface Problem {
@@ -9,7 +8,7 @@ export interface Problem {
   status: number;
   detail: string;
   code: ErrorCode;
-  errors?: ErrorIssue[];
+  errors?: http.ErrorIssue[];
   details?: Record<string, unknown>;
 }
 
@@ -90,7 +89,7 @@ export function toProblem(error: unknown): Problem {
     detail: serverSide ? meta.title : truncate(wakit.message, MAX_DETAIL),
     code: wakit.code,
   };
-  if (wakit.issues && wakit.issues.length > 0) problem.errors = capIssues(wakit.issues);
+  if (wakit.issues && wakit.issues.length > 0) problem.errors = http.capIssues(wakit.issues);
   if (wakit.details && !serverSide) problem.details = wakit.details;
   return problem;
 }

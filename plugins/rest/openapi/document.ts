@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import type { AnyRoute, ResponseSpec } from '../route.js';
-import { httpSchemas } from '../../../src/entries/http.js';
 import { ownSchemaIds, restSchemas } from '../schemas/schema-registry.js';
 import { refineJsonSchema } from './openapi-refinements.js';
 import {
@@ -19,6 +18,7 @@ import {
   errorStatuses,
   isQueued,
 } from './openapi-shared.js';
+import { http } from '../../../src/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -155,7 +155,7 @@ function listedSchemas(named: Record<string, Json>, paths: Json): Record<string,
 export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Json {
   // Input shapes: request bodies are parsed (and transformed) from them; an output view of a
   // transforming schema such as SendMessageRequest would be empty.
-  const generated = z.toJSONSchema(httpSchemas, {
+  const generated = z.toJSONSchema(http.httpSchemas, {
     ...JSON_SCHEMA_OPTIONS,
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, Json> };

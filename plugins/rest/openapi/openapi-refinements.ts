@@ -5,7 +5,7 @@
  * send-contract.ts, zod's URL check).
  */
 import type { z } from 'zod';
-import { PERSON_KINDS, SEND_TARGET_KINDS, chatIdPattern } from '../../../src/entries/contract.js';
+import { contract } from '../../../src/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +60,8 @@ function mediaSources(keys: string[], json: Json): void {
 function sendBody(keys: string[], json: Json): void {
   if (!keys.includes('chatId') || !keys.includes('content') || !keys.includes('options')) return;
   const properties = json.properties as Record<string, Json>;
-  if (properties.chatId) properties.chatId.pattern = chatIdPattern(SEND_TARGET_KINDS);
+  if (properties.chatId)
+    properties.chatId.pattern = contract.chatIdPattern(contract.SEND_TARGET_KINDS);
   const branches = (properties.content?.anyOf ?? []) as Json[];
   for (const branch of branches) if (branch.type === 'string') branch.pattern = '\\S';
   json.if = { properties: { content: { type: 'string' } } };
@@ -78,7 +79,7 @@ function sendBody(keys: string[], json: Json): void {
 /** Text options: mentions are people (`@c.us`, `@lid` or phone numbers). */
 function mentions(def: Json, path: (string | number)[], json: Json): void {
   if (def.type === 'string' && path.slice(-2).join('/') === 'mentions/items')
-    json.pattern = chatIdPattern(PERSON_KINDS);
+    json.pattern = contract.chatIdPattern(contract.PERSON_KINDS);
 }
 
 export function refineJsonSchema(ctx: OverrideContext): void {

@@ -6,9 +6,7 @@
  * or 201 with `Prefer: wait=N` once made.
  */
 import type { Context } from 'koa';
-import { WakitError, type BotClient } from '../../../src/index.js';
-import { chatOfMessageId, prepareForward } from '../../../src/entries/contract.js';
-import type { PreparedSend } from '../../../src/entries/types.js';
+import { WakitError, type BotClient, contract } from '../../../src/index.js';
 import type { Principal } from '../middleware/auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -27,7 +25,7 @@ export async function resolveMessage(
   clientName: string | undefined,
 ): Promise<{ messageId: string; client: BotClient }> {
   if (!TRACKING_ID.test(id)) {
-    if (chatOfMessageId(id) === null) {
+    if (contract.chatOfMessageId(id) === null) {
       throw new WakitError('VALIDATION_FAILED', 'Invalid message id', {
         issues: [
           {
@@ -75,7 +73,7 @@ export function actionRoutes(rc: RestContext): AnyRoute[] {
     principal: Principal,
     id: string,
     clientName: string | undefined,
-    prepare: (messageId: string) => PreparedSend,
+    prepare: (messageId: string) => contract.PreparedSend,
   ): Promise<void> => {
     const { messageId, client } = await resolveMessage(rc, principal, id, clientName);
     await enqueueAndRespond(rc, ctx, client, prepare(messageId), principal);
@@ -99,7 +97,7 @@ export function actionRoutes(rc: RestContext): AnyRoute[] {
       errors,
       async handler(ctx, { params: p, body, principal }) {
         await run(ctx, principal, p.id, body.client, (messageId) =>
-          prepareForward(messageId, body.chatId),
+          contract.prepareForward(messageId, body.chatId),
         );
       },
     }),

@@ -8,8 +8,7 @@
  * client's queue and answers as sends do: 202, or 201 with `Prefer: wait=N` (routes/messages.ts).
  */
 import { z } from 'zod';
-import { BotClient } from '../../../src/index.js';
-import { issueError, zodIssues } from '../../../src/entries/http.js';
+import { BotClient, http } from '../../../src/index.js';
 import { resolveClient, type RestContext } from '../context.js';
 import type { AnyRoute } from '../route.js';
 import { clientNameParam } from '../schemas/api-schemas.js';
@@ -110,7 +109,11 @@ function directRoute(rc: RestContext, capability: Direct, twin = false): AnyRout
 function checked(capability: Queued, raw: Record<string, unknown>): Record<string, unknown> {
   const parsed = capability.input.safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw issueError('VALIDATION_FAILED', `Invalid ${capability.name}`, zodIssues(parsed.error));
+  throw http.issueError(
+    'VALIDATION_FAILED',
+    `Invalid ${capability.name}`,
+    http.zodIssues(parsed.error),
+  );
 }
 
 function queuedRoute(rc: RestContext, capability: Queued): AnyRoute | undefined {

@@ -6,8 +6,8 @@
  */
 import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
+import type { http } from '../../../src/index.js';
 import { WakitError } from '../../../src/index.js';
-import type { ClientListing } from '../../../src/entries/types.js';
 import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
 import {
   ClientRemoved,
@@ -35,7 +35,7 @@ function requireAllClients(principal: Principal, action: string): void {
   }
 }
 
-function itemOf(rc: RestContext, listing: ClientListing): z.output<typeof ClientListItem> {
+function itemOf(rc: RestContext, listing: http.ClientListing): z.output<typeof ClientListItem> {
   const cluster = rc.fleet.view;
   return {
     name: listing.name,

@@ -1,8 +1,8 @@
 /** `POST /api/v1/messages` (validate and enqueue; `Prefer: wait=N`) and status look-ups. */
 import type { Context } from 'koa';
 import { z } from 'zod';
+import type { contract } from '../../../src/index.js';
 import { WakitError, type BotClient, type TrackedSend } from '../../../src/index.js';
-import type { EnqueueOptions, PreparedSend } from '../../../src/entries/types.js';
 import type { Principal } from '../middleware/auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -52,7 +52,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * The `Idempotency-Key` header (IETF httpapi draft): printable ASCII, at most 255 characters; keys
  * are scoped per token and client.
  */
-function idempotencyOf(ctx: Context, principal: Principal): EnqueueOptions {
+function idempotencyOf(ctx: Context, principal: Principal): contract.EnqueueOptions {
   const key = ctx.get('idempotency-key');
   if (!key) return {};
   if (!IDEMPOTENCY_KEY.test(key)) {
@@ -77,7 +77,7 @@ export async function enqueueAndRespond(
   rc: RestContext,
   ctx: Context,
   client: BotClient,
-  prepared: PreparedSend,
+  prepared: contract.PreparedSend,
   principal: Principal,
   bypassBudget?: boolean,
 ): Promise<void> {

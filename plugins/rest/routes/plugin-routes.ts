@@ -10,13 +10,8 @@
  * its handler gets the raw request and the document does not list it.
  */
 import type { Context, Next } from 'koa';
+import type { http } from '../../../src/index.js';
 import { WakitError } from '../../../src/index.js';
-import type {
-  PluginHttpRequest,
-  PluginHttpResponse,
-  PluginRoute,
-  PluginRouteRegistry,
-} from '../../../src/entries/http.js';
 import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
 import { defaultClientName, resolveClient, type RestContext } from '../context.js';
 import { routeHandler, type AnyRoute } from '../route.js';
@@ -55,7 +50,7 @@ function clientFor(
   }
 }
 
-function mountPath(route: PluginRoute): string {
+function mountPath(route: http.PluginRoute): string {
   return `${route.mount}${route.path === '/' ? '' : route.path}`;
 }
 
@@ -63,10 +58,10 @@ function mountPath(route: PluginRoute): string {
 function callerOf(
   rc: RestContext,
   ctx: Context,
-  route: PluginRoute,
+  route: http.PluginRoute,
   principal: Principal,
   clientName: string | undefined,
-): Pick<PluginHttpRequest, 'client'> {
+): Pick<http.PluginHttpRequest, 'client'> {
   if (route.allClients && principal.clients !== '*') {
     throw new WakitError('FORBIDDEN', 'This route needs a token for all clients');
   }
@@ -79,15 +74,15 @@ function callerOf(
   };
 }
 
-function visibleHeaders(ctx: Context): PluginHttpRequest['headers'] {
-  const headers: PluginHttpRequest['headers'] = {};
+function visibleHeaders(ctx: Context): http.PluginHttpRequest['headers'] {
+  const headers: http.PluginHttpRequest['headers'] = {};
   for (const [name, value] of Object.entries(ctx.headers)) {
     if (!HIDDEN_HEADERS.has(name)) headers[name] = value;
   }
   return headers;
 }
 
-function respond(ctx: Context, response: PluginHttpResponse): void {
+function respond(ctx: Context, response: http.PluginHttpResponse): void {
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
   ctx.status = response.status ?? (response.body === undefined ? 204 : 200);
   if (response.body === undefined) return;
@@ -104,7 +99,7 @@ function respond(ctx: Context, response: PluginHttpResponse): void {
   }
 }
 
-function routePath(ctx: Context, route: PluginRoute): string {
+function routePath(ctx: Context, route: http.PluginRoute): string {
   return ctx.path.slice(route.mount.length) || '/';
 }
 
@@ -112,7 +107,7 @@ function routePath(ctx: Context, route: PluginRoute): string {
 async function serve(
   rc: RestContext,
   deps: PluginRouteDeps,
-  route: PluginRoute,
+  route: http.PluginRoute,
   ctx: Context,
 ): Promise<void> {
   const fullPath = mountPath(route);
@@ -121,7 +116,7 @@ async function serve(
   const clientName = clientFor(rc, ctx, principal, route.auth);
   if (clientName) ctx.state.client = clientName;
   const body = await deps.readBody(ctx);
-  const request: PluginHttpRequest = {
+  const request: http.PluginHttpRequest = {
     method: route.method,
     path: routePath(ctx, route),
     params: { ...(ctx.params as Record<string, string>) },
@@ -135,13 +130,13 @@ async function serve(
 }
 
 /** `/stats/:client` of plugin `p` → `p_get_stats_client` (an operationId of letters, digits, _). */
-function defaultOperationId(route: PluginRoute): string {
+function defaultOperationId(route: http.PluginRoute): string {
   const words = [route.plugin, route.method.toLowerCase(), ...route.path.split(/[^A-Za-z0-9]+/)];
   return words.filter(Boolean).join('_');
 }
 
 /** A schema-typed plugin route as a route of the REST plugin's own model; undefined if loose. */
-export function typedPluginRoute(rc: RestContext, route: PluginRoute): AnyRoute | undefined {
+export function typedPluginRoute(rc: RestContext, route: http.PluginRoute): AnyRoute | undefined {
   if (!route.responses) return undefined;
   const path = mountPath(route).replace(/:(\w+)/g, '{$1}');
   return {
@@ -176,11 +171,11 @@ export function typedPluginRoute(rc: RestContext, route: PluginRoute): AnyRoute 
 }
 
 /** The schema-typed routes of `registry`, for the OpenAPI document. */
-export function typedPluginRoutes(rc: RestContext, registry: PluginRouteRegistry): AnyRoute[] {
+export function typedPluginRoutes(rc: RestContext, registry: http.PluginRouteRegistry): AnyRoute[] {
   return registry.routes().flatMap((route) => typedPluginRoute(rc, route) ?? []);
 }
 
-function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: PluginRouteDeps) {
+function buildRouter(rc: RestContext, routes: readonly http.PluginRoute[], deps: PluginRouteDeps) {
   const router = exactRouter();
   for (const route of routes) {
     const typed = typedPluginRoute(rc, route);
@@ -198,10 +193,10 @@ function buildRouter(rc: RestContext, routes: readonly PluginRoute[], deps: Plug
 /** Serves the plugin routes of `registry`; nothing else under their mounts. */
 export function pluginRoutes(
   rc: RestContext,
-  registry: PluginRouteRegistry,
+  registry: http.PluginRouteRegistry,
   deps: PluginRouteDeps,
 ): (ctx: Context, next: Next) => Promise<void> {
-  let mounted: readonly PluginRoute[] = [];
+  let mounted: readonly http.PluginRoute[] = [];
   let handler = buildRouter(rc, mounted, deps);
   const under = (path: string, mount: string) =>
     path.startsWith(mount) && (path.length === mount.length || path[mount.length] === '/');

@@ -1,6 +1,4 @@
-/** Health, readiness, metrics and the OpenAPI document. */
-import { allClientsFailed } from '../../../src/entries/http.js';
-import { WakitError } from '../../../src/index.js';
+import { WakitError, http } from '../../../src/index.js';
 import { defaultClientName, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { Health, Readiness } from '../schemas/api-schemas.js';
@@ -30,7 +28,7 @@ function livenessProblems(rc: RestContext): string[] {
       `the event loop was blocked for ${blockedMs} ms (over ${eventLoopUnhealthyMs} ms)`,
     );
   }
-  const failed = allClientsFailed({ clients: rc.sdk.clients.list(), cluster: rc.sdk.fleet });
+  const failed = http.allClientsFailed({ clients: rc.sdk.clients.list(), cluster: rc.sdk.fleet });
   const failedMs = failed ? Date.now() - failed.since.getTime() : 0;
   if (failed && failedMs >= failedGraceMs) {
     // client names are not shown: this route needs no token

@@ -3,10 +3,10 @@
  * registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { REPLY_KINDS } from '../../../src/entries/contract.js';
 import { chatIdParam } from './chat-schemas.js';
 import { restSchemas } from './api-schemas.js';
 import { clientNameParam } from './api-schemas.js';
+import { contract } from '../../../src/index.js';
 
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   restSchemas.add(schema, description ? { id, description } : { id });
@@ -19,7 +19,7 @@ export const ActionMessageIdParam = z.string().min(1).max(256).meta({
     '^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|(?:true|false)_[^_]+_[\\s\\S]*)$',
 });
 /** The chat of a presence or seen action: a conversation that takes replies. */
-export const ChatIdParam = chatIdParam(REPLY_KINDS);
+export const ChatIdParam = chatIdParam(contract.REPLY_KINDS);
 
 const client = clientNameParam.optional();
 

@@ -4,13 +4,7 @@
  * `restSchemas` becomes an OpenAPI component (schema-registry.ts).
  */
 import { z } from 'zod';
-import {
-  DISCONNECT_REASONS,
-  sendRequestSchema,
-  textOptionsSchema,
-} from '../../../src/entries/contract.js';
-import { ERROR_CODES } from '../../../src/index.js';
-import { clientNameSchema, clientStatusSchema } from '../../../src/entries/http.js';
+import { ERROR_CODES, contract, http } from '../../../src/index.js';
 import { EVENT_TYPES } from '../options.js';
 import { EngineHealth } from './health-schemas.js';
 import { GovernorInfo } from './governor-schemas.js';
@@ -18,11 +12,11 @@ import { named } from './schema-registry.js';
 
 export { restSchemas } from './schema-registry.js';
 
-export const clientNameParam = clientNameSchema;
+export const clientNameParam = http.clientNameSchema;
 
 const isoTime = z.string().describe('ISO 8601 time');
 
-export const ClientStatus = clientStatusSchema;
+export const ClientStatus = http.clientStatusSchema;
 
 export const ClientSummary = named(
   'ClientSummary',
@@ -66,7 +60,7 @@ export const ClientInfo = named(
         .object({ pending: z.number().int(), held: z.number().int(), running: z.number().int() })
         .strict(),
       lastDisconnect: z
-        .object({ reason: z.enum(DISCONNECT_REASONS), at: isoTime })
+        .object({ reason: z.enum(contract.DISCONNECT_REASONS), at: isoTime })
         .strict()
         .nullable(),
       health: EngineHealth.nullable(),
@@ -104,7 +98,7 @@ export const PairingCodeRequest = named(
 export const PairingCode = named('PairingCode', z.object({ code: z.string() }).strict());
 
 /** The text options of the send contract (one definition, shared with the SDK). */
-export const TextOptions = named('TextOptions', textOptionsSchema);
+export const TextOptions = named('TextOptions', contract.textOptionsSchema);
 
 /**
  * `POST /api/v1/messages`: the send contract's HTTP body (`chatId`, `content` as text or media by
@@ -112,7 +106,7 @@ export const TextOptions = named('TextOptions', textOptionsSchema);
  */
 export const SendMessageRequest = named(
   'SendMessageRequest',
-  sendRequestSchema({
+  contract.sendRequestSchema({
     client: clientNameParam.optional(),
     bypassBudget: z
       .boolean()

@@ -3,17 +3,16 @@
  * routes are generated from src/capabilities/chats.ts, the simulator's from its plugin).
  */
 import { z } from 'zod';
-import { chatIdPattern } from '../../../src/entries/contract.js';
-import type { ChatKind } from '../../../src/entries/types.js';
+import { contract } from '../../../src/index.js';
 
 /**
  * A chat id (or phone number) of `kinds` in a path: checked and normalised by the SDK
  * (INVALID_CHAT_ID); the pattern says the same in the OpenAPI document.
  */
-export function chatIdParam(kinds: readonly ChatKind[]) {
+export function chatIdParam(kinds: readonly contract.ChatKind[]) {
   return z
     .string()
     .min(1)
     .max(128)
-    .meta({ pattern: chatIdPattern(kinds) });
+    .meta({ pattern: contract.chatIdPattern(kinds) });
 }

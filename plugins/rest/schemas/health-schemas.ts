@@ -1,7 +1,7 @@
 /** Engine health in the REST API: the health check and the held-send retry (docs/engines.md). */
 import { z } from 'zod';
-import { CAPABILITIES } from '../../../src/entries/engine.js';
 import { named } from './schema-registry.js';
+import { contract } from '../../../src/index.js';
 
 const isoTime = z.string().describe('ISO 8601 time');
 
@@ -15,8 +15,8 @@ export const EngineHealth = named(
       build: z.string().nullable().describe('The WhatsApp Web build the engine runs'),
       library: z.string().nullable().describe('e.g. whatsapp-web.js 1.34.7'),
       checkedAt: isoTime,
-      broken: z.array(z.enum(CAPABILITIES)),
-      capabilities: z.record(z.enum(CAPABILITIES), CapabilityResult),
+      broken: z.array(z.enum(contract.CAPABILITIES)),
+      capabilities: z.record(z.enum(contract.CAPABILITIES), CapabilityResult),
       compat: z.array(
         z
           .object({

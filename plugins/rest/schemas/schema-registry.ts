@@ -5,7 +5,7 @@
  * not (a plugin's components are listed when a mounted route refers to them).
  */
 import type { z } from 'zod';
-import { httpSchemas } from '../../../src/entries/http.js';
+import { http } from '../../../src/index.js';
 
 type Meta = { id: string; description?: string };
 
@@ -17,9 +17,9 @@ export const ownSchemaIds: ReadonlySet<string> = own;
 export const restSchemas = {
   add(schema: z.ZodType, meta: Meta): void {
     own.add(meta.id);
-    httpSchemas.add(schema, meta);
+    http.httpSchemas.add(schema, meta);
   },
-  get: (schema: z.ZodType): Meta | undefined => httpSchemas.get(schema),
+  get: (schema: z.ZodType): Meta | undefined => http.httpSchemas.get(schema),
 };
 
 /** Registers `schema` as the component `id`. */
