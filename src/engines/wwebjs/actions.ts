@@ -24,7 +24,8 @@ import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
 import type { LruMap } from './message-cache.js';
 import { findMessage } from './operations.js';
-import type { ChatLike, ClientLike, MessageLike, SerializedId } from './types.js';
+import { serializedId, widText, withSerializedId } from './serialized-id.js';
+import type { ChatLike, ClientLike, MessageKeyLike, MessageLike, SerializedId } from './types.js';
 
 /** `Message` with the action methods (structures/Message.js). */
 export interface ActionMessageLike extends MessageLike {
@@ -33,10 +34,13 @@ export interface ActionMessageLike extends MessageLike {
   delete(everyone?: boolean, clearMedia?: boolean): Promise<void>;
 }
 
-/** `Reaction` (structures/Reaction.js): ids are WhatsApp Web MsgKeys (serialized objects). */
+/**
+ * `Reaction` (structures/Reaction.js): ids are WhatsApp Web MsgKeys as JSON (the page's
+ * `onReaction` crosses by value), so without `_serialized` on builds with the renamed key.
+ */
 export interface ReactionLike {
-  id?: (SerializedId & { fromMe?: boolean }) | string;
-  msgId?: (SerializedId & { remote?: string | SerializedId }) | string;
+  id?: (Partial<SerializedId> & { fromMe?: boolean }) | string;
+  msgId?: MessageKeyLike | string;
   reaction?: string;
   senderId?: string;
   timestamp?: number;
@@ -142,18 +146,15 @@ async function call<T>(fn: () => Promise<T>, messageId: string): Promise<T> {
   }
 }
 
-const serialized = (value: SerializedId | string | undefined): string | undefined =>
-  typeof value === 'string' ? value : value?._serialized;
-
 /** `message_reaction` → `message.reaction`; undefined when the reaction names no message. */
 export function toReactionUpdate(
   reaction: ReactionLike,
   ownId: string | undefined,
 ): ReactionUpdate | undefined {
-  const messageId = serialized(reaction.msgId);
+  const messageId = serializedId(reaction.msgId);
   if (!messageId) return undefined;
   const remote = typeof reaction.msgId === 'object' ? reaction.msgId.remote : undefined;
-  const chatId = serialized(remote) ?? chatOfMessageId(messageId) ?? '';
+  const chatId = widText(remote) ?? chatOfMessageId(messageId) ?? '';
   const emoji = reaction.reaction ?? '';
   const fromMe =
     (typeof reaction.id === 'object' && reaction.id.fromMe === true) ||
@@ -232,14 +233,15 @@ export function wireActionEvents(w: ActionWiring): void {
   w.client.on(
     'message_edit',
     w.live((message: MessageLike, newBody: unknown, prevBody: unknown) => {
-      w.remember(message);
+      w.remember(withSerializedId(message));
       w.fire('message.edit', toEditUpdate(message, newBody, prevBody, w.ownId()));
     }),
   );
   w.client.on(
     'message_revoke_everyone',
     w.live((message: MessageLike, before?: MessageLike) => {
-      w.remember(message);
+      w.remember(withSerializedId(message));
+      if (before) withSerializedId(before);
       w.fire('message.revoke', toRevokeUpdate(message, before ?? undefined, w.ownId()));
     }),
   );

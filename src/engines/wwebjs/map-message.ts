@@ -1,6 +1,7 @@
 import type { Ack, AckUpdate, MessageData } from '../types.js';
 import type { MessageLike } from './types.js';
 import { kindDataOf } from './kind-data.js';
+import { serializedId, widText, withSerializedId } from './serialized-id.js';
 
 /** whatsapp-web.js `MessageAck` values are ours already (-1..4); anything else counts as pending. */
 export function toAck(value: unknown): Ack {
@@ -12,14 +13,6 @@ export function toAck(value: unknown): Ack {
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.length > 0 ? value : undefined;
 
-const serialized = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return str(value);
-  if (value && typeof value === 'object' && '_serialized' in value) {
-    return str(value._serialized);
-  }
-  return undefined;
-};
-
 /** The conversation of a message: the peer for own messages, the sender (or group) otherwise. */
 export function chatIdOf(message: Pick<MessageLike, 'fromMe' | 'from' | 'to'>): string {
   return message.fromMe ? message.to : message.from;
@@ -27,9 +20,11 @@ export function chatIdOf(message: Pick<MessageLike, 'fromMe' | 'from' | 'to'>): 
 
 /**
  * A whatsapp-web.js `Message` as plain data: only primitives are copied, so nothing of the
- * library (client, page, raw model) leaks out.
+ * library (client, page, raw model) leaks out. An id that crossed without `_serialized` (a
+ * renamed message key, serialized-id.ts) is given it first.
  */
 export function toMessageData(message: MessageLike, meId?: string): MessageData {
+  withSerializedId(message);
   const raw = message._data ?? {};
   const chatId = chatIdOf(message);
   const data: MessageData = {
@@ -48,7 +43,7 @@ export function toMessageData(message: MessageLike, meId?: string): MessageData 
     ack: toAck(message.ack),
     sender: { id: '' },
     mentionedIds: (Array.isArray(message.mentionedIds) ? message.mentionedIds : [])
-      .map(serialized)
+      .map(widText)
       .filter((id): id is string => id !== undefined),
     isChannel: chatId.endsWith('@newsletter'),
     // structures/Message.js:130: `isStatusV3 || id.remote === 'status@broadcast'`.
@@ -66,7 +61,7 @@ export function toMessageData(message: MessageLike, meId?: string): MessageData 
   else
     data.sender = { id: author ?? message.from, ...(notifyName ? { pushname: notifyName } : {}) };
   if (message.hasQuotedMsg) {
-    const quoted = serialized(raw.quotedMsgId) ?? quotedIdFromStanza(raw, chatId, meId);
+    const quoted = serializedId(raw.quotedMsgId) ?? quotedIdFromStanza(raw, chatId, meId);
     if (quoted) data.quotedMessageId = quoted;
   }
   if (message.hasMedia) {
@@ -94,12 +89,13 @@ function quotedIdFromStanza(
 ): string | undefined {
   const stanza = str(raw.quotedStanzaID);
   if (!stanza) return undefined;
-  const participant = serialized(raw.quotedParticipant);
+  const participant = widText(raw.quotedParticipant);
   const fromMe = participant !== undefined && participant === meId;
   const group = chatId.endsWith('@g.us');
   return `${fromMe}_${chatId}_${stanza}${group && participant ? `_${participant}` : ''}`;
 }
 
 export function toAckUpdate(message: MessageLike, ack: unknown): AckUpdate {
+  withSerializedId(message);
   return { messageId: message.id._serialized, chatId: chatIdOf(message), ack: toAck(ack) };
 }

@@ -10,6 +10,7 @@ import type { MessageData } from '../types.js';
 import { parseVCard, userVCard } from '../vcard.js';
 import { mapSendError } from './map-errors.js';
 import { chatIdOf, toMessageData } from './map-message.js';
+import { serializedId, widText, withSerializedId } from './serialized-id.js';
 import type {
   ClientLike,
   ContactLike,
@@ -81,26 +82,21 @@ function cardOf(contact: ContactLike): string {
   );
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.length > 0 ? value : undefined;
-
-const serialized = (value: unknown): string | undefined =>
-  typeof value === 'string'
-    ? text(value)
-    : value && typeof value === 'object' && '_serialized' in value
-      ? text(value._serialized)
-      : undefined;
-
-/** `vote_update` as `poll.vote`; undefined when the poll message is not known at all. */
+/**
+ * `vote_update` as `poll.vote`; undefined when the poll message is not known at all. The poll's
+ * key and the parent message's id cross by JSON (Client.js's `onPollVoteEvent`): on builds with
+ * the renamed key they have no `_serialized` and are rebuilt from their parts (serialized-id.ts).
+ */
 export function toPollVote(vote: PollVoteLike): PollVote | undefined {
-  const parent = vote.parentMessage;
-  const pollMessageId = serialized(parent?.id) ?? serialized(vote.parentMsgKey);
-  const voter = serialized(vote.voter);
+  const parent = vote.parentMessage?.id ? withSerializedId(vote.parentMessage) : undefined;
+  const parentId = serializedId(parent?.id);
+  const pollMessageId = parentId ?? serializedId(vote.parentMsgKey);
+  const voter = widText(vote.voter);
   if (!pollMessageId || !voter) return undefined;
   const chatId =
-    parent && serialized(parent.id)
+    parent && parentId
       ? chatIdOf(parent)
-      : (serialized(vote.parentMsgKey?.remote) ?? pollMessageId.split('_')[1] ?? '');
+      : (widText(vote.parentMsgKey?.remote) ?? pollMessageId.split('_')[1] ?? '');
   const names = (vote.selectedOptions ?? []).map(
     (o) => o.name ?? parent?.pollOptions?.find((p) => p.localId === o.localId)?.name,
   );
@@ -130,6 +126,6 @@ export async function quotedOf(
     });
   }
   // Message.js:445: `new Message(client, undefined)` has no id when the quote is gone.
-  if (!quoted || !serialized(quoted.id)) return null;
+  if (!quoted || !serializedId(withSerializedId(quoted).id)) return null;
   return { data: toMessageData(quoted, meId), message: quoted };
 }

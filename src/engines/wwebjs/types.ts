@@ -18,6 +18,18 @@ export interface SerializedId {
   _serialized: string;
 }
 
+/**
+ * A WhatsApp Web message key as it crosses to Node by JSON: own fields only, so `_serialized` may
+ * be missing on builds that renamed it (serialized-id.ts rebuilds it from the parts).
+ */
+export interface MessageKeyLike {
+  _serialized?: string;
+  fromMe?: boolean;
+  remote?: string | SerializedId;
+  id?: string;
+  participant?: string | SerializedId;
+}
+
 /** `MessageMedia`: base64 data plus MIME type and optional file name. */
 export interface MessageMediaLike {
   mimetype: string;
@@ -74,7 +86,7 @@ export interface PollVoteLike {
   /** `senderTimestampMs`. */
   interractedAtTs?: number;
   parentMessage?: MessageLike;
-  parentMsgKey?: SerializedId & { remote?: unknown };
+  parentMsgKey?: MessageKeyLike;
 }
 
 export interface GroupParticipantLike {

@@ -7,6 +7,7 @@ import { toAckUpdate, toMessageData } from './map-message.js';
 import { wireGroupEvents } from './group-events.js';
 import type { CallLike, MessageLike, PollVoteLike } from './types.js';
 import { toPollVote } from './messages.js';
+import { withSerializedId } from './serialized-id.js';
 import { wireActionEvents } from './actions.js';
 
 /**
@@ -70,14 +71,14 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'message',
     live((message: MessageLike) => {
-      host.remember(message);
+      host.remember(withSerializedId(message));
       host.fire('message', toMessageData(message, host.ownId()));
     }),
   );
   client.on(
     'message_create',
     live((message: MessageLike) => {
-      host.remember(message);
+      host.remember(withSerializedId(message));
       attempt.notifyCreated(message);
       host.fire('message.create', toMessageData(message, host.ownId()));
     }),

@@ -49,9 +49,17 @@
     }
   };
 
+  /** The key of a reaction or vote by `sender` to `parent` (in a group: the sender's participant). */
+  const addonKey = (parent, sender, fromMe) =>
+    new D.MsgKey({
+      fromMe,
+      remote: parent.id.remote,
+      id: D.newMessageId(),
+      participant: parent.id.remote.isGroup() && !fromMe ? sender : undefined,
+    });
   /** A reaction row as WhatsApp Web's reaction table holds it. */
   const reactionRow = (parent, emoji, sender, fromMe) => ({
-    id: new D.MsgKey({ fromMe, remote: parent.id.remote, id: D.newMessageId() }),
+    id: addonKey(parent, sender, fromMe),
     reactionParentKey: parent.id,
     reactionText: emoji,
     reactionTimestamp: Date.now(),
@@ -78,7 +86,7 @@
     if (!parent) throw new Error(`WA double phone: no poll ${id}`);
     await votes.bulkUpsert([
       {
-        id: new D.MsgKey({ fromMe: false, remote: parent.id.remote, id: D.newMessageId() }),
+        id: addonKey(parent, D.wid(from), false),
         pollUpdateParentKey: parent.id,
         selectedOptionLocalIds: localIds,
         senderTimestampMs: Date.now(),

@@ -102,6 +102,23 @@
       return keyText(key);
     },
 
+    /**
+     * Someone writes while the client is still coming up: delivered the moment whatsapp-web.js
+     * attaches its `Msg` `add` listener (attachEventListeners, Client.js:1129), so it crosses to
+     * Node before READY and before wakit's READY-time compat fixes. Resolves with its id.
+     */
+    receiveOnListen(input) {
+      return new Promise((resolve, reject) => {
+        const previous = Msgs.listening;
+        Msgs.listening = (name) => {
+          previous?.call(Msgs, name);
+          if (name !== 'add') return;
+          Msgs.listening = previous;
+          phone.receive(input).then(resolve, reject);
+        };
+      });
+    },
+
     /** Messages the bot sent, oldest first, as plain data. */
     sent: () =>
       D.sent.map((m) => ({

@@ -9,9 +9,18 @@ import type { CompatFix } from './types.js';
  *
  * Probe (by value): build a key from known parts and look for the expected serialized string in an
  * own `_serialized` field. Fix: find the field holding that string (by value, never by name: the
- * minifier picks it), read it through a `_serialized` accessor on the prototype, and give the
- * message models crossing to Node (`WWebJS.getMessageModel`, copied by value) an own
- * `_serialized`.
+ * minifier picks it), read it through a `_serialized` accessor on the prototype, and make what
+ * crosses to Node carry it (only own fields cross, by JSON):
+ * - keys serialized by JSON (a reaction's `msgKey` and `parentMsgKey`, a poll vote's
+ *   `parentMsgKey` and `parentMessage`: Client.js's `onReaction` / `onPollVoteEvent`, 1.34.7
+ *   lines 1166-1236) get a `toJSON` that adds `_serialized` (what #201847 does in Reaction.js,
+ *   and wa-js 4.4.1 #3488 by migrating the keys in place);
+ * - message models (`WWebJS.getMessageModel`, whose `Object.assign` copy of the id drops
+ *   accessors) get an own `_serialized`. `WWebJS` is made only once synced (LoadUtils in
+ *   `onAppStateHasSyncedEvent`), after this fix's first run and before the listeners that emit
+ *   messages: the fix then waits for `getMessageModel` to be assigned and patches it as it is, so
+ *   no message crosses unpatched before READY.
+ * Node-side fallback: serialized-id.ts rebuilds an id from its parts when `_serialized` is missing.
  */
 export const msgKeySerialized: CompatFix = {
   id: 'msg-key-serialized',
@@ -20,9 +29,12 @@ export const msgKeySerialized: CompatFix = {
   upstream: [
     'https://github.com/wwebjs/whatsapp-web.js/issues/201830',
     'https://github.com/wwebjs/whatsapp-web.js/issues/201833',
+    'https://github.com/wwebjs/whatsapp-web.js/pull/201832',
+    'https://github.com/wwebjs/whatsapp-web.js/pull/201847',
     'https://github.com/wwebjs/whatsapp-web.js/pull/201848',
     'https://github.com/avoylenko/wwebjs-api/pull/150',
     'https://github.com/wppconnect-team/wa-js/pull/3484',
+    'https://github.com/wppconnect-team/wa-js/pull/3488',
   ],
   dropWhen:
     'whatsapp-web.js releases a version that reads message keys without _serialized (#201848 or its successor)',
@@ -70,13 +82,28 @@ export const msgKeySerialized: CompatFix = {
       ) {
         return { applied: false, detail: 'the _serialized accessor did not take' };
       }
+      // Keys crossing to Node by JSON (reactions, poll votes) carry their _serialized.
+      const toJSON = MsgKey.prototype.toJSON;
+      if (!toJSON?.wakit) {
+        const withSerialized = function (this: any) {
+          const plain = typeof toJSON === 'function' ? toJSON.call(this) : { ...this };
+          if (!plain || typeof plain !== 'object' || '_serialized' in plain) return plain;
+          return { ...plain, _serialized: this._serialized };
+        };
+        (withSerialized as any).wakit = true;
+        Object.defineProperty(MsgKey.prototype, 'toJSON', {
+          configurable: true,
+          writable: true,
+          value: withSerialized,
+        });
+      }
+      how += '; keys carry _serialized in JSON';
     }
     // Models reach Node by value (own fields only): give their key an own _serialized.
-    const api = w.WWebJS;
-    if (api && typeof api.getMessageModel === 'function' && !api.getMessageModel.wakit) {
-      const original = api.getMessageModel;
+    const patch = (getMessageModel: any): any => {
+      if (typeof getMessageModel !== 'function' || getMessageModel.wakit) return getMessageModel;
       const patched = function (this: unknown, message: any) {
-        const model = original.call(this, message);
+        const model = getMessageModel.call(this, message);
         if (
           model?.id &&
           typeof model.id === 'object' &&
@@ -88,8 +115,35 @@ export const msgKeySerialized: CompatFix = {
         return model;
       };
       (patched as any).wakit = true;
-      api.getMessageModel = patched;
+      return patched;
+    };
+    /** `WWebJS.getMessageModel` patched as soon as whatsapp-web.js assigns it. */
+    const trapModel = (api: any): void => {
+      let current = patch(api.getMessageModel);
+      Object.defineProperty(api, 'getMessageModel', {
+        configurable: true,
+        enumerable: true,
+        get: () => current,
+        set: (value: unknown) => (current = patch(value)),
+      });
+    };
+    const api = w.WWebJS;
+    if (api && typeof api === 'object') {
+      trapModel(api);
       how += '; message models carry _serialized';
+    } else if (!Object.getOwnPropertyDescriptor(w, 'WWebJS')?.get) {
+      // Not synced yet: LoadUtils makes `window.WWebJS = {}` later (Client.js:327).
+      let held: unknown;
+      Object.defineProperty(w, 'WWebJS', {
+        configurable: true,
+        enumerable: true,
+        get: () => held,
+        set: (value: unknown) => {
+          held = value;
+          if (value && typeof value === 'object') trapModel(value);
+        },
+      });
+      how += '; message models will carry _serialized (waiting for WWebJS)';
     }
     return { applied: true, detail: how };
   },
