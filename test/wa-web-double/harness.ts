@@ -22,7 +22,7 @@ import type {
   WwebjsEngineConfig,
 } from '../../src/engines/wwebjs/types.js';
 import { startAndLink, type EngineHarness } from '../engines/engine-contract.js';
-import { BASELINE_BUILD, type DoubleBuild } from './builds.js';
+import { NEWEST_BUILD, type DoubleBuild } from './builds.js';
 import { writeBuild } from './page-builder.js';
 import { DEFAULT_WORLD, type DoubleWorld } from './world.js';
 
@@ -82,7 +82,7 @@ export class DoubleHarness {
 
   static async create(options: DoubleHarnessOptions = {}): Promise<DoubleHarness> {
     const dir = await mkdtemp(path.join(tmpdir(), 'wakit-double-'));
-    const build = options.build ?? BASELINE_BUILD;
+    const build = options.build ?? NEWEST_BUILD;
     const world = options.world ?? DEFAULT_WORLD;
     const buildsDir = await writeBuild(path.join(dir, 'builds'), build, world);
     return new DoubleHarness(dir, build, world, options, buildsDir);

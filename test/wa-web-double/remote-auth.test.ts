@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { FakeGcsServer } from '../helpers/fake-gcs-server.js';
-import { BASELINE_BUILD } from './builds.js';
+import { NEWEST_BUILD } from './builds.js';
 import { writeBuild } from './page-builder.js';
 import { BOT } from './world.js';
 
@@ -115,8 +115,8 @@ describe('RemoteAuth on whatsapp-web.js 1.34.7 + the WhatsApp Web double, two pr
   });
 
   it('links, backs the profile up to GCS; a standby process waits on the lease and takes over after SIGKILL with no QR', async () => {
-    const builds = await writeBuild(path.join(dir, 'builds'), BASELINE_BUILD);
-    const args = (name: string) => [fake.url, path.join(dir, name), builds, BASELINE_BUILD.version];
+    const builds = await writeBuild(path.join(dir, 'builds'), NEWEST_BUILD);
+    const args = (name: string) => [fake.url, path.join(dir, name), builds, NEWEST_BUILD.version];
 
     const a = start([...args('a'), 'link']);
     children.push(a.child);

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { nextEvent } from '../engines/engine-contract.js';
-import { BASELINE_BUILD } from './builds.js';
+import { NEWEST_BUILD } from './builds.js';
 import { DoubleHarness, savedProfile } from './harness.js';
 import { BOT } from './world.js';
 
@@ -45,7 +45,7 @@ describe('whatsapp-web.js on the WhatsApp Web double: sessions', function () {
   it('the QR ref rotates on its timer; after engine.qrMaxRetries codes: disconnected("qr_timeout")', async () => {
     await h.cleanup();
     h = await DoubleHarness.create({
-      build: { ...BASELINE_BUILD, qrRefreshMs: 300 },
+      build: { ...NEWEST_BUILD, qrRefreshMs: 300 },
       engine: { qrMaxRetries: 2 },
     });
     const engine = h.engine();
