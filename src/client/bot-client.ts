@@ -298,6 +298,7 @@ export class BotClient extends ClientSends {
       queue: this.queue.stats(),
       governor: this.queue.governorInfo(),
       lastDisconnect: this.#lastDisconnect,
+      reconnect: this.#supervisor.reconnecting,
       health: this.#health.current,
     };
   }
