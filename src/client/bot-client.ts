@@ -87,7 +87,11 @@ export class BotClient extends ClientSends {
     this.#events.emit('message.create', new Message(data, this.#actions, sender));
   };
   readonly #senders = new SenderCompleter(this.#contacts, (error, data) =>
-    this.log.debug({ err: error, messageId: data.id }, 'could not resolve the sender'),
+    // not reported: the message goes on with the sender it came with (contact-cache.ts)
+    this.log[isWakitError(error, 'TIMEOUT') ? 'warn' : 'debug'](
+      { err: error, messageId: data.id },
+      'could not resolve the sender in time',
+    ),
   );
   readonly #intake: SendIntake;
   readonly #health: EngineHealthMonitor;
@@ -294,6 +298,7 @@ export class BotClient extends ClientSends {
       queue: this.queue.stats(),
       governor: this.queue.governorInfo(),
       lastDisconnect: this.#lastDisconnect,
+      reconnect: this.#supervisor.reconnecting,
       health: this.#health.current,
     };
   }

@@ -1,6 +1,7 @@
 /** Plain data types of the SDK surface; the engine vocabulary comes from the Engine port. */
 import type { EngineHealth } from '../engines/health.js';
 import type { GovernorInfo } from '../governor/governor-info.js';
+import type { ReconnectInfo } from './connection/reconnect-schedule.js';
 import type { DisconnectReason, MediaKind, TextOptions } from '../engines/types.js';
 import type { MessageKindContent } from '../engines/ports/messages.js';
 
@@ -100,6 +101,11 @@ export interface ClientInfo {
   /** `held`: sends waiting for a retry after ENGINE_INCOMPATIBLE. */
   queue: { pending: number; held: number; running: number };
   lastDisconnect: { reason: DisconnectReason; at: string } | null;
+  /**
+   * While reconnecting: the cause on the reconnect ladder (`network`, `whatsapp_unreachable`, …),
+   * whether it is retried until cured, the attempt and when the next one is due; else null.
+   */
+  reconnect: ReconnectInfo | null;
   /** The last engine health check (null before the first, or for engines without probes). */
   health: EngineHealth | null;
   /** The send governor's budgets, use and restriction of this account (null when `off`). */

@@ -76,6 +76,11 @@ const wwebjsEngineSchema = z.strictObject(
     /** Time allowed for WhatsApp Web to load and authenticate. */
     authTimeoutMs: z.number().int().min(0).default(60_000),
     /**
+     * Deadline of every call into the page (puppeteer's `protocolTimeout`; its own default is
+     * 180 s): a page call that never answers fails after this long instead of stalling the client.
+     */
+    protocolTimeoutMs: z.number().int().min(1_000).default(30_000),
+    /**
      * Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`, or
      * `live` for no pin. Unset: with the remote cache, the build the compat layer was checked
      * against (`COMPAT_WEB_VERSION`, docs/engines.md); with a local cache, live.

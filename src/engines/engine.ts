@@ -33,7 +33,11 @@ export interface CoreEngineEvents {
   authenticated: [info: { restored: boolean }];
   auth_failure: [error: WakitError];
   ready: [];
-  disconnected: [reason: DisconnectReason];
+  /**
+   * `cause`: what failed, when the engine knows (a failed start's error): the client's reconnect
+   * ladder classifies it (src/client/connection/failure-ladder.ts).
+   */
+  disconnected: [reason: DisconnectReason, cause?: unknown];
   /** A message from someone else. */
   message: [message: MessageData];
   /** Any message created in a chat of this account, own ones included (`fromMe`). */

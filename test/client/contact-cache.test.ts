@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { ContactCache, SenderCompleter } from '../../src/client/inbound/contact-cache.js';
 import type { ContactInfo, MessageData } from '../../src/engines/types.js';
 
@@ -116,5 +117,46 @@ describe('contact cache', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(delivered.map((m) => m.sender)).to.deep.equal([{ id: ALICE }]);
     expect(errors).to.have.length(1);
+  });
+
+  it('a look-up that never answers holds messages only until the deadline; later ones pass at once; the answer fills the cache later', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let answer!: (info: ContactInfo) => void;
+      const hung = new Promise<ContactInfo>((resolve) => (answer = resolve));
+      const asked: string[] = [];
+      const cache = new ContactCache((id) => {
+        asked.push(id);
+        return hung; // a page call that does not answer
+      });
+      const errors: Array<{ code?: string }> = [];
+      const completer = new SenderCompleter(cache, (error) => errors.push(error as never), {
+        deadlineMs: 1_000,
+      });
+      const delivered: MessageData[] = [];
+      const push = (id: string, sender: MessageData['sender']): void =>
+        completer.push(message(id, sender), (m, s) => delivered.push({ ...m, sender: s }));
+      push('m1', { id: ALICE_LID, pushname: 'Alice' });
+      push('m2', { id: '120363000000000777@newsletter' });
+      await clock.tickAsync(999);
+      expect(delivered).to.deep.equal([]);
+      await clock.tickAsync(1);
+      // the deadline: delivered in order with the sender known so far
+      expect(delivered.map((m) => m.id)).to.deep.equal(['m1', 'm2']);
+      expect(delivered[0].sender).to.deep.equal({ id: ALICE_LID, pushname: 'Alice' });
+      expect(errors.map((e) => e.code)).to.deep.equal(['TIMEOUT']);
+      // the look-up is still out: the same person's next message does not wait for it
+      push('m3', { id: ALICE_LID });
+      expect(delivered.map((m) => m.id)).to.deep.equal(['m1', 'm2', 'm3']);
+      expect(asked).to.deep.equal([ALICE_LID]);
+      // it answers at last: the cache has it, later messages are completed from it
+      answer({ id: ALICE_LID, lid: ALICE_LID, phone: ALICE, isRegistered: true });
+      await clock.tickAsync(0);
+      push('m4', { id: ALICE_LID });
+      expect(delivered.at(-1)?.sender).to.deep.include({ phone: ALICE });
+      expect(errors).to.have.length(1);
+    } finally {
+      clock.restore();
+    }
   });
 });

@@ -134,41 +134,71 @@ describe('whatsapp-web.js client reconnects through its supervisor (fake Client)
     });
   }
 
-  const failures: Array<[string, () => void, Record<string, unknown>]> = [
-    ['WhatsApp Web is unreachable', () => (network.offline = true), {}],
-    ['Chromium fails to launch', () => (network.launchError = 'Failed to launch the browser'), {}],
+  it('Chromium failing to launch on every start → FAILED after reconnect.maxAttempts reconnects, no browser left', async () => {
+    network.launchError = 'Failed to launch the browser';
+    const client = makeSdk().createClient({ name: 'bot' });
+    const seen = observe(client);
+    await client.initialize();
+    const error = await expectCode(client.waitUntilReady({ timeoutMs: 10_000 }), 'ENGINE_ERROR');
+    expect(error.message).to.include('Gave up after 2 reconnect attempts');
+    expect(client.state).to.equal('FAILED');
+    expect(client.info().reconnect).to.equal(null);
+    expect(network.created).to.have.length(3);
+    expect(seen.disconnects).to.have.length(3);
+    expect(seen.states).to.deep.equal([
+      'STARTING',
+      'DISCONNECTED',
+      'STARTING',
+      'DISCONNECTED',
+      'STARTING',
+      'DISCONNECTED',
+      'FAILED',
+    ]);
+    await sleep(100);
+    expect(network.created).to.have.length(3);
+    await waitUntil(
+      () => network.created.every((c) => !(c.pupBrowser?.isConnected() ?? false)),
+      'every browser closed',
+    );
+  });
+
+  // the reconnect ladder (failure-ladder.ts): causes a retry cures are retried until cured
+  const outages: Array<[string, () => void, () => void, Record<string, unknown>, string]> = [
     [
-      'WhatsApp Web never loads (watchdog)',
+      'DNS failing (net::ERR_NAME_NOT_RESOLVED)',
+      () => (network.offline = true),
+      () => (network.offline = false),
+      {},
+      'network',
+    ],
+    [
+      'WhatsApp Web never loading (the authTimeoutMs watchdog)',
       () => (network.hangOnLoad = true),
+      () => (network.hangOnLoad = false),
       { authTimeoutMs: 50 },
+      'whatsapp_unreachable',
     ],
   ];
-  for (const [what, breakIt, engine] of failures) {
-    it(`${what} on every start → FAILED after reconnect.maxAttempts reconnects, no browser left`, async () => {
+  for (const [what, breakIt, mendIt, engine, cause] of outages) {
+    it(`${what} on every start → retried past reconnect.maxAttempts, the cause and next attempt in info, READY once it is back`, async () => {
       breakIt();
       const client = makeSdk(engine).createClient({ name: 'bot' });
       const seen = observe(client);
+      client.on('qr', (qr) => void network.link(qr, BOT));
       await client.initialize();
-      const error = await expectCode(client.waitUntilReady({ timeoutMs: 10_000 }), 'ENGINE_ERROR');
-      expect(error.message).to.include('Gave up after 2 reconnect attempts');
-      expect(client.state).to.equal('FAILED');
-      expect(network.created).to.have.length(3);
-      expect(seen.disconnects).to.have.length(3);
-      expect(seen.states).to.deep.equal([
-        'STARTING',
-        'DISCONNECTED',
-        'STARTING',
-        'DISCONNECTED',
-        'STARTING',
-        'DISCONNECTED',
-        'FAILED',
-      ]);
-      await sleep(100);
-      expect(network.created).to.have.length(3);
-      await waitUntil(
-        () => network.created.every((c) => !(c.pupBrowser?.isConnected() ?? false)),
-        'every browser closed',
-      );
+      // maxAttempts is 2: twice that many reconnects and still retrying
+      await waitUntil(() => network.created.length >= 5, 'five starts', 10_000);
+      expect(client.state).to.be.oneOf(['DISCONNECTED', 'STARTING']);
+      expect(seen.states).to.not.include('FAILED');
+      await waitUntil(() => client.info().reconnect !== null, 'reconnect info');
+      const info = client.info().reconnect;
+      expect(info).to.include({ reason: 'connection_lost', cause, untilCured: true });
+      expect(info?.attempt).to.be.greaterThan(2);
+      expect(Number.isNaN(Date.parse(info?.nextAttemptAt ?? ''))).to.equal(false);
+      mendIt();
+      await client.waitUntilReady({ timeoutMs: 5_000 });
+      expect(client.info().reconnect).to.equal(null);
+      expect(seen.states).to.not.include('FAILED');
     });
   }
 

@@ -81,23 +81,28 @@ describe('wwebjs browser resolution and flags', () => {
   });
 
   it('uses server-safe flags, the no-sandbox flags only without the sandbox, and merges engine.puppeteer over them', () => {
-    const asUser = buildLaunchOptions({ headless: true, puppeteer: {} }, '/usr/bin/chromium', true);
+    const defaults = { headless: true, puppeteer: {}, protocolTimeoutMs: 30_000 };
+    const asUser = buildLaunchOptions(defaults, '/usr/bin/chromium', true);
     expect(asUser.options.args).to.deep.equal([...SERVER_FLAGS]);
     expect(asUser.options).to.include({
       headless: true,
       executablePath: '/usr/bin/chromium',
       handleSIGINT: false,
+      // engine.protocolTimeoutMs: a page call that never answers fails (puppeteer's own: 180 s)
+      protocolTimeout: 30_000,
     });
-    const asRoot = buildLaunchOptions({ headless: true, puppeteer: {} }, '/c', false);
+    const asRoot = buildLaunchOptions(defaults, '/c', false);
     expect(asRoot.options.args).to.include.members([...NO_SANDBOX_FLAGS, ...SERVER_FLAGS]);
 
     const merged = buildLaunchOptions(
       {
         headless: false,
+        protocolTimeoutMs: 30_000,
         puppeteer: {
           args: ['--lang=de', '--disable-gpu', '--proxy-server=http://p:1'],
           slowMo: 5,
           userDataDir: '/elsewhere',
+          protocolTimeout: 90_000,
         },
       },
       '/c',
@@ -106,7 +111,7 @@ describe('wwebjs browser resolution and flags', () => {
     const args = merged.options.args as string[];
     expect(args.filter((a) => a === '--disable-gpu')).to.have.length(1);
     expect(args).to.include.members(['--lang=de', '--proxy-server=http://p:1', '--disable-quic']);
-    expect(merged.options).to.include({ headless: false, slowMo: 5 });
+    expect(merged.options).to.include({ headless: false, slowMo: 5, protocolTimeout: 90_000 });
     expect(merged.options).not.to.have.property('userDataDir');
     expect(merged.ignored).to.deep.equal(['userDataDir']);
   });

@@ -32,6 +32,7 @@ export function infoOf(client: BotClient): z.output<typeof ClientInfo> {
     since: info.since,
     queue: info.queue,
     lastDisconnect: info.lastDisconnect,
+    reconnect: info.reconnect,
     health: info.health,
     governor: info.governor,
   };

@@ -48,6 +48,15 @@ function degradedClient(rc: RestContext, name: string): boolean {
   }
 }
 
+/** A client waiting out an outage (the network, WhatsApp unreachable): retried until cured. */
+function untilCured(rc: RestContext, name: string): boolean {
+  try {
+    return rc.sdk.clients.get(name).info().reconnect?.untilCured === true;
+  } catch {
+    return false; // not reported: a client removed meanwhile is not reconnecting
+  }
+}
+
 export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[] {
   const routes: AnyRoute[] = [
     defineRoute({
@@ -98,6 +107,13 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         });
         // Client names are not shown: this route needs no token.
         if (missing.length > 0) reasons.push(`${missing.length} client(s) not READY`);
+        const waiting = required.filter((name) => untilCured(rc, name)).length;
+        if (waiting > 0) {
+          reasons.push(
+            `${waiting} client(s) reconnecting until the network or WhatsApp comes back ` +
+              '(alive: /healthz stays 200)',
+          );
+        }
         ctx.set('Cache-Control', 'no-store');
         ctx.status = reasons.length === 0 ? 200 : 503;
         const degraded = required.filter((name) => degradedClient(rc, name)).length;

@@ -63,6 +63,22 @@ export const ClientInfo = named(
         .object({ reason: z.enum(contract.DISCONNECT_REASONS), at: isoTime })
         .strict()
         .nullable(),
+      reconnect: z
+        .object({
+          reason: z.enum(contract.DISCONNECT_REASONS),
+          cause: z
+            .string()
+            .describe(
+              'On the reconnect ladder: network, whatsapp_unreachable, … (docs/engines.md)',
+            ),
+          untilCured: z.boolean().describe('Retried until cured, with no attempt limit'),
+          attempt: z.number().int(),
+          nextAttemptAt: isoTime,
+          error: z.string().nullable(),
+        })
+        .strict()
+        .nullable()
+        .describe('While reconnecting: why and when the next attempt is due; else null'),
       health: EngineHealth.nullable(),
       governor: GovernorInfo.nullable().describe(
         'The send governor (docs/safety.md); null when off',

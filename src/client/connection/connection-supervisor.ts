@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import type { WakitConfig } from '../../config/schema.js';
 import { WakitError, isWakitError, toWakitError } from '../../errors/index.js';
 import type { Engine } from '../../engines/engine.js';
-import { Backoff } from '../../kernel/backoff.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { ErrorSink } from '../../kernel/error-sink.js';
 import type { SessionLease, SessionStore } from '../../auth/session-store.js';
 import type { ClientEvents } from '../client-events.js';
 import type { StateMachine } from '../core/state-machine.js';
 import { ReadyWaiter } from './ready-waiter.js';
+import { classifyFailure } from './failure-ladder.js';
+import { ReconnectSchedule, type ReconnectInfo } from './reconnect-schedule.js';
 import { RECOVERABLE_REASONS, type ClientState, type DisconnectReason } from '../types.js';
 
 export interface SupervisorOptions {
@@ -35,10 +36,13 @@ const RUNNING: ReadonlySet<ClientState> = new Set([
   'READY',
 ]);
 
+const SETTLED: ReadonlySet<ClientState> = new Set(['READY', 'FAILED', 'STOPPED']);
+
 /**
  * Drives one client's connection through the client state table (state-machine.ts): starts engines, maps
  * their lifecycle events to states, reconnects after recoverable disconnects with capped
- * exponential backoff and jitter (the `reconnect` config section), holds the session lease, and deletes the session only on logout or expiry.
+ * exponential backoff and jitter (the `reconnect` config section; how long by the cause's rung on
+ * the reconnect ladder, failure-ladder.ts: the network and WhatsApp unreachable until cured), holds the session lease, and deletes the session only on logout or expiry.
  * Each (re)start gets a fresh engine; events of an engine that was replaced are ignored.
  */
 export class ConnectionSupervisor {
@@ -47,11 +51,10 @@ export class ConnectionSupervisor {
   /** The lease being taken now, if any. */
   #acquiring: Promise<SessionLease> | undefined;
   readonly #clock: Clock;
-  readonly #backoff: Backoff;
+  readonly #reconnect: ReconnectSchedule;
   #lastError: WakitError | null = null;
   /** The last failed (re)start since the client was last READY: named when reconnects give up. */
   #lastStartFailure: WakitError | null = null;
-  #reconnectTimer: NodeJS.Timeout | null = null;
   #epoch = 0;
   readonly #ready: ReadyWaiter;
 
@@ -63,18 +66,30 @@ export class ConnectionSupervisor {
       state: () => this.state,
       lastError: () => this.#lastError,
     });
-    const { initialDelayMs, maxDelayMs, jitter } = o.config.reconnect;
-    this.#backoff = new Backoff({ initialMs: initialDelayMs, maxMs: maxDelayMs, jitter }, o.random);
+    this.#reconnect = new ReconnectSchedule({
+      name: o.name,
+      config: o.config.reconnect,
+      clock: this.#clock,
+      log: o.log,
+      ...(o.random ? { random: o.random } : {}),
+    });
   }
 
   private get state(): ClientState {
     return this.o.machine.state;
   }
 
+  /**
+   * While reconnecting (DISCONNECTED, or an attempt under way): why, and when the latest attempt
+   * was (or the next is) due; null once READY, FAILED or STOPPED.
+   */
+  get reconnecting(): ReconnectInfo | null {
+    return SETTLED.has(this.state) ? null : this.#reconnect.info;
+  }
+
   async initialize(): Promise<void> {
     if (RUNNING.has(this.state)) return;
-    this.#cancelReconnect();
-    this.#backoff.reset();
+    this.#reconnect.reset();
     this.#lastError = null;
     this.#lastStartFailure = null;
     this.o.machine.transition('STARTING');
@@ -85,7 +100,7 @@ export class ConnectionSupervisor {
 
   async stop(): Promise<void> {
     this.#epoch++;
-    this.#cancelReconnect();
+    this.#reconnect.reset();
     // a lease being taken now is released by #acquireLease; wait for it (another node may take it)
     await this.#acquiring?.then(
       (lease) => lease.release(),
@@ -101,7 +116,7 @@ export class ConnectionSupervisor {
 
   async logout(): Promise<void> {
     this.#epoch++;
-    this.#cancelReconnect();
+    this.#reconnect.reset();
     const engine = this.engine;
     this.engine = null;
     if (engine) {
@@ -199,7 +214,7 @@ export class ConnectionSupervisor {
     if (epoch !== this.#epoch) return;
     this.#epoch++;
     this.#lease = null;
-    this.#cancelReconnect();
+    this.#reconnect.cancel();
     const lost = new WakitError('SESSION_LEASED', `Lost the session lease: ${error.message}`, {
       cause: error,
     });
@@ -242,7 +257,7 @@ export class ConnectionSupervisor {
         throw wrapped;
       }
       this.#lastStartFailure = wrapped;
-      if (engine) this.#onDisconnected(engine, 'connection_lost');
+      if (engine) this.#onDisconnected(engine, 'connection_lost', wrapped);
     }
   }
 
@@ -265,7 +280,7 @@ export class ConnectionSupervisor {
     });
     engine.on('ready', () => {
       if (!current()) return;
-      this.#backoff.reset();
+      this.#reconnect.reset();
       this.#lastStartFailure = null;
       this.o.machine.transition('READY');
       this.o.emit('ready');
@@ -277,19 +292,21 @@ export class ConnectionSupervisor {
       void this.#teardown().then(() => this.#releaseLease());
       this.#fail(error);
     });
-    engine.on('disconnected', (reason) => this.#onDisconnected(engine, reason));
+    engine.on('disconnected', (reason, cause) => this.#onDisconnected(engine, reason, cause));
   }
 
-  #onDisconnected(engine: Engine, reason: DisconnectReason): void {
+  #onDisconnected(engine: Engine, reason: DisconnectReason, cause?: unknown): void {
     if (this.engine !== engine || reason === 'stopped') return;
     this.#disconnected(reason);
     this.engine = null;
     const stopped = engine
       .stop()
       .catch((error: unknown) => this.#report('engine', `stop:${reason}`, error));
-    if (RECOVERABLE_REASONS.has(reason)) {
-      this.o.machine.transition('DISCONNECTED');
-      this.#scheduleReconnect(stopped);
+    const error = cause === undefined ? null : toWakitError(cause, 'ENGINE_ERROR');
+    if (error) this.#lastStartFailure = error;
+    const classified = classifyFailure({ reason, error: cause });
+    if (RECOVERABLE_REASONS.has(reason) && classified.rung !== 'fail') {
+      this.#scheduleReconnect(stopped, reason, classified);
       return;
     }
     const cleanup =
@@ -308,6 +325,8 @@ export class ConnectionSupervisor {
       );
     if (reason === 'session_expired' || reason === 'logout') {
       this.o.machine.transition('STOPPED');
+    } else if (error && RECOVERABLE_REASONS.has(reason)) {
+      this.#fail(error); // a cause no retry cures (failure-ladder.ts)
     } else {
       this.#fail(
         new WakitError(
@@ -319,43 +338,28 @@ export class ConnectionSupervisor {
     }
   }
 
-  #scheduleReconnect(after: Promise<void>): void {
-    const { maxAttempts } = this.o.config.reconnect;
-    if (this.#backoff.attempts >= maxAttempts) {
-      const last = this.#lastStartFailure;
-      this.#fail(
-        new WakitError(
-          'ENGINE_ERROR',
-          `Gave up after ${maxAttempts} reconnect attempts` +
-            (last ? `; the last start failed: ${last.message}` : ''),
-          { details: { attempts: this.#backoff.attempts }, ...(last ? { cause: last } : {}) },
-        ),
-      );
-      void after.then(() => this.#releaseLease());
-      return;
-    }
-    const delay = this.#backoff.next();
+  #scheduleReconnect(
+    after: Promise<void>,
+    reason: DisconnectReason,
+    classified: ReturnType<typeof classifyFailure>,
+  ): void {
     const epoch = this.#epoch;
-    this.o.log.info(
-      { attempt: this.#backoff.attempts, delay },
-      'client %s: reconnecting in %d ms',
-      this.o.name,
-      delay,
+    const gaveUp = this.#reconnect.schedule(
+      { reason, classified, error: this.#lastStartFailure },
+      () =>
+        void after.then(async () => {
+          if (epoch !== this.#epoch || this.state !== 'DISCONNECTED') return;
+          this.o.machine.transition('STARTING');
+          // not reported: #startEngine reported it (and the state is FAILED)
+          await this.#startEngine(epoch).catch(() => undefined);
+        }),
     );
-    this.#reconnectTimer = this.#clock.setTimeout(() => {
-      this.#reconnectTimer = null;
-      void after.then(async () => {
-        if (epoch !== this.#epoch || this.state !== 'DISCONNECTED') return;
-        this.o.machine.transition('STARTING');
-        // not reported: #startEngine reported it (and the state is FAILED)
-        await this.#startEngine(epoch).catch(() => undefined);
-      });
-    }, delay);
-  }
-
-  #cancelReconnect(): void {
-    if (this.#reconnectTimer) this.#clock.clearTimeout(this.#reconnectTimer);
-    this.#reconnectTimer = null;
+    // after scheduling: the DISCONNECTED state event sees the reconnect info (client info)
+    this.o.machine.transition('DISCONNECTED');
+    if (gaveUp) {
+      this.#fail(gaveUp);
+      void after.then(() => this.#releaseLease());
+    }
   }
 
   #report(source: 'engine' | 'session', event: string, error: unknown): void {

@@ -3,6 +3,11 @@
  * completion of received messages' `sender` with them (in arrival order).
  */
 import type { ContactInfo, MessageData, MessageSender } from '../../engines/types.js';
+import { WakitError } from '../../errors/index.js';
+import { systemClock, type Clock } from '../../kernel/clock.js';
+
+/** How long a received message waits for its sender's look-up before it goes on without it. */
+export const SENDER_LOOK_UP_DEADLINE_MS = 5_000;
 
 export interface ContactCacheOptions {
   /** Entries kept (least recently used dropped first). */
@@ -113,27 +118,46 @@ interface Pending {
 
 type Deliver = (data: MessageData, sender: MessageSender) => void;
 
+export interface SenderCompleterOptions {
+  /** How long a message waits for its sender's look-up (SENDER_LOOK_UP_DEADLINE_MS). */
+  deadlineMs?: number;
+  clock?: Clock;
+}
+
 /**
  * Completes received messages' senders and hands them on in arrival order: messages that need no
  * look-up (or hit the cache) while nothing waits pass synchronously; the others wait in a queue
  * behind the first unanswered look-up (one look-up per person, however many messages wait for
- * it). A failed look-up leaves the sender as it came.
+ * it). A failed look-up leaves the sender as it came; so does one that has not answered within
+ * the deadline (a hung page: `onError` gets a TIMEOUT), so that later messages are not held
+ * behind it; the look-up goes on and fills the cache when it answers.
  */
 export class SenderCompleter {
   #queue: Pending[] = [];
   #head = 0;
   readonly #waiting = new Map<string, Pending[]>();
+  /** The deadline of each group of waiters still unanswered. */
+  readonly #timers = new Map<Pending[], NodeJS.Timeout>();
+  /** Persons whose look-up passed its deadline and has not answered yet. */
+  readonly #late = new Set<string>();
+  readonly #deadlineMs: number;
+  readonly #clock: Clock;
 
   constructor(
     private readonly cache: ContactCache,
     private readonly onError: (error: unknown, data: MessageData) => void,
-  ) {}
+    options: SenderCompleterOptions = {},
+  ) {
+    this.#deadlineMs = options.deadlineMs ?? SENDER_LOOK_UP_DEADLINE_MS;
+    this.#clock = options.clock ?? systemClock;
+  }
 
   push(data: MessageData, deliver: Deliver): void {
     let sender: MessageSender | null = data.sender;
     if (needsLookUp(sender)) {
       const cached = this.cache.peek(sender.id);
-      sender = cached ? completeSender(sender, cached) : null;
+      // a look-up past its deadline is still out: its person's later messages do not wait for it
+      sender = cached ? completeSender(sender, cached) : this.#late.has(sender.id) ? sender : null;
     }
     if (sender && this.#head === this.#queue.length) {
       deliver(data, sender);
@@ -148,16 +172,39 @@ export class SenderCompleter {
       waiting.push(entry);
       return;
     }
-    this.#waiting.set(id, [entry]);
+    const waiters: Pending[] = [entry];
+    this.#waiting.set(id, waiters);
+    const timer = this.#clock.setTimeout(() => {
+      const late = new WakitError(
+        'TIMEOUT',
+        `The look-up of ${id} did not answer within ${this.#deadlineMs} ms; delivered without it`,
+        { details: { id, deadlineMs: this.#deadlineMs } },
+      );
+      this.#late.add(id);
+      this.#answer(id, waiters, undefined, late);
+    }, this.#deadlineMs);
+    timer.unref?.();
+    this.#timers.set(waiters, timer);
+    // whichever comes first, the answer or the deadline; the other finds them answered
     this.cache.resolve(id).then(
-      (info) => this.#answer(id, info, undefined),
-      (error: unknown) => this.#answer(id, undefined, error),
+      (info) => {
+        this.#late.delete(id);
+        this.#answer(id, waiters, info, undefined);
+      },
+      (error: unknown) => {
+        this.#late.delete(id);
+        this.#answer(id, waiters, undefined, error);
+      },
     );
   }
 
-  #answer(id: string, info: ContactInfo | undefined, error: unknown): void {
-    const entries = this.#waiting.get(id) ?? [];
-    this.#waiting.delete(id);
+  #answer(id: string, waiters: Pending[], info: ContactInfo | undefined, error: unknown): void {
+    const timer = this.#timers.get(waiters);
+    if (timer === undefined) return; // answered already (by the deadline or the look-up)
+    this.#timers.delete(waiters);
+    this.#clock.clearTimeout(timer);
+    if (this.#waiting.get(id) === waiters) this.#waiting.delete(id);
+    const entries = waiters;
     for (const entry of entries) {
       if (info) entry.sender = completeSender(entry.data.sender, info);
       else {

@@ -15,7 +15,7 @@ export interface AttemptHost {
   /** Emits an engine event (listener errors are logged, never thrown). */
   fire<E extends EngineEventName>(event: E, ...args: EngineEvents[E]): void;
   /** The attempt is over: clean it up and report `disconnected(reason)` once. */
-  end(attempt: Attempt, reason: DisconnectReason): void;
+  end(attempt: Attempt, reason: DisconnectReason, cause?: unknown): void;
   /** WhatsApp refused the session: clean up and report `auth_failure`. */
   authFailed(attempt: Attempt, error: WakitError): void;
   /** WhatsApp Web loaded (QR shown or linked): the start watchdog is done. */

@@ -179,12 +179,13 @@ export function mergeArgs(...lists: readonly (readonly string[])[]): string[] {
 }
 
 /**
- * Puppeteer launch options: server-safe defaults, then `engine.puppeteer` merged over them (its
+ * Puppeteer launch options: server-safe defaults (and `protocolTimeout` from
+ * `engine.protocolTimeoutMs`), then `engine.puppeteer` merged over them (its
  * `args` are added to the defaults, not replacing them). `userDataDir` is owned by the auth
  * strategy (LocalAuth/RemoteAuth refuse a foreign one) and is dropped from user options.
  */
 export function buildLaunchOptions(
-  config: Pick<WwebjsEngineConfig, 'headless' | 'puppeteer'>,
+  config: Pick<WwebjsEngineConfig, 'headless' | 'puppeteer' | 'protocolTimeoutMs'>,
   executablePath: string,
   sandbox: boolean,
 ): { options: Record<string, unknown>; ignored: string[] } {
@@ -203,6 +204,8 @@ export function buildLaunchOptions(
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
+    // every CDP call (page.evaluate, …) fails after this instead of puppeteer's 180 s
+    protocolTimeout: config.protocolTimeoutMs,
     ...userRest,
     executablePath,
     args: mergeArgs(sandbox ? [] : NO_SANDBOX_FLAGS, SERVER_FLAGS, extraArgs),

@@ -1,7 +1,7 @@
 import { EngineEmitter } from '../engine-emitter.js';
 import type { Logger } from 'pino';
 import type { DisconnectReason, EngineContent, MediaFile } from '../types.js';
-import { isWakitError, toWakitError, type WakitError } from '../../errors/index.js';
+import { WakitError, isWakitError, toWakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import {
   engineReporter,
@@ -157,7 +157,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
       (error: unknown) => {
         if (!this.isLive(attempt)) return;
         this.log.error({ err: error, attempt: attempt.id }, 'whatsapp-web.js failed to start');
-        this.end(attempt, classifyStartFailure(error));
+        this.end(attempt, classifyStartFailure(error), error);
       },
     );
     if (this.config.authTimeoutMs > 0) {
@@ -165,7 +165,12 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
         if (!this.isLive(attempt)) return;
         const { authTimeoutMs } = this.config;
         this.log.error({ authTimeoutMs }, 'WhatsApp Web did not load in time');
-        this.end(attempt, 'connection_lost');
+        const late = new WakitError(
+          'TIMEOUT',
+          `WhatsApp Web did not load within ${authTimeoutMs} ms (engine.authTimeoutMs)`,
+          { details: { authTimeoutMs } },
+        );
+        this.end(attempt, 'connection_lost', late);
       }, this.config.authTimeoutMs);
     }
   }
@@ -250,11 +255,11 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     watchBrowser(attempt, this);
   }
 
-  end(attempt: Attempt, reason: DisconnectReason): void {
+  end(attempt: Attempt, reason: DisconnectReason, cause?: unknown): void {
     if (reason === 'logout' || reason === 'session_expired') this.sessionGone = true;
     this.retire(attempt);
     this.phase = 'ended';
-    this.fire('disconnected', reason);
+    this.fire('disconnected', reason, cause);
   }
 
   authFailed(attempt: Attempt, error: WakitError): void {

@@ -75,11 +75,14 @@ describe('REST: client routes', () => {
       'since',
       'queue',
       'lastDisconnect',
+      'reconnect',
       'health',
       'governor',
     );
     // On the simulator the send governor is off by default (docs/safety.md).
     expect((info.json as { governor: unknown }).governor).to.equal(null);
+    // READY: not reconnecting
+    expect((info.json as { reconnect: unknown }).reconnect).to.equal(null);
 
     const ready = await fx.request('POST', '/api/v1/client/initialize');
     expect(ready.status).to.equal(200);

@@ -236,8 +236,9 @@
   });
   D.define('WAWebFrontendContactGetters', { getIsMyContact: (c) => Boolean(c.name) });
   D.define('WAWebApiContact', {
-    getCurrentLid: (wid) => D.lidOf(wid),
-    getPhoneNumber: (wid) => D.pnOf(wid),
+    // while `phone.hangQueries()`: nothing is known locally either, every look-up asks the server
+    getCurrentLid: (wid) => (D.queriesHang ? undefined : D.lidOf(wid)),
+    getPhoneNumber: (wid) => (D.queriesHang ? undefined : D.pnOf(wid)),
     getAlternateUserWid: (wid) => (D.wid(wid).isLid() ? D.pnOf(wid) : D.lidOf(wid)),
   });
   D.define('WAWebLidMigrationUtils', {
@@ -245,6 +246,10 @@
     toLid: (wid) => (D.wid(wid).isLid() ? D.wid(wid) : D.lidOf(wid)),
   });
   D.define('WAWebQueryExistsJob', {
-    queryWidExists: async (wid) => (D.person(wid) ? { wid: D.wid(wid) } : null),
+    // `phone.hangQueries()`: the server never answers (a wedged socket): the query hangs
+    queryWidExists: (wid) =>
+      D.queriesHang
+        ? new Promise(() => {})
+        : Promise.resolve(D.person(wid) ? { wid: D.wid(wid) } : null),
   });
 })();

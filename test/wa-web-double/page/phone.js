@@ -186,6 +186,14 @@
       D.held = null;
     },
 
+    /**
+     * The server stops answering contact queries (`queryWidExists` never settles), as on a wedged
+     * socket: and the page forgets its LID↔phone table, so every contact look-up asks and never answers.
+     */
+    hangQueries(on = true) {
+      D.queriesHang = Boolean(on);
+    },
+
     /** WhatsApp locks (or unlocks) the account's reachout: see `D.reachoutHeld` in send.js. */
     lockReachout(locked = true) {
       D.reachoutLocked = Boolean(locked);
