@@ -7,6 +7,7 @@
 import { pino } from 'pino';
 import type { WakitConfig } from '../config/schema.js';
 import { createSdk } from '../sdk.js';
+import type { PinCheck } from '../engines/health.js';
 import type { CheckResult } from './doctor-checks.js';
 
 export async function checkLinkedClient(
@@ -69,6 +70,7 @@ export async function checkLinkedClient(
             }),
       },
     ];
+    if (health.pin) results.push(pinResult(health.pin));
     for (const [capability, result] of Object.entries(health.capabilities)) {
       results.push({
         level: result.ok ? 'ok' : 'blocker',
@@ -91,4 +93,26 @@ export async function checkLinkedClient(
     // not reported: the doctor's answer is in `results`; a stop that fails ends the process anyway
     await sdk.stop({ drainTimeoutMs: 100 }).catch(() => undefined);
   }
+}
+
+/** The pin against the running build: a warning when another build runs (it works, unpinned). */
+function pinResult(pin: PinCheck): CheckResult {
+  const line = { title: `  pin ${pin.pinned ?? '(none)'}` };
+  if (pin.status === 'mismatch') {
+    return {
+      ...line,
+      level: 'warn',
+      detail: `does not hold: the page runs ${pin.running ?? 'an unknown build'}`,
+      fix:
+        'the archive may no longer have the pinned build (it keeps builds about two months), or ' +
+        'a service worker served another one: pin a build your local cache has; docs/engines.md',
+    };
+  }
+  const detail =
+    pin.status === 'held'
+      ? 'holds'
+      : pin.status === 'unpinned'
+        ? `none: the live build runs (${pin.running ?? 'unknown'})`
+        : 'the page did not say which build it runs';
+  return { ...line, level: 'ok', detail };
 }

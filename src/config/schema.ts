@@ -63,68 +63,92 @@ const simulatorEngineSchema = z.strictObject(
   { error: movedEngineKey },
 );
 
-const wwebjsEngineSchema = z.strictObject(
-  {
-    type: z.literal('whatsapp-web.js'),
-    /** Chromium to drive; else PUPPETEER_EXECUTABLE_PATH, else /usr/bin/chromium and friends. */
-    executablePath: z.string().min(1).optional(),
-    headless: z.boolean().default(true),
-    /** Extra puppeteer launch options, merged over the server-safe defaults. */
-    puppeteer: z.record(z.string(), z.unknown()).default({}),
-    /** QR codes shown before giving up (`qr_timeout`); 0 means no limit. */
-    qrMaxRetries: z.number().int().min(0).default(5),
-    /** Time allowed for WhatsApp Web to load and authenticate. */
-    authTimeoutMs: z.number().int().min(0).default(60_000),
-    /**
-     * Deadline of every call into the page (puppeteer's `protocolTimeout`; its own default is
-     * 180 s): a page call that never answers fails after this long instead of stalling the client.
-     */
-    protocolTimeoutMs: z.number().int().min(1_000).default(30_000),
-    /**
-     * Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`, or
-     * `live` for no pin. Unset: with the remote cache, the build the compat layer was checked
-     * against (`COMPAT_WEB_VERSION`, docs/engines.md); with a local cache, live.
-     */
-    webVersion: z
-      .union([
-        z.literal('live'),
-        z
-          .string()
-          .regex(
-            /^\d+\.\d+\.\d+(-alpha|-beta)?$/,
-            'a WhatsApp Web version like 2.3000.1027526765, or live',
-          ),
-      ])
-      .optional(),
-    /**
-     * Where a pinned `webVersion` comes from: `remote` (the wppconnect wa-version archive),
-     * `local` (the client's own `web-cache` directory, where every build that loaded is kept;
-     * a missing file fails the start instead of loading another build), or
-     * `{ type: 'local', path }`: `<path>/<webVersion>.html` from a directory of your own.
-     */
-    webVersionCache: z
-      .union([
-        z.enum(['remote', 'local']),
-        z.strictObject({ type: z.literal('local'), path: z.string().min(1) }),
-      ])
-      .default('remote'),
-    userAgent: z.string().optional(),
-    healthIntervalMs,
-    /** The compat layer (docs/engines.md): operator fixes, loaded like the built-in ones. */
-    compat: z
-      .strictObject({
-        /** Files (relative to the config) exporting `{ id, probe, fix }`. */
-        extra: z.array(z.string().min(1)).default([]),
-        /**
-         * Built-in fixes not to install (their ids, e.g. `media-send-id`): still probed and
-         * reported, never installed; for a fix that misbehaves on a build.
-         */
-        disable: z.array(z.string().min(1)).default([]),
-      })
-      .prefault({}),
-  },
-  { error: movedEngineKey },
-);
+const wwebjsEngineSchema = z
+  .strictObject(
+    {
+      type: z.literal('whatsapp-web.js'),
+      /** Chromium to drive; else PUPPETEER_EXECUTABLE_PATH, else /usr/bin/chromium and friends. */
+      executablePath: z.string().min(1).optional(),
+      headless: z.boolean().default(true),
+      /** Extra puppeteer launch options, merged over the server-safe defaults. */
+      puppeteer: z.record(z.string(), z.unknown()).default({}),
+      /** QR codes shown before giving up (`qr_timeout`); 0 means no limit. */
+      qrMaxRetries: z.number().int().min(0).default(5),
+      /** Time allowed for WhatsApp Web to load and authenticate. */
+      authTimeoutMs: z.number().int().min(0).default(60_000),
+      /**
+       * Deadline of every call into the page (puppeteer's `protocolTimeout`; its own default is
+       * 180 s): a page call that never answers fails after this long instead of stalling the client.
+       */
+      protocolTimeoutMs: z.number().int().min(1_000).default(30_000),
+      /**
+       * Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`, or
+       * `live` for no pin. Unset: no pin, the live build (docs/engines.md: no default pin, the
+       * archive drops builds after about two months). The running build is compared with the pin.
+       */
+      webVersion: z
+        .union([
+          z.literal('live'),
+          z
+            .string()
+            .regex(
+              /^\d+\.\d+\.\d+(-alpha|-beta)?$/,
+              'a WhatsApp Web version like 2.3000.1027526765, or live',
+            ),
+        ])
+        .optional(),
+      /**
+       * Where a pinned `webVersion` comes from: `remote` (the wppconnect wa-version archive; a miss
+       * loads the live build, reported as a pin that does not hold), `local` (the client's own
+       * `web-cache` directory, where every build that loaded is kept; a missing file fails the
+       * start instead of loading another build), `{ type: 'local', path }`:
+       * `<path>/<webVersion>.html` from a directory of your own, or `{ type: 'remote', url }`: a
+       * mirror of the archive (`{version}` in the URL is the archive's file name, e.g.
+       * `2.3000.1027526765-alpha`).
+       */
+      webVersionCache: z
+        .union([
+          z.enum(['remote', 'local']),
+          z.strictObject({ type: z.literal('local'), path: z.string().min(1) }),
+          z.strictObject({
+            type: z.literal('remote'),
+            url: z
+              .url({ protocol: /^https?$/ })
+              .refine((url) => url.includes('{version}'), 'the URL must contain {version}'),
+          }),
+        ])
+        .default('remote'),
+      /**
+       * Refuse to run a build other than the pin: the running build (`window.Debug.VERSION`) is
+       * compared with `webVersion` on every page load; another build makes the client FAILED with
+       * WEB_VERSION_MISMATCH. Needs a pinned `webVersion`. Off: a mismatch is a health condition.
+       */
+      webVersionStrict: z.boolean().default(false),
+      userAgent: z.string().optional(),
+      healthIntervalMs,
+      /** The compat layer (docs/engines.md): operator fixes, loaded like the built-in ones. */
+      compat: z
+        .strictObject({
+          /** Files (relative to the config) exporting `{ id, probe, fix }`. */
+          extra: z.array(z.string().min(1)).default([]),
+          /**
+           * Built-in fixes not to install (their ids, e.g. `media-send-id`): still probed and
+           * reported, never installed; for a fix that misbehaves on a build.
+           */
+          disable: z.array(z.string().min(1)).default([]),
+        })
+        .prefault({}),
+    },
+    { error: movedEngineKey },
+  )
+  .refine(
+    (engine) =>
+      !engine.webVersionStrict || (engine.webVersion !== undefined && engine.webVersion !== 'live'),
+    {
+      path: ['webVersionStrict'],
+      message: 'engine.webVersionStrict needs a pinned engine.webVersion (not unset, not live)',
+    },
+  );
 
 /** Reconnecting after a recoverable disconnect (ConnectionSupervisor), whatever the engine. */
 export const reconnectSchema = z

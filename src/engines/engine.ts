@@ -32,6 +32,11 @@ export interface CoreEngineEvents {
   /** Linked: `restored` is true when the session came from the store (no QR was shown). */
   authenticated: [info: { restored: boolean }];
   auth_failure: [error: WakitError];
+  /**
+   * The attempt ended for a cause retrying cannot cure (a strict pin mismatch): the client goes
+   * FAILED with this error, no reconnect.
+   */
+  failed: [error: WakitError];
   ready: [];
   /**
    * `cause`: what failed, when the engine knows (a failed start's error): the client's reconnect

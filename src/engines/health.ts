@@ -41,6 +41,20 @@ export interface CompatResult {
   detail?: string;
 }
 
+/**
+ * The WhatsApp Web build asked for against the one running (engines that load a pinned build):
+ * `held` the pin holds; `mismatch` another build runs (an archive miss fell back to the live
+ * page, or a service worker served another build); `unpinned` no pin was asked for (live);
+ * `unknown` the page did not say which build it runs.
+ */
+export interface PinCheck {
+  /** The pinned build (`engine.webVersion`, without the archive's `-alpha` suffix); null: none. */
+  pinned: string | null;
+  /** The build the page reports (`window.Debug.VERSION`); null when unknown. */
+  running: string | null;
+  status: 'held' | 'mismatch' | 'unpinned' | 'unknown';
+}
+
 /** What an engine reports from one probe run. */
 export interface EngineProbe {
   /** The WhatsApp Web build (`2.3000.x`), or the simulated one; null when unknown. */
@@ -49,11 +63,13 @@ export interface EngineProbe {
   library: string | null;
   capabilities: Record<Capability, CapabilityResult>;
   compat: CompatResult[];
+  /** The pin against the running build (whatsapp-web.js engine); absent for engines without. */
+  pin?: PinCheck;
 }
 
 /** The client's view: the last probe run with its time and verdict. */
 export interface EngineHealth extends EngineProbe {
-  /** `degraded` when any capability is broken. */
+  /** `degraded` when any capability is broken (a pin that does not hold is `pin.status`). */
   status: 'ok' | 'degraded';
   broken: Capability[];
   checkedAt: string;

@@ -49,6 +49,11 @@ export const ERROR_CODES = {
     title: 'The engine cannot do this on the running WhatsApp Web build',
     transient: false,
   },
+  WEB_VERSION_MISMATCH: {
+    status: 503,
+    title: 'The running WhatsApp Web build is not the pinned one',
+    transient: false,
+  },
   ACCOUNT_RESTRICTED: {
     status: 429,
     title: 'WhatsApp restricts this account for now',

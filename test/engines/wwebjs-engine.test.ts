@@ -10,8 +10,6 @@ import { engineSchema } from '../../src/config/schema.js';
 import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineDeps, WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
-import { WEB_VERSION_ARCHIVE } from '../../src/engines/wwebjs/client-options.js';
-import { COMPAT_WEB_VERSION } from '../../src/engines/wwebjs/compat/index.js';
 import { expectCode, nextEvent, recordEvents, sleep } from './engine-contract.js';
 import {
   BOT,
@@ -101,11 +99,11 @@ describe('wwebjs engine (fake whatsapp-web.js)', function () {
         headless: true,
         userDataDir: path.join(dir, 'bot', 'session-bot'),
       });
-      // unpinned: the build the compat layer was checked against, from the archive
-      expect(client.options.webVersion).to.equal(COMPAT_WEB_VERSION);
+      // unpinned: no default pin, the live build (cached in the client's work directory)
+      expect(client.options.webVersion).to.equal(undefined);
       expect(client.options.webVersionCache).to.deep.equal({
-        type: 'remote',
-        remotePath: WEB_VERSION_ARCHIVE,
+        type: 'local',
+        path: path.join(dir, 'bot', 'web-cache'),
       });
       expect(client.calls.map((c) => c.method)).to.deep.equal(['initialize']);
     });

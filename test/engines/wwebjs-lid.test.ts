@@ -12,7 +12,6 @@ import { createWwebjsEngineFactory } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
 import { mapSendError } from '../../src/engines/wwebjs/map-errors.js';
-import { COMPAT_WEB_VERSION } from '../../src/engines/wwebjs/compat/index.js';
 import {
   WEB_VERSION_ARCHIVE,
   buildClientOptions,
@@ -152,18 +151,17 @@ describe('wwebjs engine: LID, contacts, channels and status (fake whatsapp-web.j
         launch,
         logger,
       );
+    // the archive names 2.3000 builds `<version>-alpha` (archive-file-name test)
     expect(build({ webVersion: '2.3000.1027526765' })).to.deep.include({
-      webVersion: '2.3000.1027526765',
+      webVersion: '2.3000.1027526765-alpha',
       webVersionCache: { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
     });
     expect(
       build({ webVersion: '2.3000.1027526765', webVersionCache: 'local' }).webVersionCache,
     ).to.deep.equal({ type: 'local', path: '/w/bot/web-cache', strict: true });
-    // unpinned: COMPAT_WEB_VERSION from the archive; with a local cache (strict) or `live`: none
-    expect(build({})).to.deep.include({
-      webVersion: COMPAT_WEB_VERSION,
-      webVersionCache: { type: 'remote', remotePath: WEB_VERSION_ARCHIVE },
-    });
+    // unpinned: no default pin, whatever the cache (docs/engines.md)
+    expect(build({}).webVersion).to.equal(undefined);
+    expect(build({}).webVersionCache).to.deep.equal({ type: 'local', path: '/w/bot/web-cache' });
     expect(build({ webVersionCache: 'local' }).webVersion).to.equal(undefined);
     const live = build({ webVersion: 'live' });
     expect(live.webVersion).to.equal(undefined);

@@ -49,6 +49,7 @@ describe('wakit doctor --client on whatsapp-web.js 1.34.7 + the WhatsApp Web dou
     expect(out).to.include(
       `✔ client bot: WhatsApp Web: build ${NEWEST_BUILD.version}, whatsapp-web.js 1.34.7`,
     );
+    expect(out).to.include(`✔   pin ${NEWEST_BUILD.version}: holds`);
     for (const capability of ['ids.serialize', 'send.text', 'send.media', 'media.download']) {
       expect(out).to.include(`✔   capability ${capability}: works`);
     }

@@ -39,10 +39,11 @@ function livenessProblems(rc: RestContext): string[] {
   return problems;
 }
 
-/** The client's last engine health check found broken capabilities. */
-function degradedClient(rc: RestContext, name: string): boolean {
+/** The client's last engine health check found broken capabilities, or a pin that does not hold. */
+function degradedClient(rc: RestContext, name: string, why: 'capabilities' | 'pin'): boolean {
   try {
-    return rc.sdk.clients.get(name).info().health?.status === 'degraded';
+    const health = rc.sdk.clients.get(name).info().health;
+    return why === 'pin' ? health?.pin?.status === 'mismatch' : health?.status === 'degraded';
   } catch {
     return false; // not reported: a client removed meanwhile is not degraded
   }
@@ -84,7 +85,8 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
       operationId: 'ready',
       summary:
         'Readiness: 200 when the server and every client it must serve are READY (status ' +
-        '`degraded` when an engine has broken capabilities on its WhatsApp Web build), else 503',
+        '`degraded` when an engine has broken capabilities on its WhatsApp Web build or runs ' +
+        'another build than its pin), else 503',
       tag: 'system',
       auth: false,
       responses: {
@@ -116,9 +118,19 @@ export function systemRoutes(rc: RestContext, openapi: () => unknown): AnyRoute[
         }
         ctx.set('Cache-Control', 'no-store');
         ctx.status = reasons.length === 0 ? 200 : 503;
-        const degraded = required.filter((name) => degradedClient(rc, name)).length;
-        if (reasons.length === 0 && degraded > 0) {
-          reasons.push(`${degraded} client(s) degraded: engine capabilities broken on this build`);
+        const degraded = required.filter((name) => degradedClient(rc, name, 'capabilities'));
+        const unpinned = required.filter((name) => degradedClient(rc, name, 'pin'));
+        if (reasons.length === 0 && degraded.length + unpinned.length > 0) {
+          if (degraded.length > 0) {
+            reasons.push(
+              `${degraded.length} client(s) degraded: engine capabilities broken on this build`,
+            );
+          }
+          if (unpinned.length > 0) {
+            reasons.push(
+              `${unpinned.length} client(s) run a WhatsApp Web build other than their pin`,
+            );
+          }
           ctx.body = { status: 'degraded', reasons };
           return;
         }

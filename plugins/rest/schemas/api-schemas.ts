@@ -255,7 +255,10 @@ export const Readiness = named(
   'Readiness',
   z
     .object({
-      /** `degraded` (200): ready, but an engine cannot do everything on its WhatsApp Web build. */
+      /**
+       * `degraded` (200): ready, but an engine cannot do everything on its WhatsApp Web build, or
+       * runs another build than its pin.
+       */
       status: z.enum(['ready', 'degraded', 'not_ready']),
       reasons: z.array(z.string()),
     })

@@ -17,6 +17,15 @@ export const EngineHealth = named(
       checkedAt: isoTime,
       broken: z.array(z.enum(contract.CAPABILITIES)),
       capabilities: z.record(z.enum(contract.CAPABILITIES), CapabilityResult),
+      pin: z
+        .object({
+          pinned: z.string().nullable().describe('engine.webVersion; null: unpinned (live)'),
+          running: z.string().nullable().describe('The build the page reports'),
+          status: z.enum(['held', 'mismatch', 'unpinned', 'unknown']),
+        })
+        .strict()
+        .optional()
+        .describe('The pin against the running build (whatsapp-web.js engine)'),
       compat: z.array(
         z
           .object({

@@ -56,6 +56,8 @@ export class ConnectionSupervisor {
   /** The last failed (re)start since the client was last READY: named when reconnects give up. */
   #lastStartFailure: WakitError | null = null;
   #epoch = 0;
+  /** A teardown after a failure (`failed`), which `stop()` waits for: no browser left behind. */
+  #background: Promise<void> = Promise.resolve();
   readonly #ready: ReadyWaiter;
 
   constructor(private readonly o: SupervisorOptions) {
@@ -108,6 +110,8 @@ export class ConnectionSupervisor {
       () => undefined,
     );
     const wasRunning = this.state !== 'STOPPED';
+    // not reported: #teardown's own failures are the engine's to report
+    await this.#background.catch(() => undefined);
     await this.#teardown();
     await this.#releaseLease();
     if (this.state !== 'STOPPED') this.o.machine.transition('STOPPED');
@@ -290,6 +294,12 @@ export class ConnectionSupervisor {
       this.#lastError = error;
       this.o.emit('auth_failure', error);
       void this.#teardown().then(() => this.#releaseLease());
+      this.#fail(error);
+    });
+    engine.on('failed', (error) => {
+      if (!current()) return;
+      this.#report('engine', 'failed', error); // logged there, once
+      this.#background = this.#teardown().then(() => this.#releaseLease());
       this.#fail(error);
     });
     engine.on('disconnected', (reason, cause) => this.#onDisconnected(engine, reason, cause));

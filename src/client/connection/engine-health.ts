@@ -16,7 +16,10 @@ export interface EngineHealthDeps {
   /** Time between checks while READY; 0: only after READY and on demand. */
   intervalMs: number;
   log: Logger;
-  /** A check found another status, build or set of broken capabilities (the first check too). */
+  /**
+   * A check found another status, build, set of broken capabilities or pin status (the first
+   * check too).
+   */
   changed(health: EngineHealth): void;
   /** Held sends (ENGINE_INCOMPATIBLE) now. */
   held(): number;
@@ -122,6 +125,15 @@ export class EngineHealthMonitor {
           this.deps.client,
         );
       }
+      if (health.pin?.status === 'mismatch') {
+        this.deps.log.warn(
+          { pinned: health.pin.pinned, running: health.pin.running },
+          'client %s: the pin does not hold: WhatsApp Web %s runs, not the pinned %s',
+          this.deps.client,
+          health.pin.running,
+          health.pin.pinned,
+        );
+      }
       this.deps.changed(health);
     }
     if (before?.broken.some((name) => !broken.includes(name))) {
@@ -137,7 +149,7 @@ export class EngineHealthMonitor {
 }
 
 const signature = (health: EngineHealth): string =>
-  `${health.status}|${health.build ?? ''}|${health.broken.join(',')}`;
+  `${health.status}|${health.build ?? ''}|${health.broken.join(',')}|${health.pin?.status ?? ''}`;
 
 function incompatible(
   client: string,

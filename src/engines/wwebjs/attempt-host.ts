@@ -18,6 +18,8 @@ export interface AttemptHost {
   end(attempt: Attempt, reason: DisconnectReason, cause?: unknown): void;
   /** WhatsApp refused the session: clean up and report `auth_failure`. */
   authFailed(attempt: Attempt, error: WakitError): void;
+  /** A cause retrying cannot cure (a strict pin mismatch): clean up and report `failed`. */
+  failed(attempt: Attempt, error: WakitError): void;
   /** WhatsApp Web loaded (QR shown or linked): the start watchdog is done. */
   loaded(attempt: Attempt): void;
   /** Keeps a whatsapp-web.js message for `forward`/`downloadMedia`. */

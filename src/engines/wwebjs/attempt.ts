@@ -3,6 +3,7 @@ import type { EngineIdentity } from '../engine.js';
 import type { BrowserLike, ClientLike, MessageLike, PageLike } from './types.js';
 import { CallBook } from './calls.js';
 import type { CompatLayer } from './compat/index.js';
+import type { PinCheck } from '../health.js';
 
 export interface CreatedWaiter {
   chatId: string;
@@ -35,6 +36,8 @@ export class Attempt {
   initialized: Promise<void> = Promise.resolve();
   /** The compat fixes installed into this attempt's page. */
   compat: CompatLayer | null = null;
+  /** The pin against the build the page reported at its last load (running-build.ts). */
+  pin: PinCheck | null = null;
 
   private browser: BrowserLike | null = null;
   private page: PageLike | null = null;

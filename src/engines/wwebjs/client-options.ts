@@ -1,9 +1,13 @@
 import type { Logger } from 'pino';
 import { buildLaunchOptions } from './browser.js';
-import { COMPAT_WEB_VERSION } from './compat/index.js';
+import { archiveFileName } from './running-build.js';
 import type { WwebjsClientOptions, WwebjsEngineConfig } from './types.js';
 
-/** Archive of WhatsApp Web builds used when `engine.webVersion` pins one. */
+/**
+ * Archive of WhatsApp Web builds used when `engine.webVersion` pins one (`{version}`: the
+ * archive's file name, `archiveFileName`). It keeps each build about two months (its
+ * src/tools/update.ts removes a build once `expire`, released + 2 months, has passed).
+ */
 export const WEB_VERSION_ARCHIVE =
   'https://raw.githubusercontent.com/wppconnect-team/wa-version/main/html/{version}.html';
 
@@ -33,15 +37,12 @@ export function buildClientOptions(
 }
 
 /**
- * The build to ask for: the configured one; unset, `COMPAT_WEB_VERSION` from the remote archive
- * (whatsapp-web.js falls back to the live build when the archive cannot give it, not strict:
- * RemoteWebCache.js), but nothing with a local cache (strict: a build that never loaded on this
- * machine would fail every start); `live`: none.
+ * The build to ask for: the configured one; unset or `live`, none (no default pin: the archive
+ * drops builds after about two months, so a default shipped in a release would stop applying
+ * silently; docs/engines.md, "Pinning WhatsApp Web").
  */
 function pinnedVersion(config: WwebjsEngineConfig): string | undefined {
-  if (config.webVersion === 'live') return undefined;
-  if (config.webVersion) return config.webVersion;
-  return config.webVersionCache === 'remote' ? COMPAT_WEB_VERSION : undefined;
+  return config.webVersion && config.webVersion !== 'live' ? config.webVersion : undefined;
 }
 
 /**
@@ -49,24 +50,29 @@ function pinnedVersion(config: WwebjsEngineConfig): string | undefined {
  * 2.3000.1017054665, util/Constants.js:10); a local cache answers from `<path>/<version>.html`
  * (webCache/LocalWebCache.js:20), intercepting the request for https://web.whatsapp.com/, and
  * once linked saves the build that loaded (Client.js:312). `{ type: 'local', path }` reads (and
- * saves) in a directory of the user's instead of the client's `web-cache`.
+ * saves) in a directory of the user's instead of the client's `web-cache`; `{ type: 'remote',
+ * url }` asks a mirror of the archive instead of the archive. The remote look-up is not strict
+ * (RemoteWebCache.js): a miss loads the live page, which the running-build check reports.
  */
 function webCacheOptions(
   config: WwebjsEngineConfig,
   workDir: string,
 ): Pick<WwebjsClientOptions, 'webVersion' | 'webVersionCache'> {
   const cache = config.webVersionCache;
-  const localPath = typeof cache === 'object' ? cache.path : `${workDir}/web-cache`;
+  const localPath =
+    typeof cache === 'object' && cache.type === 'local' ? cache.path : `${workDir}/web-cache`;
   const webVersion = pinnedVersion(config);
   if (!webVersion) {
     // in the client's work directory, not whatsapp-web.js's default ./.wwebjs_cache
     return { webVersionCache: { type: 'local', path: localPath } };
   }
-  return {
-    webVersion,
-    webVersionCache:
-      cache === 'remote'
-        ? { type: 'remote', remotePath: WEB_VERSION_ARCHIVE }
-        : { type: 'local', path: localPath, strict: true },
-  };
+  if (cache === 'remote' || (typeof cache === 'object' && cache.type === 'remote')) {
+    // RemoteWebCache puts `webVersion` into `{version}`: the archive's file name, not the build's
+    const remotePath = typeof cache === 'object' ? cache.url : WEB_VERSION_ARCHIVE;
+    return {
+      webVersion: archiveFileName(webVersion),
+      webVersionCache: { type: 'remote', remotePath },
+    };
+  }
+  return { webVersion, webVersionCache: { type: 'local', path: localPath, strict: true } };
 }

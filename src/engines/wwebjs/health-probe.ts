@@ -9,6 +9,7 @@ import {
 } from '../health.js';
 import type { CompatFix } from './compat/types.js';
 import { installedVersions } from './installed.js';
+import { comparePin } from './running-build.js';
 import { errorText, runInPage, type EvaluatingPage } from './compat/run-in-page.js';
 
 /**
@@ -74,13 +75,14 @@ const PAGE_PROBE = (): unknown => {
 
 /**
  * The engine's health on this page: the page probe, with every capability a needed-but-missing
- * compat fix covers marked broken. Without a loaded page, or when the probe itself cannot run (a
+ * compat fix covers marked broken, and the pin (`pinned`) against the build the page runs. Without a loaded page, or when the probe itself cannot run (a
  * reload under way), it throws ENGINE_ERROR: no verdict, rather than "everything is broken".
  */
 export async function probeHealth(
   page: EvaluatingPage | null,
   compat: CompatResult[],
   fixes: readonly CompatFix[],
+  pinned: string | null = null,
 ): Promise<EngineProbe> {
   const library = installedVersions().whatsappWebJs;
   const base = { library: library ? `whatsapp-web.js ${library}` : null, compat };
@@ -106,5 +108,5 @@ export async function probeHealth(
       };
     }
   }
-  return { ...base, build: answer.build, capabilities };
+  return { ...base, build: answer.build, capabilities, pin: comparePin(pinned, answer.build) };
 }

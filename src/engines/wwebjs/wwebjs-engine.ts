@@ -33,6 +33,7 @@ import type { EngineProbe } from '../health.js';
 import { CompatLayer, loadFixes, type LoadedFix } from './compat/index.js';
 import type { EvaluatingPage } from './compat/run-in-page.js';
 import { probeHealth } from './health-probe.js';
+import { comparePin, pinMismatchError, pinnedBuild, watchRunningBuild } from './running-build.js';
 
 type Phase = 'idle' | 'running' | 'ended' | 'stopping' | 'stopped';
 const SESSION_GONE_STATES = new Set(['UNPAIRED', 'UNPAIRED_IDLE']);
@@ -147,6 +148,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     attempt.compat = new CompatLayer(fixes, this.log, (event, error) => this.report(event, error));
     attempt.compat.attach(client);
     wireClient(attempt, this);
+    watchRunningBuild(client, (build) => this.runningBuild(attempt, build));
     // no attempt number here: each launch has a new engine (its own count would say 1 every
     // time); the connection supervisor logs the reconnect attempt before it
     this.log.info({ executablePath }, 'launching whatsapp-web.js');
@@ -194,7 +196,36 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     const attempt = this.attempt;
     const page = attempt?.ready ? (attempt.client.pupPage as EvaluatingPage | null) : null;
     const compat = attempt?.compat ? await attempt.compat.probe() : [];
-    return probeHealth(page?.evaluate ? page : null, compat, await this.loadFixes());
+    const fixes = await this.loadFixes();
+    return probeHealth(page?.evaluate ? page : null, compat, fixes, pinnedBuild(this.config));
+  }
+
+  /**
+   * A page loaded and whatsapp-web.js read its build: compared with the pin. A mismatch is a
+   * warning (and the health's `pin`); with `engine.webVersionStrict` the attempt fails for good.
+   */
+  private runningBuild(attempt: Attempt, build: string | null): void {
+    if (!this.isLive(attempt)) return;
+    const pin = comparePin(pinnedBuild(this.config), build);
+    const changed = attempt.pin?.running !== pin.running;
+    attempt.pin = pin;
+    if (pin.status !== 'mismatch') {
+      if (changed) this.log.info({ pin }, 'WhatsApp Web %s loaded', build ?? '(unknown build)');
+      return;
+    }
+    if (this.config.webVersionStrict) {
+      this.failed(attempt, pinMismatchError(this.context.clientName, pin));
+      return;
+    }
+    if (changed) {
+      this.log.warn(
+        { pinned: pin.pinned, running: pin.running },
+        'WhatsApp Web runs %s, not the pinned %s (an archive miss loaded the live page, or a ' +
+          'service worker served another build); engine.webVersionStrict would refuse it',
+        pin.running,
+        pin.pinned,
+      );
+    }
   }
 
   /** Destroys the client (never logs out) and waits until no Chromium of ours is left. */
@@ -266,6 +297,13 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     this.retire(attempt);
     this.phase = 'ended';
     this.fire('auth_failure', error);
+  }
+
+  failed(attempt: Attempt, error: WakitError): void {
+    this.log.error({ code: error.code, details: error.details }, error.message);
+    this.retire(attempt);
+    this.phase = 'ended';
+    this.fire('failed', error);
   }
 
   remember(message: MessageLike): void {

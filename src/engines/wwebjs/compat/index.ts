@@ -16,7 +16,10 @@ import type { CompatFix } from './types.js';
 /** The whatsapp-web.js version these fixes were written for (a test fails on another one). */
 export const COMPAT_WWEBJS_VERSION = '1.34.7';
 
-/** The newest WhatsApp Web build the fixes were checked against (docs/engines.md). */
+/**
+ * The newest WhatsApp Web build the fixes were checked against (docs/engines.md). Not a default
+ * pin: unpinned clients run the live build (the archive drops builds after about two months).
+ */
 export const COMPAT_WEB_VERSION = '2.3000.1047780587';
 
 /** Built-in fixes, in installation order. */
