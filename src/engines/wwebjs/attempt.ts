@@ -35,6 +35,12 @@ export class Attempt {
   initialized: Promise<void> = Promise.resolve();
   /** The compat fixes installed into this attempt's page. */
   compat: CompatLayer | null = null;
+  /**
+   * The page load (CompatLayer.pageLoads) whose `authenticated` / `ready` the engine took: each is
+   * taken at most once per page load (a resync or a replayed synced event re-emits both).
+   */
+  authenticatedOnLoad: number | null = null;
+  readyOnLoad: number | null = null;
 
   private browser: BrowserLike | null = null;
   private page: PageLike | null = null;
