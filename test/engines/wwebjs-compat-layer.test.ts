@@ -246,6 +246,7 @@ describe('wwebjs compat layer (real Chromium)', function () {
     const GUARDED = `<script>(() => {
       const modules = {
         WAWebDownloadManager: { downloadManager: { downloadAndMaybeDecrypt: async (a) => {
+          (window.downloads = window.downloads || []).push(a.mimetype || null);
           if (!a.mimetype) { const e = new Error('InvalidMediaFileType'); e.name = 'r'; throw e; }
           return 'bytes of ' + a.mimetype;
         } } },
@@ -261,7 +262,7 @@ describe('wwebjs compat layer (real Chromium)', function () {
       };
     })();</script>`;
 
-    it('media-send-id hides the prep id from the spread; download-mimetype adds the owner’s MIME type on refusal', async () => {
+    it('media-send-id hides the prep id from the spread; download-mimetype passes the owner’s MIME type up front (one call)', async () => {
       await page.setContent(GUARDED);
       const layer = new CompatLayer(
         [...builtin('media-send-id'), ...builtin('download-mimetype')],
@@ -281,14 +282,17 @@ describe('wwebjs compat layer (real Chromium)', function () {
         const bytes = await w
           .require('WAWebDownloadManager')
           .downloadManager.downloadAndMaybeDecrypt({ filehash: 'H1' });
-        return { keys: Object.keys(message), id: (message as { id: string }).id, bytes };
+        const downloads = (globalThis as never as { downloads: unknown[] }).downloads;
+        return { keys: Object.keys(message), id: (message as { id: string }).id, bytes, downloads };
       });
       expect(seen.id).to.equal('KEY');
       expect(seen.keys).to.not.include('__x_id');
       expect(seen.bytes).to.equal('bytes of image/jpeg');
+      expect(seen.downloads).to.deep.equal(['image/jpeg']); // no refused first call
+
       const probed = Object.fromEntries((await layer.probe()).map((r) => [r.id, r]));
       expect(probed['media-send-id']).to.deep.include({ needed: true, applied: true });
-      expect(probed['download-mimetype']).to.deep.include({ needed: true, applied: true });
+      expect(probed['download-mimetype']).to.deep.include({ needed: null, applied: true });
     });
   });
 

@@ -21,10 +21,13 @@ export interface DoubleBuild {
    */
   mediaPrepClobbersId: boolean;
   /**
-   * `downloadManager.downloadAndMaybeDecrypt` refuses a call without the media's `mimetype`
-   * (`InvalidMediaFileType`); whatsapp-web.js 1.34.7's `Message.downloadMedia` passes none
-   * (structures/Message.js:559-570): WAHA #2271, wppconnect wa-js 4.4.0 (download with the MIME
-   * type), whatsapp-web.js #201908 (direct DownloadManager downloads failing 8/8). page/changes.js.
+   * The rollout flag of the download MIME check is on for this account: a file fetched by
+   * `downloadManager.downloadAndMaybeDecrypt` is checked, after the download, against the MIME type
+   * the call names (none reads as `application/octet-stream`, which no media type allows) and
+   * refused with `InvalidMediaFileType`; a file in the in-memory blob cache is not fetched, so not
+   * checked. whatsapp-web.js 1.34.7's `Message.downloadMedia` passes no MIME type
+   * (structures/Message.js:559-570): whatsapp-web.js #201908 (the fix for 1.34.7: pass
+   * `msg.mimetype`), PR #201914; OpenWA scripts/patch-wwebjs-download-mimetype.js. page/changes.js.
    */
   downloadRequiresMimetype: boolean;
   /**
@@ -36,12 +39,14 @@ export interface DoubleBuild {
    */
   warmProfileSyncsEarly: boolean;
   /**
-   * After the sync a "What's new on WhatsApp Web" modal (`role="dialog"`, a Continue button)
-   * is shown; not acknowledged within this time, the phone logs the device out
-   * (`logout_from_bridge` → `disconnected: LOGOUT`). Real WhatsApp: about five minutes, fresh
-   * accounts (OpenWA #982 and PR #998; whatsapp-web.js #3550). null: no modal. page/changes.js.
+   * After the sync a "What's new" modal (`[role=dialog][aria-modal=true]`, in the account's
+   * language, a Close button) is shown; not acknowledged within this time, the phone logs the
+   * device out (`logout_from_bridge` → `disconnected: LOGOUT`). Real WhatsApp: about five minutes,
+   * fresh accounts (OpenWA #982 and PR #998; whatsapp-web.js #3550). null: no modal. page/changes.js.
    */
   onboardingModalLogoutMs: number | null;
+  /** The account's language (the modal's text): `en` unless set (`pt-BR`, `de`). */
+  locale?: 'en' | 'pt-BR' | 'de';
   /**
    * The media prep path is gone (`WAWebPrepRawMedia.prepRawMedia` undefined): a broken capability
    * that no compat fix covers, for the engine health and held sends (not a reported build).
@@ -93,7 +98,7 @@ export const MEDIA_ID_CLOBBER_BUILD: DoubleBuild = {
   mediaPrepClobbersId: true,
 };
 
-/** Inbound media downloads refused without a MIME type (WAHA #2271; wa-js 4.4.0). */
+/** The download MIME check rolled out: inbound downloads without one refused (#201908, #201914). */
 export const DOWNLOAD_MIMETYPE_BUILD: DoubleBuild = {
   ...BASELINE_BUILD,
   version: '2.3000.1046000000',
@@ -108,13 +113,18 @@ export const READY_RACE_BUILD: DoubleBuild = {
 };
 
 /**
- * The onboarding modal that gets the device logged out (OpenWA #982; #3550). `logoutMs` is the
- * double's short stand-in for WhatsApp's five minutes.
+ * The onboarding modal that gets the device logged out (OpenWA #982; #3550), in the account's
+ * language (Portuguese by default: no English to match). `logoutMs` is the double's short stand-in
+ * for WhatsApp's five minutes.
  */
-export const onboardingModalBuild = (logoutMs: number): DoubleBuild => ({
+export const onboardingModalBuild = (
+  logoutMs: number,
+  locale: DoubleBuild['locale'] = 'pt-BR',
+): DoubleBuild => ({
   ...BASELINE_BUILD,
   version: '2.3000.1046200000',
   onboardingModalLogoutMs: logoutMs,
+  locale,
 });
 
 /** A build whose media prep path is absent: no compat fix covers it (engine health). */

@@ -161,9 +161,27 @@ export class DoubleHarness {
     return this.clients.at(-1)?.pupBrowser?.process()?.pid;
   }
 
-  /** The phone scans `qr` and links as the world's `me`. */
-  link(qr: string): Promise<void> {
+  /**
+   * The phone scans `qr` and links as the world's `me`. A person scans seconds after the QR shows,
+   * by when whatsapp-web.js has finished `inject()` (its `change:hasSynced` listener is there): the
+   * page itself never waits for it (a restore can sync first: the ready race).
+   */
+  async link(qr: string): Promise<void> {
+    await this.until('window.__double.Socket.listenerCount("change:hasSynced") > 0');
     return this.phone('scan', qr);
+  }
+
+  /** Polls the latest page until `expression` holds there (its double loaded); fails after `timeoutMs`. */
+  async until(expression: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const page = await this.page(timeoutMs);
+    // before its navigation the page is about:blank, and a navigation destroys the context
+    const holds = () =>
+      page.evaluate(`Boolean(window.__double && (${expression}))`).catch(() => false);
+    while ((await holds()) !== true) {
+      if (Date.now() > deadline) throw new Error(`never true in the page: ${expression}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Requests that were not for the double itself (https://web.whatsapp.com/, served locally). */

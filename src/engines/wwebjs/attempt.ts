@@ -38,6 +38,12 @@ export class Attempt {
   compat: CompatLayer | null = null;
   /** The pin against the build the page reported at its last load (running-build.ts). */
   pin: PinCheck | null = null;
+  /**
+   * The page load (CompatLayer.pageLoads) whose `authenticated` / `ready` the engine took: each is
+   * taken at most once per page load (a resync or a replayed synced event re-emits both).
+   */
+  authenticatedOnLoad: number | null = null;
+  readyOnLoad: number | null = null;
 
   private browser: BrowserLike | null = null;
   private page: PageLike | null = null;

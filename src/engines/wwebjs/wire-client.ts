@@ -39,7 +39,9 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'authenticated',
     live(() => {
-      if (attempt.authenticated && !attempt.ready) return; // a replayed synced event (ready-race)
+      const load = attempt.compat?.pageLoads ?? 0;
+      if (attempt.authenticatedOnLoad === load) return; // a second synced event on this page
+      attempt.authenticatedOnLoad = load;
       attempt.authenticated = true;
       host.loaded(attempt);
       host.fire('authenticated', { restored: !attempt.sawQr });
@@ -58,6 +60,14 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'ready',
     live(() => {
+      // whatsapp-web.js emits READY on every synced event (a resync after a reconnect, a replay):
+      // the engine's READY comes at most once per page load
+      const load = attempt.compat?.pageLoads ?? 0;
+      if (attempt.readyOnLoad === load) {
+        host.log.debug({ load }, 'a second whatsapp-web.js ready on the same page load ignored');
+        return;
+      }
+      attempt.readyOnLoad = load;
       attempt.ready = true;
       host.loaded(attempt);
       const info = client.info;

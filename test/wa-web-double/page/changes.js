@@ -7,19 +7,32 @@
   const D = window.__double;
   const { build } = D;
 
-  // ------------------------------------------------ downloads need the MIME type (WAHA #2271)
-  if (build.downloadRequiresMimetype) {
-    const manager = D.modules.WAWebDownloadManager.downloadManager;
-    const download = manager.downloadAndMaybeDecrypt;
-    manager.downloadAndMaybeDecrypt = async (args) => {
-      if (!args || !args.mimetype) {
-        const error = new Error(`no mimetype given for ${args?.type} media`);
-        error.name = 'InvalidMediaFileType';
-        throw error;
-      }
-      return download(args);
-    };
-  }
+  // ------------------------------------------------ the MIME check of downloads (#201908)
+  // Behind a rollout flag (WhatsApp's `justknobx` gates); checked on the fetched file, after the
+  // download, with a missing MIME type read as application/octet-stream, which no media type
+  // allows; a file already in the in-memory blob cache is never fetched, so never checked.
+  D.rollout = { downloadMimetypeCheck: Boolean(build.downloadRequiresMimetype) };
+  D.define('justknobx', { _: (knob) => Boolean(D.rollout[knob]) });
+  const InvalidMediaFileType = D.customError('InvalidMediaFileType');
+  const ALLOWED = {
+    image: /^image\//,
+    video: /^video\//,
+    audio: /^audio\//,
+    ptt: /^audio\//,
+    sticker: /^image\/webp$/,
+  };
+  const handOut = D.afterDownload;
+  D.afterDownload = (file) => {
+    const mimetype = file.mimetype || 'application/octet-stream';
+    const allowed = ALLOWED[file.type] ?? /^(?!application\/octet-stream$)/;
+    if (D.modules.justknobx._('downloadMimetypeCheck') && !allowed.test(mimetype)) {
+      throw Object.assign(
+        new InvalidMediaFileType(`Unexpected mimetype ${mimetype} for media type ${file.type}`),
+        { mediaType: file.type, mimetype },
+      );
+    }
+    return handOut(file);
+  };
 
   // ------------------------------------------------ a warm profile syncs before the listener
   if (build.warmProfileSyncsEarly) {
@@ -35,18 +48,30 @@
   }
 
   // ------------------------------------------------ the onboarding modal (OpenWA #982, #3550)
+  // A modal dialog in the account's language, with a Close button (an icon, labelled in that
+  // language); no English text, no id or class to match.
+  const MODAL_TEXT = {
+    en: ["What's new on WhatsApp Web", 'Chats, calls and more.', 'Close'],
+    'pt-BR': ['Novidades no WhatsApp Web', 'Conversas, chamadas e muito mais.', 'Fechar'],
+    de: ['Neu in WhatsApp Web', 'Chats, Anrufe und mehr.', 'Schließen'],
+  };
   if (build.onboardingModalLogoutMs !== null) {
     const SEEN = 'double-onboarding-acknowledged';
+    const [title, body, close] = MODAL_TEXT[build.locale ?? 'en'];
     D.modalShown = 0;
-    D.Socket.on('change:hasSynced', (_socket, synced) => {
-      if (!synced || !D.me || localStorage.getItem(SEEN) || document.querySelector('#onboarding'))
-        return;
+    let open = null;
+    // on `change`, not `change:hasSynced`: that event's listeners are whatsapp-web.js's alone
+    D.Socket.on('change', (socket) => {
+      if (!socket.hasSynced || !D.me || localStorage.getItem(SEEN) || open) return;
       D.modalShown += 1;
       const dialog = document.createElement('div');
-      dialog.id = 'onboarding';
       dialog.setAttribute('role', 'dialog');
+      dialog.setAttribute('aria-modal', 'true');
+      dialog.setAttribute('aria-labelledby', 'x1n2k8');
       dialog.innerHTML =
-        "<h1>What's new on WhatsApp Web</h1><p>Chats, calls and more.</p><button>Continue</button>";
+        `<div><div id="x1n2k8">${title}</div><div>${body}</div></div>` +
+        `<div><button type="button" aria-label="${close}"><span data-icon="x"></span></button></div>`;
+      open = dialog;
       const timer = setTimeout(async () => {
         // not acknowledged: the phone unlinks the companion, as an unpair does
         await D.unlink();
@@ -57,6 +82,7 @@
         clearTimeout(timer);
         localStorage.setItem(SEEN, '1');
         dialog.remove();
+        open = null;
       });
       document.body.appendChild(dialog);
     });

@@ -42,7 +42,6 @@
       for (const name of names.split(' ')) {
         if (!map.has(name)) map.set(name, []);
         map.get(name).push(fn);
-        this.listening?.(name);
       }
       return this;
     }
@@ -156,6 +155,26 @@
     }
   }
   D.Collection = Collection;
+
+  /**
+   * WhatsApp Web's errors: subclasses of `WACustomError.CustomError` whose classes the minifier
+   * renames (`t`, `r`…), which set their own `name` and carry fields of their own (`status`,
+   * `mediaType`…), e.g. WAWebMediaMmsV4Download's `NoEntryAfterRMR`. `D.customError(name, fields)`
+   * makes one such class: its constructor is called `t`, whatever the error is.
+   */
+  class CustomError extends Error {}
+  D.define('WACustomError', { CustomError });
+  D.customError = (name, fields = {}) => {
+    const t = class extends CustomError {
+      constructor(message) {
+        super(message ?? '');
+        this.name = name;
+        Object.assign(this, fields);
+      }
+    };
+    Object.defineProperty(t, 'name', { value: 't' });
+    return t;
+  };
 
   D.sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   D.now = () => Math.floor(Date.now() / 1000);

@@ -43,7 +43,8 @@
 
     /**
      * Someone writes to the bot. `from`: a phone or LID id, or a group with `author`. Text `body`,
-     * or `media` (base64) with `mimetype`, `filename`, `caption`, `type`; `quoted` (a message id),
+     * or `media` (base64) with `mimetype`, `filename`, `caption`, `type`, `cached` (the file is in
+     * the page's in-memory blob cache already); `quoted` (a message id),
      * `mentions` (ids); `ciphertextMs`: arrives undecrypted first and decrypts after that long.
      */
     async receive(input) {
@@ -64,6 +65,9 @@
         const blob = new Blob([bytes], { type: input.mimetype });
         const directPath = `/v/t62.double/in-${key.id}.enc`;
         D.media.set(directPath, blob);
+        // already in the page's memory (shown or downloaded before): no fetch, no MIME check
+        if (input.cached)
+          D.modules.WAWebMediaInMemoryBlobCache.InMemoryMediaBlobCache.put(key.id, blob);
         Object.assign(content, {
           type: input.type || mediaType(input.mimetype),
           body: '',
@@ -143,6 +147,11 @@
       const buffer = new Uint8Array(await blob.arrayBuffer());
       return window.btoa(String.fromCharCode(...buffer));
     },
+
+    /** Fetches of media from the server: `{ directPath, mimetype }` (cache hits are not). */
+    downloads: () => D.downloads.map((d) => ({ ...d })),
+    /** WhatsApp Web resyncs (as after a reconnect): `hasSynced` false, then true again. */
+    resync: () => D.resync(),
 
     /** Someone (`from`) reacts to message `id` with `emoji` ('' takes the reaction back). */
     react: (id, emoji, from) => D.react(id, emoji, from),

@@ -207,7 +207,15 @@
     castToV4: (type) => type,
   });
   D.define('WAWebMediaDataUtils', { shouldUseMediaCache: () => false });
-  D.define('WAWebMediaInMemoryBlobCache', { InMemoryMediaBlobCache: { put: () => {} } });
+  /** Files the page holds in memory (filehash → Blob): downloaded or shown before, no fetch. */
+  const blobCache = new Map();
+  D.define('WAWebMediaInMemoryBlobCache', {
+    InMemoryMediaBlobCache: {
+      put: (filehash, blob) => blobCache.set(filehash, blob),
+      get: (filehash) => blobCache.get(filehash),
+      has: (filehash) => blobCache.has(filehash),
+    },
+  });
   let uploads = 0;
   const upload = (blob, filehash) => {
     const directPath = `/v/t62.double/${++uploads}-${Date.now()}.enc`;
@@ -235,13 +243,21 @@
   D.define('WAWebStartMediaUploadQpl', { startMediaUploadQpl: () => ({}) });
 
   // ---------------------------------------------------------------- media in
+  const MediaNotFound = D.customError('MediaNotFound', { status: 404 });
+  /** Every fetch from the media server (cache hits are not): `{ directPath, mimetype }`. */
+  D.downloads = [];
   D.define('WAWebDownloadManager', {
     downloadManager: {
-      downloadAndMaybeDecrypt: async ({ directPath }) => {
+      downloadAndMaybeDecrypt: async ({ directPath, filehash, mimetype, type }) => {
+        const cached = blobCache.get(filehash);
+        if (cached) return cached.arrayBuffer();
         const blob = D.media.get(directPath);
-        if (!blob) throw Object.assign(new Error('media not found'), { status: 404 });
-        return blob.arrayBuffer();
+        D.downloads.push({ directPath, mimetype });
+        if (!blob) throw new MediaNotFound(`no media at ${directPath}`);
+        return D.afterDownload({ blob, mimetype, type });
       },
     },
   });
+  /** What a fetched file goes through before it is handed out (changes.js adds the MIME check). */
+  D.afterDownload = ({ blob }) => blob.arrayBuffer();
 })();

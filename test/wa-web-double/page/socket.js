@@ -5,9 +5,11 @@
  * (database `wawc`, store `user`), and the modules whatsapp-web.js's ExposeAuthStore reads.
  *
  * States (WAWebSocketModel.Socket.state): OPENING → UNPAIRED (no linked state: QR shown) or
- * CONNECTED (linked); a scan goes OPENING → CONNECTED. `hasSynced` flips to true a moment after
- * CONNECTED once a `change:hasSynced` listener is attached (whatsapp-web.js attaches it in
- * inject(), Client.js:406; the ready race of a warm profile is a build switch for later).
+ * CONNECTED (linked); a scan goes OPENING → CONNECTED. `hasSynced` flips to true `syncDelayMs`
+ * after CONNECTED whether or not anyone listens: the real page never waits for whatsapp-web.js's
+ * `change:hasSynced` listener (attached at the end of inject(), Client.js:406), so a fast restore
+ * can sync before it (the ready race, compat/ready-race.ts). A resync (`D.resync()`, the phone's
+ * `resync`) flips it to false and back, as WhatsApp Web does after a reconnect.
  */
 (function () {
   const D = window.__double;
@@ -43,18 +45,17 @@
   // ---------------------------------------------------------------- socket and connection
   const Socket = new D.Model({ state: 'OPENING', hasSynced: false });
   D.Socket = Socket;
-  let syncWanted = false;
-  /** Listeners of `change:hasSynced` when it flipped (0: nobody heard it). */
-  const maybeSync = () => {
-    const listeners = Socket.listenerCount('change:hasSynced');
-    if (!syncWanted || listeners === 0) return;
-    syncWanted = false;
+  /** The sync after CONNECTED: on its own clock, heard or not. */
+  const sync = () => {
     setTimeout(() => {
-      Socket.set('hasSynced', true);
+      if (D.me && Socket.state === 'CONNECTED') Socket.set('hasSynced', true);
     }, build.syncDelayMs);
   };
-  Socket.listening = (name) => {
-    if (name === 'change:hasSynced') maybeSync();
+  /** A resync (after a reconnect): `hasSynced` goes false, then true again; resolves after. */
+  D.resync = async () => {
+    Socket.set('hasSynced', false);
+    await D.sleep(build.syncDelayMs);
+    Socket.set('hasSynced', true);
   };
   Socket.logout = async () => {
     await D.unlink();
@@ -100,9 +101,8 @@
     D.world.onLinked?.(me);
     Socket.set('state', 'OPENING');
     await D.sleep(build.connectDelayMs);
-    syncWanted = true;
     Socket.set('state', 'CONNECTED');
-    maybeSync();
+    sync();
   };
   /** Forgets the linked account (logout, unpair, expiry). */
   D.unlink = async () => {

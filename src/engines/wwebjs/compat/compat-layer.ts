@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CompatResult } from '../../health.js';
 import { unminifyPageErrors } from './page-errors.js';
+import { guardSyncedBinding } from './synced-once.js';
 import { errorText, runInPage, type EvaluatingPage } from './run-in-page.js';
 import type { CompatFix, CompatPhase, FixAnswer, ProbeAnswer } from './types.js';
 
@@ -36,6 +37,7 @@ export class CompatLayer {
   #client: InjectingClient | null = null;
   #chain: Promise<void> = Promise.resolve();
   #unminified = false;
+  #pageLoads = 0;
 
   /** Where a failed installation goes (the engine's report; a log line when absent). */
   readonly #report: (event: string, error: unknown) => void;
@@ -61,6 +63,12 @@ export class CompatLayer {
     const inject = client.inject;
     if (typeof inject !== 'function') return;
     client.inject = async (...args: unknown[]) => {
+      this.#pageLoads += 1;
+      guardSyncedBinding(
+        client.pupPage,
+        () => this.#pageLoads,
+        (load) => this.#log.debug({ load }, 'a second synced event on this page load dropped'),
+      );
       this.#unminified = unminifyPageErrors(client.pupPage) || this.#unminified;
       const result = await inject.apply(client, args);
       void this.#queue('injected');
@@ -78,6 +86,11 @@ export class CompatLayer {
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS)));
     return Promise.race([this.#queue('ready'), cap]).finally(() => clearTimeout(timer));
+  }
+
+  /** Page loads so far (whatsapp-web.js injects once per load: the first and every reload). */
+  get pageLoads(): number {
+    return this.#pageLoads;
   }
 
   /** The last known state of every fix, and of the unminified page errors. */

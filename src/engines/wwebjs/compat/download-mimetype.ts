@@ -2,29 +2,39 @@
 import type { CompatFix } from './types.js';
 
 /**
- * Newer builds refuse `downloadManager.downloadAndMaybeDecrypt` without the media's MIME type
- * (`InvalidMediaFileType`); whatsapp-web.js 1.34.7's `Message.downloadMedia` passes none
- * (structures/Message.js:562), so every inbound media download fails.
+ * Where WhatsApp has rolled out its download MIME check (a rollout flag), a file fetched by
+ * `downloadManager.downloadAndMaybeDecrypt` is checked against the MIME type the call names, and a
+ * call without one reads as `application/octet-stream`, which no media type allows: the download
+ * is refused with `InvalidMediaFileType` after it was made. whatsapp-web.js 1.34.7's
+ * `Message.downloadMedia` passes no MIME type (structures/Message.js:559-570), so inbound media
+ * downloads fail (files already in the page's blob cache are not fetched, so not checked).
  *
- * The fix is a guard on that call: when it fails for want of a MIME type and the caller gave none,
- * it is made once more with the MIME type of the message that owns the file (found by its file
- * hash in the Msg collection). A build that accepts the call without one never reaches the guard.
+ * The upstream fix (whatsapp-web.js #201908 for 1.34.7, PR #201914 on main; OpenWA's
+ * patch-wwebjs-download-mimetype.js) passes the message's `mimetype` in that call, as WhatsApp
+ * Web's own download path does. This does the same from the page: a call that names no MIME type
+ * gets, before it is made, the MIME type of the message that owns the file (found by its file hash
+ * in the Msg collection). One download, never a retry after a refusal.
  */
 export const downloadMimetype: CompatFix = {
   id: 'download-mimetype',
   summary:
     'media downloads are refused without a MIME type (InvalidMediaFileType): every inbound downloadMedia fails',
   upstream: [
-    'https://github.com/devlikeapro/waha/issues/2271',
-    'https://github.com/wppconnect-team/wa-js/releases/tag/v4.4.0',
+    'https://github.com/wwebjs/whatsapp-web.js/issues/201908',
+    'https://github.com/wwebjs/whatsapp-web.js/pull/201914',
+    'https://github.com/rmyndharis/OpenWA/blob/main/scripts/patch-wwebjs-download-mimetype.js',
   ],
   dropWhen: 'whatsapp-web.js passes the message mimetype to downloadAndMaybeDecrypt itself',
   phase: 'ready',
   covers: ['media.download'],
+  // Whether this account has the check is a rollout flag the page does not show, and the MIME type
+  // goes in before the call: "needed" stays unknown (null), the detail counts what the guard did.
   probe: () => {
     const hits = (globalThis as any).__wakitCompat?.hits?.['download-mimetype'] ?? 0;
-    if (hits > 0) return { needed: true, detail: `added the MIME type to ${hits} download(s)` };
-    return { needed: null, detail: 'decided by the first media download' };
+    return {
+      needed: null,
+      detail: `guard (the check is a rollout flag): passed the MIME type to ${hits} download(s)`,
+    };
   },
   fix: () => {
     const w = globalThis as any;
@@ -34,26 +44,20 @@ export const downloadMimetype: CompatFix = {
     if (typeof original !== 'function') {
       return { applied: false, detail: 'downloadManager.downloadAndMaybeDecrypt is missing' };
     }
-    if (original.wakit) return { applied: true, detail: 'guarding media downloads' };
+    if (original.wakit) return { applied: true, detail: 'passing the MIME type to downloads' };
     const ownerMimetype = (filehash: unknown): string | undefined => {
       if (!filehash) return undefined;
       const msgs = w.require('WAWebCollections').Msg.getModelsArray();
       return msgs.find((m: any) => m.filehash === filehash && m.mimetype)?.mimetype;
     };
-    const guarded = async function (this: unknown, args: any, ...rest: unknown[]) {
-      try {
-        return await original.call(this, args, ...rest);
-      } catch (error: any) {
-        const text = `${error?.name ?? ''} ${error?.message ?? ''}`;
-        if (!args || args.mimetype || !/mime|InvalidMediaFileType/i.test(text)) throw error;
-        const mimetype = ownerMimetype(args.filehash);
-        if (!mimetype) throw error;
-        state.hits['download-mimetype'] = (state.hits['download-mimetype'] ?? 0) + 1;
-        return original.call(this, { ...args, mimetype }, ...rest);
-      }
+    const withMimetype = function (this: unknown, args: any, ...rest: unknown[]) {
+      const mimetype = args && !args.mimetype ? ownerMimetype(args.filehash) : undefined;
+      if (!mimetype) return original.call(this, args, ...rest);
+      state.hits['download-mimetype'] = (state.hits['download-mimetype'] ?? 0) + 1;
+      return original.call(this, { ...args, mimetype }, ...rest);
     };
-    (guarded as any).wakit = true;
-    manager.downloadAndMaybeDecrypt = guarded;
-    return { applied: true, detail: 'guarding media downloads' };
+    (withMimetype as any).wakit = true;
+    manager.downloadAndMaybeDecrypt = withMimetype;
+    return { applied: true, detail: 'passing the MIME type to downloads' };
   },
 };

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument -- page code, serialized into WhatsApp Web: its modules are untyped */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- page code, serialized into WhatsApp Web: its modules are untyped */
 import type { CompatFix } from './types.js';
 
 /**
@@ -6,10 +6,12 @@ import type { CompatFix } from './types.js';
  * unacknowledged, the phone unlinks the companion a few minutes later (`disconnected: LOGOUT`).
  * whatsapp-web.js has no API for it (#3550 is open).
  *
- * The fix watches the page for a dialog (`role="dialog"`) whose text reads like that modal and
- * presses its Continue / OK button: matched by the visible words, not by class names, which change
- * with every build. Only English wording is matched (wakit's Chromium runs in English unless
- * configured otherwise). The probe says "needed" once a modal was acknowledged.
+ * The modal is a `[role="dialog"][aria-modal="true"]` in the account's language with a Continue or
+ * a Close button, so the fix matches structure and roles, never words or class names (both change
+ * with the language and every build): a modal dialog with no form field and exactly one button
+ * (nobody opens dialogs in a headless bot: the page did) gets that button pressed. A dialog with
+ * more buttons (a confirmation: Cancel / OK) or a field is left alone and only counted. The probe
+ * says "needed" once a modal was acknowledged.
  */
 export const onboardingModal: CompatFix = {
   id: 'onboarding-modal',
@@ -31,15 +33,18 @@ export const onboardingModal: CompatFix = {
     const w = globalThis as any;
     const state = (w.__wakitCompat ??= { hits: {} });
     if (state.modalWatch) return { applied: true, detail: 'watching for the modal' };
-    const TITLE = /what['’]s new|welcome to whatsapp/i;
-    const BUTTON = /^(continue|ok|got it)$/i;
     const scan = (): void => {
-      for (const dialog of w.document.querySelectorAll('[role="dialog"]')) {
-        if (!TITLE.test(dialog.textContent ?? '')) continue;
+      for (const dialog of w.document.querySelectorAll('[role="dialog"][aria-modal="true"]')) {
+        if (dialog.__wakitSeen) continue;
         const buttons: any[] = [...dialog.querySelectorAll('button, [role="button"]')];
-        const button = buttons.find((b) => BUTTON.test((b.textContent ?? '').trim()));
-        if (!button) continue;
-        button.click();
+        const fields = dialog.querySelectorAll('input, textarea, select, [contenteditable="true"]');
+        if (buttons.length === 0) continue; // still rendering: the observer looks again
+        if (buttons.length > 1 || fields.length > 0) {
+          dialog.__wakitSeen = true;
+          state.modalsLeft = (state.modalsLeft ?? 0) + 1;
+          continue;
+        }
+        buttons[0].click();
         state.hits['onboarding-modal'] = (state.hits['onboarding-modal'] ?? 0) + 1;
       }
     };

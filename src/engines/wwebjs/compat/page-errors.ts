@@ -3,7 +3,7 @@
  * name>: <description>`, and WhatsApp Web's minified error classes make that `r: r` / `t: t`:
  * the real name, message and the page-side stack are lost at the CDP boundary. wakit wraps every
  * page function whatsapp-web.js (and wakit) evaluates: in the page, an exception is described
- * (name, message, constructor, stack, causes) and thrown as a marked string; on the Node side it
+ * (name, message, constructor, own fields, stack, causes) and thrown as a marked string; on the Node side it
  * becomes a `PageError` carrying all of it. Strings evaluated as expressions are left alone.
  */
 
@@ -17,6 +17,12 @@ export interface PageErrorInfo {
   /** The constructor's (often minified) name, when it differs from `name`. */
   constructorName?: string;
   stack?: string;
+  /**
+   * The error's own fields (WhatsApp Web's custom errors carry `status`, `mediaType`…): own
+   * enumerable properties with a string, number, boolean or null value, at most 20, strings cut
+   * at 500 characters.
+   */
+  fields?: Record<string, string | number | boolean | null>;
   cause?: PageErrorInfo;
 }
 
@@ -31,6 +37,10 @@ export class PageError extends Error {
     super(`Evaluation failed: ${info.name}: ${info.message}${suffix}`);
     this.name = info.name;
     this.page = info;
+    // the page error's own fields, readable as they were in the page (`error.status`…)
+    for (const [key, value] of Object.entries(info.fields ?? {})) {
+      if (!(key in this)) Object.defineProperty(this, key, { value, enumerable: true });
+    }
     const own = (this.stack ?? '').split('\n').slice(1).join('\n');
     this.stack = `${this.name}: ${this.message}\n    --- page ---\n${pageStack(info)}\n    --- node ---\n${own}`;
   }
@@ -60,6 +70,17 @@ const DESCRIBE = `function __wakitDescribe(e, depth) {
   var out = { name: typeof e.name === 'string' && e.name ? e.name : ctor || 'Error', message: message };
   if (ctor && ctor !== out.name) out.constructorName = ctor;
   if (typeof e.stack === 'string') out.stack = e.stack;
+  var fields = {}, count = 0;
+  Object.keys(e).forEach(function (key) {
+    if (count >= 20 || key === 'name' || key === 'message' || key === 'stack' || key === 'cause') return;
+    var value = e[key];
+    var kind = typeof value;
+    if (value === null || kind === 'number' || kind === 'boolean') fields[key] = value;
+    else if (kind === 'string') fields[key] = value.slice(0, 500);
+    else return;
+    count += 1;
+  });
+  if (count > 0) out.fields = fields;
   if (depth < 4 && e.cause !== undefined) out.cause = __wakitDescribe(e.cause, depth + 1);
   return out;
 }`;

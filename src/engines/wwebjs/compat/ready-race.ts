@@ -2,15 +2,19 @@
 import type { CompatFix } from './types.js';
 
 /**
- * A warm profile can finish syncing (`Socket.hasSynced` → true) while whatsapp-web.js 1.34.7 is
- * still inside `inject()`: it listens for `change:hasSynced` only at the end (Client.js:400-410),
- * so the event has passed, `onAppStateHasSyncedEvent` never runs, and neither `authenticated` nor
- * `ready` ever comes (the start times out and retries, forever on a fast machine).
+ * WhatsApp Web syncs on its own clock: a warm profile can finish (`Socket.hasSynced` → true) while
+ * whatsapp-web.js 1.34.7 is still inside `inject()`, which listens for `change:hasSynced` only at
+ * the end (Client.js:400-410) and never looks at the current value. The event has passed,
+ * `onAppStateHasSyncedEvent` never runs, and neither `authenticated` nor `ready` ever comes.
  *
- * Probe: after the injection, `hasSynced` is already true and whatsapp-web.js's code is not
- * loaded. Fix: note every call of `onAppStateHasSyncedEvent` from now on; if none came and the
- * code is still not loaded after a grace period (a call just before we looked would have loaded
- * it by then), make the call whatsapp-web.js missed, once.
+ * The fix is the check whatsapp-web.js lacks, made once its listener is attached (this fix runs
+ * right after `inject()`): if the page has synced and nobody has called `onAppStateHasSyncedEvent`,
+ * call it, at once, once. From then on the call goes through a guard that lets one call per page
+ * load through (the listener fires again on every resync, and whatsapp-web.js would emit READY
+ * again each time). A synced call of the page's own that was already on its way to Node when this
+ * fix looked is caught there: the binding's Node side lets one call per page load reach
+ * whatsapp-web.js (synced-once.ts), and the engine takes READY at most once per page load
+ * (wire-client.ts). No timer, no replay: READY once, however slow a handler is.
  */
 export const readyRace: CompatFix = {
   id: 'ready-race',
@@ -24,14 +28,14 @@ export const readyRace: CompatFix = {
   probe: () => {
     const w = globalThis as any;
     const state = w.__wakitCompat;
-    if (state?.hits?.['ready-race']) return { needed: true, detail: 'replayed the synced event' };
+    if (state?.hits?.['ready-race']) return { needed: true, detail: 'made the missed synced call' };
     const socket = w.require('WAWebSocketModel').Socket;
     if (socket.hasSynced === true && w.WWebJS === undefined && !state?.syncedCalled) {
       return { needed: true, detail: 'synced before whatsapp-web.js listened' };
     }
     return { needed: false };
   },
-  fix: async () => {
+  fix: () => {
     const w = globalThis as any;
     const state = (w.__wakitCompat ??= { hits: {} });
     if (!state.syncedGuard) {
@@ -40,20 +44,21 @@ export const readyRace: CompatFix = {
         return { applied: false, detail: 'onAppStateHasSyncedEvent is not exposed' };
       }
       w.onAppStateHasSyncedEvent = function (this: unknown, ...args: unknown[]) {
+        if (state.syncedCalled) {
+          state.syncedRepeats = (state.syncedRepeats ?? 0) + 1;
+          return undefined;
+        }
         state.syncedCalled = true;
         return original.apply(this, args);
       };
       state.syncedGuard = true;
     }
-    const missed = (): boolean =>
-      w.require('WAWebSocketModel').Socket.hasSynced === true &&
-      w.WWebJS === undefined &&
-      !state.syncedCalled;
-    if (!missed()) return { applied: true, detail: 'nothing missed' };
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    if (!missed()) return { applied: true, detail: 'whatsapp-web.js saw the synced event itself' };
+    const socket = w.require('WAWebSocketModel').Socket;
+    if (socket.hasSynced !== true || w.WWebJS !== undefined || state.syncedCalled) {
+      return { applied: true, detail: 'guarding the synced event (one per page load)' };
+    }
     state.hits['ready-race'] = (state.hits['ready-race'] ?? 0) + 1;
     void w.onAppStateHasSyncedEvent();
-    return { applied: true, detail: 'replayed the synced event whatsapp-web.js missed' };
+    return { applied: true, detail: 'made the synced call whatsapp-web.js missed' };
   },
 };
