@@ -5,10 +5,13 @@
  */
 import { WakitError } from '../../../errors/index.js';
 import { downloadMimetype } from './download-mimetype.js';
+import { forwardBundle } from './forward-bundle.js';
+import { groupDescriptionOptions } from './group-description-options.js';
 import { loadExtraFixes } from './load-extra.js';
 import { mediaSendId } from './media-send-id.js';
 import { msgKeySerialized } from './msg-key-serialized.js';
 import { onboardingModal } from './onboarding-modal.js';
+import { qrRefresh } from './qr-refresh.js';
 import { readyRace } from './ready-race.js';
 import type { LoadedFix } from './compat-layer.js';
 import type { CompatFix } from './types.js';
@@ -26,6 +29,9 @@ export const BUILTIN_FIXES: readonly CompatFix[] = [
   onboardingModal,
   mediaSendId,
   downloadMimetype,
+  qrRefresh,
+  forwardBundle,
+  groupDescriptionOptions,
 ];
 
 /** Unminified page errors: always on (Node side, page-errors.ts); listed like the fixes. */
