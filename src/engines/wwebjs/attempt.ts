@@ -35,6 +35,10 @@ export class Attempt {
   initialized: Promise<void> = Promise.resolve();
   /** The compat fixes installed into this attempt's page. */
   compat: CompatLayer | null = null;
+  /** Clock time of the last message event (or of READY): the inbound check's silence. */
+  lastMessageAt = 0;
+  /** Page reloads the inbound check made (inbound-bridge.ts). */
+  bridgeReloads = 0;
 
   private browser: BrowserLike | null = null;
   private page: PageLike | null = null;

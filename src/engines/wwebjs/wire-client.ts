@@ -58,6 +58,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
     'ready',
     live(() => {
       attempt.ready = true;
+      attempt.lastMessageAt = host.now();
       host.loaded(attempt);
       const info = client.info;
       if (info) attempt.identity = { id: info.wid._serialized, pushname: info.pushname ?? '' };
@@ -70,6 +71,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'message',
     live((message: MessageLike) => {
+      attempt.lastMessageAt = host.now();
       host.remember(message);
       host.fire('message', toMessageData(message, host.ownId()));
     }),
@@ -77,6 +79,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'message_create',
     live((message: MessageLike) => {
+      attempt.lastMessageAt = host.now();
       host.remember(message);
       attempt.notifyCreated(message);
       host.fire('message.create', toMessageData(message, host.ownId()));

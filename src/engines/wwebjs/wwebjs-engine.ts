@@ -32,6 +32,7 @@ import { WwebjsPresence } from './presence.js';
 import type { EngineProbe } from '../health.js';
 import { CompatLayer, loadFixes, type LoadedFix } from './compat/index.js';
 import type { EvaluatingPage } from './compat/run-in-page.js';
+import { checkInboundBridge } from './inbound-bridge.js';
 import { probeHealth } from './health-probe.js';
 
 type Phase = 'idle' | 'running' | 'ended' | 'stopping' | 'stopped';
@@ -189,7 +190,13 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     const attempt = this.attempt;
     const page = attempt?.ready ? (attempt.client.pupPage as EvaluatingPage | null) : null;
     const compat = attempt?.compat ? await attempt.compat.probe() : [];
-    return probeHealth(page?.evaluate ? page : null, compat, await this.loadFixes());
+    const probe = await probeHealth(page?.evaluate ? page : null, compat, await this.loadFixes());
+    probe.capabilities['events.inbound'] = await checkInboundBridge(attempt!, {
+      clock: this.clock,
+      log: this.log,
+      options: this.config.inboundCheck,
+    });
+    return probe;
   }
 
   /** Destroys the client (never logs out) and waits until no Chromium of ours is left. */
@@ -269,6 +276,10 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   ownId(): string | undefined {
     return this.attempt?.identity?.id;
+  }
+
+  now(): number {
+    return this.clock.now();
   }
 
   setWaState(state: string): void {
