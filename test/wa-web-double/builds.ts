@@ -78,6 +78,14 @@ export interface DoubleBuild {
    * OpenWA users in October 2026 (issue 36); no public fix.
    */
   eventBridgeDead: boolean;
+  /**
+   * Blocking after the LID migration: `WAWebBlockContactUtils.getContactToBlockOnlyUseIfNoAssociatedChat`
+   * is gone (1.34.7's `Contact.block()`/`unblock()` fail: "… is not a function"), the action wants
+   * a `blockEntryPoint`, and the server refuses a phone-keyed block of a person whose chat is keyed
+   * by LID ("trying to block a pn contact without a chat"): OpenWA's `scripts/patch-wwebjs-block.js`
+   * (its patch 8), verified live 2026-08-18.
+   */
+  blockNeedsLid: boolean;
   /** Time between OPENING and the first settled state after load. */
   bootDelayMs: number;
   /** Time between OPENING and CONNECTED once linked. */
@@ -112,6 +120,7 @@ export const BASELINE_BUILD: DoubleBuild = {
   forwardModuleLazy: false,
   groupDescriptionTakesOptions: false,
   eventBridgeDead: false,
+  blockNeedsLid: false,
   ...TIMING,
 };
 
@@ -184,6 +193,7 @@ export const GROUP_DESCRIPTION_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1046899131',
   groupDescriptionTakesOptions: true,
+  blockNeedsLid: true,
 };
 
 /** READY, and the page never delivers a new message to whatsapp-web.js (OpenWA users, October). */
@@ -191,6 +201,13 @@ export const DEAD_BRIDGE_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1049100000',
   eventBridgeDead: true,
+};
+
+/** Blocking needs the chat-owning (LID) identity (OpenWA patch 8, scripts/patch-wwebjs-block.js). */
+export const BLOCK_LID_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1048000000',
+  blockNeedsLid: true,
 };
 
 /**
@@ -204,6 +221,7 @@ export const NEWEST_BUILD: DoubleBuild = {
   cmdRefreshQRGone: true,
   forwardModuleLazy: true,
   groupDescriptionTakesOptions: true,
+  blockNeedsLid: true,
 };
 
 export const BUILDS = [
@@ -217,5 +235,6 @@ export const BUILDS = [
   FORWARD_LAZY_BUILD,
   GROUP_DESCRIPTION_BUILD,
   DEAD_BRIDGE_BUILD,
+  BLOCK_LID_BUILD,
   NEWEST_BUILD,
 ] as const;

@@ -222,6 +222,7 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
       'download-mimetype',
       'forward-bundle',
       'group-description-options',
+      'block-contact-lid',
     ]);
   });
 

@@ -8,6 +8,7 @@ import { nextEvent } from '../engines/engine-contract.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { CompatResult } from '../../src/engines/health.js';
 import {
+  BLOCK_LID_BUILD,
   FORWARD_LAZY_BUILD,
   GROUP_DESCRIPTION_BUILD,
   QR_REFRESH_BUILD,
@@ -161,6 +162,34 @@ describe('the October breaks on the WhatsApp Web double (real whatsapp-web.js 1.
         needed: true,
         applied: true,
       });
+    });
+  });
+
+  describe('block-contact-lid (blocking after the LID migration: BLOCK_LID_BUILD)', () => {
+    it('without the fix blocking fails: the target helper is gone, nobody is blocked', async () => {
+      const engine = await linked(BLOCK_LID_BUILD, ['block-contact-lid']);
+      const error = (await engine.ops.contacts.setBlocked(ALICE.pn, true).then(
+        () => expect.fail('expected a failure'),
+        (e: unknown) => e,
+      )) as { code: string; cause?: Error };
+      expect(error.code).to.equal('ENGINE_ERROR');
+      expect(String(error.cause?.message)).to.contain(
+        'getContactToBlockOnlyUseIfNoAssociatedChat is not a function',
+      );
+      expect(await h.phone('blocked')).to.deep.equal([]);
+    });
+
+    it('with the fix the chat-owning (LID) identity is blocked and unblocked', async () => {
+      const engine = await linked(BLOCK_LID_BUILD);
+      // Alice writes from her LID: her chat is keyed by it, as a person's chat is after the migration
+      const incoming = nextEvent(engine, 'message', undefined, 10_000);
+      await h.phone('receive', { from: ALICE.lid, body: 'hi' });
+      await incoming;
+      await engine.ops.contacts.setBlocked(ALICE.pn, true);
+      expect(await h.phone('blocked')).to.deep.equal([ALICE.lid]);
+      await engine.ops.contacts.setBlocked(ALICE.pn, false);
+      expect(await h.phone('blocked')).to.deep.equal([]);
+      expect(await compat(engine, 'block-contact-lid')).to.include({ needed: true, applied: true });
     });
   });
 });

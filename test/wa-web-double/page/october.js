@@ -8,6 +8,30 @@
   const D = window.__double;
   const { build } = D;
 
+  // ------------------------------------------------ blocking (WAWebBlockContact*), every build
+  const Blocklist = D.modules.WAWebCollections.Blocklist;
+  const idOf = (contact) => contact.id._serialized;
+  D.blocked = () => [...Blocklist.index.keys()];
+  const utils = D.define('WAWebBlockContactUtils', {
+    getContactToBlockOnlyUseIfNoAssociatedChat: (contact) => contact,
+  });
+  D.define('WAWebBlockContactAction', {
+    blockContact: async ({ contact, blockEntryPoint }) => {
+      if (build.blockNeedsLid) {
+        if (!blockEntryPoint) throw new TypeError('blockContact: no blockEntryPoint');
+        if (!contact.id.isLid() && D.lidOf(contact.id)) {
+          throw new Error('[blocklist] trying to block a pn contact without a chat');
+        }
+      }
+      Blocklist.add(new D.Model({ id: idOf(contact) }));
+    },
+    unblockContact: async (contact) => {
+      Blocklist.remove(idOf(contact));
+    },
+  });
+  // after the LID migration (OpenWA patch 8): the helper is gone, a pn-keyed block is refused
+  if (build.blockNeedsLid) utils.getContactToBlockOnlyUseIfNoAssociatedChat = undefined;
+
   // ------------------------------------------------ Cmd.refreshQR gone (2.3000.1048901417)
   // WAWebLaunchSocketUtils.refreshQR stays: the only refresh left.
   if (build.cmdRefreshQRGone) delete D.Cmd.refreshQR;

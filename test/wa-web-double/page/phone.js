@@ -17,6 +17,8 @@
 
   const phone = {
     build: D.build,
+    /** Who the bot blocked (serialized ids, as WhatsApp's blocklist keys them). */
+    blocked: () => D.blocked(),
     ready: () => D.ready,
     state: () => ({
       socket: D.Socket.state,

@@ -4,6 +4,7 @@
  * and installed only where the build needs it; operators add their own with `engine.compat.extra`.
  */
 import { WakitError } from '../../../errors/index.js';
+import { blockContactLid } from './block-contact-lid.js';
 import { downloadMimetype } from './download-mimetype.js';
 import { forwardBundle } from './forward-bundle.js';
 import { groupDescriptionOptions } from './group-description-options.js';
@@ -32,6 +33,7 @@ export const BUILTIN_FIXES: readonly CompatFix[] = [
   qrRefresh,
   forwardBundle,
   groupDescriptionOptions,
+  blockContactLid,
 ];
 
 /** Unminified page errors: always on (Node side, page-errors.ts); listed like the fixes. */
