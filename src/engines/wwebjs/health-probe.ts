@@ -124,6 +124,8 @@ export async function probeHealth(
   for (const name of CAPABILITIES) {
     capabilities[name] = answer.capabilities[name] ?? { ok: false, detail: 'not probed' };
   }
+  // not a look at the page: the engine's inbound check (inbound-bridge.ts) answers it
+  capabilities['events.inbound'] = { ok: true, detail: 'checked by the engine' };
   for (const result of compat) {
     if (result.needed !== true || result.applied) continue;
     for (const name of fixes.find((fix) => fix.id === result.id)?.covers ?? []) {

@@ -38,6 +38,7 @@ export async function checkInboundBridge(
   try {
     await attempt.client.sendMessage(own, BRIDGE_CHECK_TEXT);
   } catch (error) {
+    // not reported: a failed send is not a verdict on the bridge; health says "not checked"
     echo.resolve(null);
     log.warn({ err: error }, 'the inbound check could not send its message');
     return { ok: true, detail: 'not checked: the check message could not be sent' };
@@ -53,6 +54,7 @@ export async function checkInboundBridge(
   attempt.lastMessageAt = clock.now(); // one reload per silence, not one per health check
   attempt.bridgeReloads += 1;
   const page = attempt.client.pupPage as { reload?: () => Promise<unknown> } | null;
+  // not reported: a reload that fails is seen by the next check (still broken), and logged
   void page?.reload?.().catch((error: unknown) => {
     log.warn({ err: error }, 'reloading the page failed');
   });

@@ -43,7 +43,7 @@ export const blockContactLid: CompatFix = {
       try {
         return w.require(name);
       } catch {
-        return null;
+        return null; // not reported: a module this build lacks is the answer (null)
       }
     };
     const lidOf = (id: unknown): any => {
@@ -52,7 +52,7 @@ export const blockContactLid: CompatFix = {
         try {
           if (typeof migration?.[name] === 'function') return migration[name](id) ?? null;
         } catch {
-          // no LID mapping for this account: the next way, or none
+          // not reported: no LID mapping for this account is the answer; the next way, or none
         }
       }
       return null;

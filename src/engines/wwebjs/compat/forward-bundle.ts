@@ -33,7 +33,7 @@ export const forwardBundle: CompatFix = {
     try {
       module = w.require('WAWebChatForwardMessage');
     } catch {
-      module = undefined;
+      module = undefined; // not reported: not requirable is what the probe looks for
     }
     if (typeof module?.forwardMessages === 'function') return { needed: false };
     return { needed: true, detail: 'WAWebChatForwardMessage is not loaded' };
@@ -49,7 +49,7 @@ export const forwardBundle: CompatFix = {
       try {
         return typeof w.require('WAWebChatForwardMessage')?.forwardMessages === 'function';
       } catch {
-        return false;
+        return false; // not reported: not loaded is the answer
       }
     };
     const load = async (): Promise<boolean> => {
@@ -58,7 +58,7 @@ export const forwardBundle: CompatFix = {
       try {
         bundle = w.require('WAWebForwardMessageFlowLoadable');
       } catch {
-        return false;
+        return false; // not reported: no bundle on this build; the fix says "not applied"
       }
       if (typeof bundle?.requireBundle !== 'function') return false;
       const timeout = new Promise((resolve) => setTimeout(resolve, 5_000));

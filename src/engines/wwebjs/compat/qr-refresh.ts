@@ -42,7 +42,7 @@ export const qrRefresh: CompatFix = {
           const owner = pick(w.require(name));
           if (typeof owner?.refreshQR === 'function') found.push(() => owner.refreshQR());
         } catch {
-          // not on this build: the next one
+          // not reported: not on this build is the answer; the next one
         }
       }
       return found;
