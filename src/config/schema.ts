@@ -126,6 +126,17 @@ const wwebjsEngineSchema = z
       webVersionStrict: z.boolean().default(false),
       userAgent: z.string().optional(),
       healthIntervalMs,
+      /**
+       * The inbound bridge check (docs/engines.md): READY with no message event for `silenceMs`
+       * (0: never checked), a health check sends one message to the account's own chat; when it
+       * does not come back within `echoTimeoutMs`, `events.inbound` is broken and the page reloads.
+       */
+      inboundCheck: z
+        .strictObject({
+          silenceMs: z.number().int().min(0).default(900_000),
+          echoTimeoutMs: z.number().int().min(1).default(15_000),
+        })
+        .prefault({}),
       /** The compat layer (docs/engines.md): operator fixes, loaded like the built-in ones. */
       compat: z
         .strictObject({

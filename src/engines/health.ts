@@ -19,6 +19,12 @@ export const CAPABILITIES = [
   'contacts.lid',
   /** Group metadata can be read. */
   'groups.metadata',
+  /** A message can be forwarded: the forward module is loaded or loadable. */
+  'send.forward',
+  /** A group's description can be changed: the job takes the call whatsapp-web.js makes. */
+  'groups.description',
+  /** New messages reach the engine: the page's event bridge to whatsapp-web.js is alive. */
+  'events.inbound',
 ] as const;
 
 export type Capability = (typeof CAPABILITIES)[number];
@@ -93,7 +99,8 @@ export function capabilitiesFor(kind: string): Capability[] {
   if (NO_CAPABILITY.has(kind)) return [];
   if (MEDIA_KINDS.has(kind)) return ['ids.serialize', 'send.media'];
   if (kind === 'download') return ['ids.serialize', 'media.download'];
-  if (kind === 'forward' || kind === 'reaction' || kind === 'edit' || kind === 'delete') {
+  if (kind === 'forward') return ['ids.serialize', 'send.forward'];
+  if (kind === 'reaction' || kind === 'edit' || kind === 'delete') {
     return ['ids.serialize'];
   }
   return ['ids.serialize', 'send.text'];

@@ -82,6 +82,9 @@ describe('engine health on the simulator (SDK)', () => {
       'media.download',
       'contacts.lid',
       'groups.metadata',
+      'send.forward',
+      'groups.description',
+      'events.inbound',
     ]);
     expect(events[0]).to.deep.equal(health);
     // Checking again without a change emits nothing new.

@@ -35,6 +35,8 @@ const SURFACE = `<script>(() => {
     WAWebMediaMmsV4Upload: { uploadMedia: fn },
     WAWebDownloadManager: { downloadManager: { downloadAndMaybeDecrypt: async () => new ArrayBuffer(1) } },
     WAWebApiContact: { getCurrentLid: fn, getPhoneNumber: fn },
+    WAWebChatForwardMessage: { forwardMessages: fn },
+    WAWebGroupModifyInfoJob: { setGroupDescription: (wid, desc, id, prev) => undefined },
     WAWebCollections: { GroupMetadata: { find: fn, getModelsArray: fn }, Msg: { getModelsArray: () => [] } },
     WAWebSocketModel: { Socket: { hasSynced: true } },
   };

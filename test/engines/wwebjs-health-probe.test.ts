@@ -30,6 +30,8 @@ const surface = (omit: string[] = []): string => `<script>(() => {
     WAWebMediaMmsV4Upload: { uploadMedia: fn },
     WAWebDownloadManager: { downloadManager: { downloadAndMaybeDecrypt: fn } },
     WAWebApiContact: { getCurrentLid: fn, getPhoneNumber: fn },
+    WAWebChatForwardMessage: { forwardMessages: fn },
+    WAWebGroupModifyInfoJob: { setGroupDescription: (wid, desc, id, prev) => undefined },
     WAWebCollections: { GroupMetadata: { find: fn, getModelsArray: fn } },
   };
   window.require = (name) => {

@@ -52,6 +52,45 @@ export interface DoubleBuild {
    * that no compat fix covers, for the engine health and held sends (not a reported build).
    */
   mediaPrepMissing: boolean;
+  /**
+   * October 2026 changes (page/october.js), each citing its report:
+   * `qrIdleAfterRefs`: after this many QR refs the QR stops (`UNPAIRED_IDLE`, WhatsApp's "click
+   * to reload the QR code") until a refresh; null: the refs rotate forever. whatsapp-web.js 1.34.7
+   * refreshes from Node (Client.js:281-293, `window.require(...)` where `window` is undefined:
+   * WAHA #1990), so an idle QR never comes back. `cmdRefreshQRGone`: `WAWebCmd.Cmd.refreshQR`
+   * is gone; `WAWebLaunchSocketUtils.refreshQR` remains (the one 1.34.7's `cancelPairingCode`
+   * uses).
+   */
+  qrIdleAfterRefs: number | null;
+  cmdRefreshQRGone: boolean;
+  /**
+   * `WAWebChatForwardMessage` is registered but not loaded: `require` gives undefined until its
+   * bundle is loaded (`WAWebForwardMessageFlowLoadable.requireBundle()`), so 1.34.7's
+   * `WWebJS.forwardMessage` fails with "Cannot read properties of undefined (reading
+   * 'forwardMessages')": WAHA #2278; fixed in wppconnect wa-js PR #3582.
+   */
+  forwardModuleLazy: boolean;
+  /**
+   * `WAWebGroupModifyInfoJob.setGroupDescription` takes one options object `{ groupWid, desc,
+   * newDescId, prevDescId }`; 1.34.7's positional call (GroupChat.js:418-425) then fails with
+   * "Cannot read properties of undefined (reading 'toJid')": wppconnect wa-js #3595 / PR #3638,
+   * OpenWA PR #1487.
+   */
+  groupDescriptionTakesOptions: boolean;
+  /**
+   * READY comes, but the page never delivers a new message to the listeners whatsapp-web.js
+   * attached (the event bridge is dead): no inbound message, no `message_create`. Reported by
+   * OpenWA users in October 2026 (issue 36); no public fix.
+   */
+  eventBridgeDead: boolean;
+  /**
+   * Blocking after the LID migration: `WAWebBlockContactUtils.getContactToBlockOnlyUseIfNoAssociatedChat`
+   * is gone (1.34.7's `Contact.block()`/`unblock()` fail: "… is not a function"), the action wants
+   * a `blockEntryPoint`, and the server refuses a phone-keyed block of a person whose chat is keyed
+   * by LID ("trying to block a pn contact without a chat"): OpenWA's `scripts/patch-wwebjs-block.js`
+   * (its patch 8), verified live 2026-08-18.
+   */
+  blockNeedsLid: boolean;
   /** Time between OPENING and the first settled state after load. */
   bootDelayMs: number;
   /** Time between OPENING and CONNECTED once linked. */
@@ -81,6 +120,12 @@ export const BASELINE_BUILD: DoubleBuild = {
   warmProfileSyncsEarly: false,
   onboardingModalLogoutMs: null,
   mediaPrepMissing: false,
+  qrIdleAfterRefs: null,
+  cmdRefreshQRGone: false,
+  forwardModuleLazy: false,
+  groupDescriptionTakesOptions: false,
+  eventBridgeDead: false,
+  blockNeedsLid: false,
   ...TIMING,
 };
 
@@ -135,13 +180,58 @@ export const NO_MEDIA_PREP_BUILD: DoubleBuild = {
 };
 
 /**
- * The newest build: every change above that a fix answers, as `COMPAT_WEB_VERSION`
- * (src/engines/wwebjs/compat/index.ts), the default `engine.webVersion`, names it.
+ * 2.3000.1048901417: `Cmd.refreshQR` gone (issue 36), and the QR goes idle after a few refs as
+ * WhatsApp Web's does (`qrIdleAfterRefs`); `qrRefreshMs` short so a test sees it idle quickly.
+ */
+export const QR_REFRESH_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1048901417',
+  cmdRefreshQRGone: true,
+  qrIdleAfterRefs: 2,
+  qrRefreshMs: 500,
+};
+
+/** 2.3000.1049007170: the forward module is registered but not requirable (WAHA #2278). */
+export const FORWARD_LAZY_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1049007170',
+  forwardModuleLazy: true,
+};
+
+/** `setGroupDescription` takes an options object (wa-js #3595, PR #3638; OpenWA PR #1487). */
+export const GROUP_DESCRIPTION_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1046899131',
+  groupDescriptionTakesOptions: true,
+  blockNeedsLid: true,
+};
+
+/** READY, and the page never delivers a new message to whatsapp-web.js (OpenWA users, October). */
+export const DEAD_BRIDGE_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1049100000',
+  eventBridgeDead: true,
+};
+
+/** Blocking needs the chat-owning (LID) identity (OpenWA patch 8, scripts/patch-wwebjs-block.js). */
+export const BLOCK_LID_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1048000000',
+  blockNeedsLid: true,
+};
+
+/**
+ * The newest build: every change above that a fix answers. `COMPAT_WEB_VERSION`
+ * (src/engines/wwebjs/compat/index.ts), the default `engine.webVersion`, should name it.
  */
 export const NEWEST_BUILD: DoubleBuild = {
   ...MEDIA_ID_CLOBBER_BUILD,
-  version: '2.3000.1047780587',
+  version: '2.3000.1049007170',
   downloadRequiresMimetype: true,
+  cmdRefreshQRGone: true,
+  forwardModuleLazy: true,
+  groupDescriptionTakesOptions: true,
+  blockNeedsLid: true,
 };
 
 export const BUILDS = [
@@ -151,5 +241,10 @@ export const BUILDS = [
   DOWNLOAD_MIMETYPE_BUILD,
   READY_RACE_BUILD,
   NO_MEDIA_PREP_BUILD,
+  QR_REFRESH_BUILD,
+  FORWARD_LAZY_BUILD,
+  GROUP_DESCRIPTION_BUILD,
+  DEAD_BRIDGE_BUILD,
+  BLOCK_LID_BUILD,
   NEWEST_BUILD,
 ] as const;

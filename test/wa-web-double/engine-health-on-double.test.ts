@@ -11,11 +11,20 @@ import { expect } from 'chai';
 import type { RestServer } from '../../plugins/rest/server.js';
 import type { BotClient } from '../../src/client/bot-client.js';
 import type { EngineHealth } from '../../src/engines/health.js';
-import { NEWEST_BUILD, NO_MEDIA_PREP_BUILD } from './builds.js';
+import { BRIDGE_CHECK_TEXT } from '../../src/engines/wwebjs/inbound-bridge.js';
+import { startAndLink } from '../engines/engine-contract.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import {
+  DEAD_BRIDGE_BUILD,
+  KEY_RENAME_BUILD,
+  NEWEST_BUILD,
+  NO_MEDIA_PREP_BUILD,
+  type DoubleBuild,
+} from './builds.js';
 import { DoubleHarness } from './harness.js';
 import { buildPage } from './page-builder.js';
 import { restOnDouble } from './rest-on-double.js';
-import { ALICE } from './world.js';
+import { ALICE, BOT } from './world.js';
 
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -131,5 +140,77 @@ describe('engine health and held sends on whatsapp-web.js 1.34.7 + the WhatsApp 
       status: 'degraded',
       reasons: ['1 client(s) run a WhatsApp Web build other than their pin'],
     });
+  });
+});
+
+describe('health probes by behaviour on whatsapp-web.js 1.34.7 + the WhatsApp Web double', function () {
+  this.timeout(90_000);
+  let h: DoubleHarness;
+  afterEach(async () => {
+    await h?.cleanup();
+  });
+
+  /** An engine on `build` with these engine config overrides, linked and READY. */
+  async function linked(build: DoubleBuild, overrides: Record<string, unknown> = {}) {
+    h = await DoubleHarness.create({ build });
+    const engine = h.engine(overrides);
+    await startAndLink(h.contractView(engine));
+    return engine;
+  }
+  const CHECK_NOW = { inboundCheck: { silenceMs: 1, echoTimeoutMs: 2_000 } };
+
+  it('ids.serialize: an id that reaches Node without _serialized is broken, saying what crossed', async () => {
+    const engine = await linked(KEY_RENAME_BUILD, { compat: { disable: ['msg-key-serialized'] } });
+    await h.phone('receive', { from: ALICE.pn, body: 'an id to cross' });
+    const { capabilities } = await engine.ops.account.checkHealth();
+    expect(capabilities['ids.serialize'].ok).to.equal(false);
+    expect(capabilities['ids.serialize'].detail).to.match(
+      /a message id reaches Node as \{.*"\$1":"false_.*\(no _serialized\)/,
+    );
+  });
+
+  it('send.forward and groups.description: broken, and why, while their modules do not take the call; ok with the fixes', async () => {
+    const disable = ['forward-bundle', 'group-description-options'];
+    const broken = await linked(NEWEST_BUILD, { compat: { disable } });
+    const before = (await broken.ops.account.checkHealth()).capabilities;
+    expect(before['send.forward']).to.deep.equal({
+      ok: false,
+      detail:
+        'WAWebChatForwardMessage is registered but not loaded; compat fix forward-bundle is needed but not installed',
+    });
+    expect(before['groups.description'].ok).to.equal(false);
+    expect(before['groups.description'].detail).to.match(/^setGroupDescription takes one options/);
+    await h.cleanup();
+    const fixed = await linked(NEWEST_BUILD);
+    const after = (await fixed.ops.account.checkHealth()).capabilities;
+    expect(after['send.forward']).to.deep.equal({ ok: true });
+    expect(after['groups.description']).to.deep.equal({ ok: true });
+  });
+
+  it('events.inbound: a live bridge brings the check message back to the engine', async () => {
+    const engine = await linked(KEY_RENAME_BUILD, CHECK_NOW);
+    const { capabilities } = await engine.ops.account.checkHealth();
+    expect(capabilities['events.inbound']).to.deep.equal({
+      ok: true,
+      detail: 'the check message came back',
+    });
+    const sent = await h.phone<Array<{ to: string; body: string }>>('sent');
+    expect(sent.map((m) => [m.to, m.body])).to.deep.equal([[BOT.pn, BRIDGE_CHECK_TEXT]]);
+  });
+
+  it('events.inbound: READY with the event bridge never attached → broken, why, and the page reloaded', async () => {
+    const engine = await linked(DEAD_BRIDGE_BUILD, CHECK_NOW);
+    const loads = h.requests.length;
+    const health = await engine.ops.account.checkHealth();
+    expect(health.capabilities['events.inbound'].ok).to.equal(false);
+    expect(health.capabilities['events.inbound'].detail).to.match(
+      /READY, no message event for \d+ s, and the check message did not come back within 2000 ms: the page's event bridge is not attached/,
+    );
+    // the page is reloaded: WhatsApp Web is requested again
+    await waitUntil(
+      () => h.requests.length > loads,
+      10_000,
+      () => 'a reload',
+    );
   });
 });

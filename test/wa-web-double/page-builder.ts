@@ -20,6 +20,7 @@ const PARTS = [
   'actions',
   'groups',
   'changes',
+  'october',
   'phone',
 ] as const;
 const PAGE_DIR = path.join(import.meta.dirname, 'page');

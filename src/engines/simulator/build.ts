@@ -24,6 +24,9 @@ const BREAKS: Record<Capability, string> = {
   'media.download': 'InvalidMediaFileType',
   'contacts.lid': "TypeError: Cannot read properties of undefined (reading 'getCurrentLid')",
   'groups.metadata': "TypeError: Cannot read properties of undefined (reading 'find')",
+  'send.forward': "TypeError: Cannot read properties of undefined (reading 'forwardMessages')",
+  'groups.description': "TypeError: Cannot read properties of undefined (reading 'toJid')",
+  'events.inbound': 'no new message reached the engine (the event bridge is not attached)',
 };
 
 /**

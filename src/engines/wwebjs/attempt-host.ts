@@ -26,6 +26,8 @@ export interface AttemptHost {
   remember(message: MessageLike): void;
   /** Own chat id once READY. */
   ownId(): string | undefined;
+  /** The engine's clock time (the inbound check's silence). */
+  now(): number;
   /** Latest WhatsApp Web state (`change_state`), for RemoteAuth's delete guard. */
   setWaState(state: string): void;
 }

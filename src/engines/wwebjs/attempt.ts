@@ -44,6 +44,10 @@ export class Attempt {
    */
   authenticatedOnLoad: number | null = null;
   readyOnLoad: number | null = null;
+  /** Clock time of the last message event (or of READY): the inbound check's silence. */
+  lastMessageAt = 0;
+  /** Page reloads the inbound check made (inbound-bridge.ts). */
+  bridgeReloads = 0;
 
   private browser: BrowserLike | null = null;
   private page: PageLike | null = null;

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- page code, serialized into WhatsApp Web: its modules are untyped */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- page code, serialized into WhatsApp Web: its modules are untyped */
 import { WakitError } from '../../errors/index.js';
 import {
   CAPABILITIES,
@@ -13,8 +13,11 @@ import { comparePin } from './running-build.js';
 import { errorText, runInPage, type EvaluatingPage } from './compat/run-in-page.js';
 
 /**
- * One cheap look at each capability, in the page: what whatsapp-web.js 1.34.7 calls exists, and a
- * message key and a wid built from known parts serialize to the expected strings. Nothing is sent.
+ * One cheap look at each capability, in the page, by behaviour where it is cheap and safe: an id
+ * round trip through whatsapp-web.js's own serialisation (a message the page holds, through
+ * `WWebJS.getMessageModel` and JSON, as it crosses to Node), the forward module actually
+ * requirable, the description job taking the call whatsapp-web.js makes; elsewhere, that what
+ * whatsapp-web.js 1.34.7 calls exists. Nothing is sent and nothing changes.
  */
 const PAGE_PROBE = (): unknown => {
   const w = globalThis as any;
@@ -32,10 +35,34 @@ const PAGE_PROBE = (): unknown => {
   check('ids.serialize', () => {
     const wid = mod('WAWebWidFactory').createWid('10000000000@c.us');
     if (wid._serialized !== '10000000000@c.us') return `a wid serializes to ${wid._serialized}`;
+    // the round trip a message's id makes to Node (getMessageModel, then JSON), on a message the
+    // page holds; without one, a message key built from known parts
+    const msgs = mod('WAWebCollections').Msg;
+    const msg = fn(msgs?.getModelsArray) ? msgs.getModelsArray()[0] : undefined;
+    if (msg && fn(w.WWebJS?.getMessageModel)) {
+      const id = JSON.parse(JSON.stringify(w.WWebJS.getMessageModel(msg)))?.id;
+      const whole =
+        typeof id?._serialized === 'string' && id._serialized.endsWith(`_${String(id.id)}`);
+      return whole || `a message id reaches Node as ${JSON.stringify(id)} (no _serialized)`;
+    }
     const MsgKey = mod('WAWebMsgKey');
     const key = new MsgKey({ from: wid, to: wid, id: 'WAKITPROBE0', selfDir: 'out' });
     const want = 'true_10000000000@c.us_WAKITPROBE0';
     return key._serialized === want || `a message key serializes to ${String(key._serialized)}`;
+  });
+  check('send.forward', () => {
+    const forward = w.require('WAWebChatForwardMessage');
+    if (forward === undefined) return 'WAWebChatForwardMessage is registered but not loaded';
+    return fn(forward.forwardMessages) || 'WAWebChatForwardMessage.forwardMessages is missing';
+  });
+  check('groups.description', () => {
+    const set = mod('WAWebGroupModifyInfoJob').setGroupDescription;
+    if (!fn(set)) return 'setGroupDescription is missing';
+    return (
+      set.length !== 1 ||
+      set.wakit === true ||
+      'setGroupDescription takes one options object; whatsapp-web.js calls it positionally'
+    );
   });
   check(
     'send.text',
@@ -99,13 +126,14 @@ export async function probeHealth(
   for (const name of CAPABILITIES) {
     capabilities[name] = answer.capabilities[name] ?? { ok: false, detail: 'not probed' };
   }
+  // not a look at the page: the engine's inbound check (inbound-bridge.ts) answers it
+  capabilities['events.inbound'] = { ok: true, detail: 'checked by the engine' };
   for (const result of compat) {
     if (result.needed !== true || result.applied) continue;
     for (const name of fixes.find((fix) => fix.id === result.id)?.covers ?? []) {
-      capabilities[name] = {
-        ok: false,
-        detail: `compat fix ${result.id} is needed but not installed`,
-      };
+      const seen = capabilities[name].ok ? undefined : capabilities[name].detail;
+      const why = `compat fix ${result.id} is needed but not installed`;
+      capabilities[name] = { ok: false, detail: seen ? `${seen}; ${why}` : why };
     }
   }
   return { ...base, build: answer.build, capabilities, pin: comparePin(pinned, answer.build) };

@@ -69,6 +69,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
       }
       attempt.readyOnLoad = load;
       attempt.ready = true;
+      attempt.lastMessageAt = host.now();
       host.loaded(attempt);
       const info = client.info;
       if (info) attempt.identity = { id: info.wid._serialized, pushname: info.pushname ?? '' };
@@ -81,6 +82,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'message',
     live((message: MessageLike) => {
+      attempt.lastMessageAt = host.now();
       host.remember(withSerializedId(message));
       host.fire('message', toMessageData(message, host.ownId()));
     }),
@@ -88,6 +90,7 @@ export function wireClient(attempt: Attempt, host: AttemptHost): void {
   client.on(
     'message_create',
     live((message: MessageLike) => {
+      attempt.lastMessageAt = host.now();
       host.remember(withSerializedId(message));
       attempt.notifyCreated(message);
       host.fire('message.create', toMessageData(message, host.ownId()));

@@ -32,6 +32,7 @@ import { WwebjsPresence } from './presence.js';
 import type { EngineProbe } from '../health.js';
 import { CompatLayer, loadFixes, type LoadedFix } from './compat/index.js';
 import type { EvaluatingPage } from './compat/run-in-page.js';
+import { checkInboundBridge } from './inbound-bridge.js';
 import { probeHealth } from './health-probe.js';
 import { comparePin, pinMismatchError, pinnedBuild, watchRunningBuild } from './running-build.js';
 
@@ -197,7 +198,18 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     const page = attempt?.ready ? (attempt.client.pupPage as EvaluatingPage | null) : null;
     const compat = attempt?.compat ? await attempt.compat.probe() : [];
     const fixes = await this.loadFixes();
-    return probeHealth(page?.evaluate ? page : null, compat, fixes, pinnedBuild(this.config));
+    const probe = await probeHealth(
+      page?.evaluate ? page : null,
+      compat,
+      fixes,
+      pinnedBuild(this.config),
+    );
+    probe.capabilities['events.inbound'] = await checkInboundBridge(attempt!, {
+      clock: this.clock,
+      log: this.log,
+      options: this.config.inboundCheck,
+    });
+    return probe;
   }
 
   /**
@@ -312,6 +324,10 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   ownId(): string | undefined {
     return this.attempt?.identity?.id;
+  }
+
+  now(): number {
+    return this.clock.now();
   }
 
   setWaState(state: string): void {

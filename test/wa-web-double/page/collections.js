@@ -155,6 +155,10 @@
       });
       Object.defineProperty(this, 'msgs', { value: new D.Collection(Msg), enumerable: false });
     }
+    /** The contact the chat belongs to (keyed like the chat: by LID for a LID chat). */
+    get contact() {
+      return ContactCollection.get(this.id) ?? ContactCollection.add({ id: this.id });
+    }
     get formattedTitle() {
       if (this.groupMetadata) return this.groupMetadata.subject;
       const contact = ContactCollection.get(this.id);

@@ -17,6 +17,8 @@
 
   const phone = {
     build: D.build,
+    /** Who the bot blocked (serialized ids, as WhatsApp's blocklist keys them). */
+    blocked: () => D.blocked(),
     ready: () => D.ready,
     state: () => ({
       socket: D.Socket.state,
@@ -28,7 +30,7 @@
     /** The phone scans a QR string (`ref,keys…`): only the current ref links. */
     async scan(qr, account = D.world.me) {
       const ref = String(qr).split(',')[0];
-      if (!ref || ref !== D.Conn.ref)
+      if (!ref || ref !== D.Conn.ref || D.Socket.state === 'UNPAIRED_IDLE')
         throw new Error(`WA double phone: QR ref ${ref} is not current`);
       await D.connect(account, { persist: true });
     },

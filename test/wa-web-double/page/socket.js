@@ -85,10 +85,26 @@
   let refSeq = 0;
   const newRef = () =>
     `2@double${build.version}#${++refSeq}#${Math.random().toString(36).slice(2, 14)}`;
+  /**
+   * A new ref every `qrRefreshMs`; after `qrIdleAfterRefs` of them (when set) the QR stops:
+   * `UNPAIRED_IDLE` ("click to reload the QR code"), no ref scans, until a refresh.
+   */
+  let refsShown = 0;
+  const showRef = () => {
+    if (build.qrIdleAfterRefs !== null && refsShown >= build.qrIdleAfterRefs) {
+      clearInterval(refTimer);
+      Socket.set('state', 'UNPAIRED_IDLE');
+      return;
+    }
+    refsShown += 1;
+    Conn.set('ref', newRef());
+  };
   const rotateRefs = () => {
     clearInterval(refTimer);
-    Conn.set('ref', newRef());
-    refTimer = setInterval(() => Conn.set('ref', newRef()), build.qrRefreshMs);
+    refsShown = 0;
+    if (Socket.state === 'UNPAIRED_IDLE') Socket.set('state', 'UNPAIRED');
+    showRef();
+    refTimer = setInterval(showRef, build.qrRefreshMs);
   };
   Cmd.refreshQR = () => rotateRefs();
 

@@ -4,11 +4,15 @@
  * and installed only where the build needs it; operators add their own with `engine.compat.extra`.
  */
 import { WakitError } from '../../../errors/index.js';
+import { blockContactLid } from './block-contact-lid.js';
 import { downloadMimetype } from './download-mimetype.js';
+import { forwardBundle } from './forward-bundle.js';
+import { groupDescriptionOptions } from './group-description-options.js';
 import { loadExtraFixes } from './load-extra.js';
 import { mediaSendId } from './media-send-id.js';
 import { msgKeySerialized } from './msg-key-serialized.js';
 import { onboardingModal } from './onboarding-modal.js';
+import { qrRefresh } from './qr-refresh.js';
 import { readyRace } from './ready-race.js';
 import type { LoadedFix } from './compat-layer.js';
 import type { CompatFix } from './types.js';
@@ -20,7 +24,7 @@ export const COMPAT_WWEBJS_VERSION = '1.34.7';
  * The newest WhatsApp Web build the fixes were checked against (docs/engines.md). Not a default
  * pin: unpinned clients run the live build (the archive drops builds after about two months).
  */
-export const COMPAT_WEB_VERSION = '2.3000.1047780587';
+export const COMPAT_WEB_VERSION = '2.3000.1049007170';
 
 /** Built-in fixes, in installation order. */
 export const BUILTIN_FIXES: readonly CompatFix[] = [
@@ -29,6 +33,10 @@ export const BUILTIN_FIXES: readonly CompatFix[] = [
   onboardingModal,
   mediaSendId,
   downloadMimetype,
+  qrRefresh,
+  forwardBundle,
+  groupDescriptionOptions,
+  blockContactLid,
 ];
 
 /** Unminified page errors: always on (Node side, page-errors.ts); listed like the fixes. */
