@@ -171,6 +171,7 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
     logger: c.resolve(LOGGER),
     errors: c.resolve(ERROR_SINK),
     clients: c.resolve(CLIENT_MANAGER),
+    clock: c.resolve(CLOCK),
     // the token names the bus by what it needs of a client (tokens.ts imports no client code)
     events: c.resolve(EVENT_BUS) as unknown as EventBus<BotClient>,
     // privileged services, granted by name to plugins that declare them (docs/plugins.md); read

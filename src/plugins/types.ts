@@ -21,6 +21,7 @@ import type { ClusterView } from '../cluster/cluster-view.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
+import type { PluginConversations } from '../conversations/plugin-conversations.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -218,6 +219,8 @@ export interface PluginContext<Options = unknown> {
   readonly http: PluginHttp;
   /** Observing events (never consuming them) and reporting failures to the SDK's error sink. */
   readonly events: PluginEvents;
+  /** Conversations (ask, wait, remember; durable) and chat state (docs/conversations.md). */
+  readonly conversations: PluginConversations;
   /** Runs at `sdk.stop()`, after queues drained; plugins close in reverse setup order. */
   onClose(hook: () => void | Promise<void>): void;
 }
