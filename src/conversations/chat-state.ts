@@ -26,6 +26,9 @@ export interface ChatStateHandle<S> {
 }
 
 export class ChatStates {
+  /** Updates of one key in this process, one after another (compare-and-set covers the rest). */
+  readonly #tails = new Map<string, Promise<unknown>>();
+
   constructor(
     /** The store (opened on first use). */
     private readonly storeOf: () => ConversationStore,
@@ -48,33 +51,53 @@ export class ChatStates {
       schema ? schema.parse(value ?? {}) : ((value ?? {}) as S);
     return {
       get: async () => parse((await this.store.getState(key))?.value),
-      update: async (fn) => {
-        for (let tries = 0; tries < MAX_TRIES; tries += 1) {
-          const current = await this.store.getState(key);
-          const next = await fn(parse(current?.value));
-          const checked = schema ? schema.parse(next) : next;
-          this.#checkSize(key, checked);
-          const ttl = this.options.ttlMs;
-          const written = await this.store.putState(
-            key,
-            checked,
-            current?.version ?? 0,
-            ttl > 0 ? this.options.now() + ttl : undefined,
-          );
-          if (written !== undefined) return checked;
-        }
-        throw new WakitError(
-          'STATE_CONFLICT',
-          `Chat state of ${chatId} kept changing: update not applied`,
-          {
-            details: { client, chatId, tries: MAX_TRIES },
-          },
-        );
-      },
+      update: (fn) => this.#serial(key, () => this.#update(key, client, chatId, parse, schema, fn)),
       clear: async () => {
         await this.store.deleteState(key);
       },
     };
+  }
+
+  #serial<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#tails.get(key) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const tail = mine.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return mine;
+  }
+
+  async #update<S>(
+    key: string,
+    client: string,
+    chatId: string,
+    parse: (value: unknown) => S,
+    schema: z.ZodType<S> | undefined,
+    fn: (value: S) => S | Promise<S>,
+  ): Promise<S> {
+    for (let tries = 0; tries < MAX_TRIES; tries += 1) {
+      const current = await this.store.getState(key);
+      const next = await fn(parse(current?.value));
+      const checked = schema ? schema.parse(next) : next;
+      this.#checkSize(key, checked);
+      const ttl = this.options.ttlMs;
+      const written = await this.store.putState(
+        key,
+        checked,
+        current?.version ?? 0,
+        ttl > 0 ? this.options.now() + ttl : undefined,
+      );
+      if (written !== undefined) return checked;
+    }
+    throw new WakitError(
+      'STATE_CONFLICT',
+      `Chat state of ${chatId} kept changing: update not applied`,
+      {
+        details: { client, chatId, tries: MAX_TRIES },
+      },
+    );
   }
 
   /** Every value of a chat (its own and its members'), for an operator. */

@@ -15,10 +15,11 @@ import { WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { ErrorReport } from '../kernel/error-sink.js';
 import { ChatLanes } from './chat-lanes.js';
+import { runAllowed } from '../kernel/effect-guard.js';
 import { ChatStates } from './chat-state.js';
 import { ConversationRun, type RunHost } from './conversation-run.js';
 import { ConversationTimers } from './conversation-timers.js';
-import { chatOf } from './person-key.js';
+import { chatOf, personChat } from './person-key.js';
 import { normalize } from './prompts.js';
 import { MemoryConversationStore } from './store/memory-conversation-store.js';
 import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
@@ -190,13 +191,15 @@ export class ConversationService {
     options: { input?: unknown; member?: string } = {},
   ): Promise<ConversationInfo> {
     const definition = this.#definition(name);
-    this.#d.clients.get(clientName);
+    chatId = await this.personChat(clientName, chatId);
     const member = options.member ?? '';
     let started: ConversationRecord | undefined;
+    // the lane does not pass failures on (it serves messages): this one goes to the caller
+    let refused: WakitError | undefined;
     await this.#exclusive(clientName, chatId, member, async () => {
       const active = await this.#live(clientName, chatId, member);
       if (active && this.#policy(active).onConflict !== 'replace') {
-        throw new WakitError(
+        refused = new WakitError(
           'CONVERSATION_ACTIVE',
           `Chat ${chatId} already has conversation ${active.record.name} (${active.record.id})`,
           {
@@ -208,11 +211,18 @@ export class ConversationService {
             },
           },
         );
+        return true;
       }
       started = await this.#begin(clientName, chatId, member, definition, options.input ?? null);
       return true;
     });
+    if (refused !== undefined) throw refused;
     return info(started as ConversationRecord);
+  }
+
+  /** The chat as conversations and chat state key it: a person by phone or LID alike. */
+  personChat(clientName: string, chatId: string): Promise<string> {
+    return personChat(this.#d.clients.get(clientName), chatId);
   }
 
   async list(client?: string): Promise<ConversationInfo[]> {
@@ -445,11 +455,14 @@ export class ConversationService {
       },
       send: async (record, key, content) => {
         const client = d.clients.get(record.client);
-        const queued = await client.enqueue(prepareContent(record.chatId, content), {
-          priority: 'reply',
-          idempotencyKey: key,
-          idempotencyScope: 'conversation',
-        });
+        // the service's own sends (and conv.say's): allowed inside a conversation's scope
+        const queued = await runAllowed(() =>
+          client.enqueue(prepareContent(record.chatId, content), {
+            priority: 'reply',
+            idempotencyKey: key,
+            idempotencyScope: 'conversation',
+          }),
+        );
         queued.result.catch(() => {
           // not reported here: the queue reports a failed send (message.status, the error sink)
         });

@@ -4,6 +4,7 @@
  * fire with no new message.
  */
 import type { Clock } from '../kernel/clock.js';
+import { runOutside } from '../kernel/effect-guard.js';
 
 const MAX_DELAY_MS = 2_147_483_647;
 
@@ -46,7 +47,8 @@ export class ConversationTimers {
     this.#armedFor = earliest;
     if (earliest === undefined) return;
     const delay = Math.min(Math.max(0, earliest - this.clock.now()), MAX_DELAY_MS);
-    this.#timer = this.clock.setTimeout(() => void this.#run(), delay);
+    // armed from a conversation's code too: its timers fire outside that conversation's scope
+    this.#timer = runOutside(() => this.clock.setTimeout(() => void this.#run(), delay));
     this.#timer.unref?.();
   }
 

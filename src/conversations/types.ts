@@ -75,7 +75,8 @@ export interface Conversation<S = Record<string, unknown>> {
   say(content: SendContent): Promise<void>;
   /** The next message (or poll vote) of the person. */
   wait(): Promise<Reply>;
-  text(prompt: SendContent, options?: TextPromptOptions): Promise<string>;
+  /** A text answer; `prompt` is sent first unless undefined (the question was already said). */
+  text(prompt?: SendContent, options?: TextPromptOptions): Promise<string>;
   number(
     prompt: SendContent,
     options?: PromptOptions & { min?: number; max?: number; integer?: boolean },

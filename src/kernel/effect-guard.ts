@@ -26,6 +26,11 @@ export function runAllowed<T>(fn: () => T): T {
   return scope ? storage.run({ ...scope, allowed: true }, fn) : fn();
 }
 
+/** Runs `fn` outside any conversation (timers armed from a conversation's code fire outside it). */
+export function runOutside<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 /** Throws CONVERSATION_SIDE_EFFECT when called from a conversation's code outside its API. */
 export function assertEffectAllowed(what: string): void {
   const scope = storage.getStore();
