@@ -23,8 +23,7 @@ import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { isPlugin } from './plugins/define-plugin.js';
-import type { ConversationInfo } from './conversations/types.js';
-import type { SendContent } from './client/send/send-contract.js';
+import { conversationsView, type SdkConversations } from './conversations/conversations-view.js';
 import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
 import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
@@ -87,25 +86,7 @@ export interface SdkOptions {
   testing?: boolean;
 }
 
-/** `sdk.conversations`: active conversations and chat state (docs/conversations.md). */
-export interface SdkConversations {
-  list(client?: string): Promise<ConversationInfo[]>;
-  get(id: string): Promise<ConversationInfo>;
-  start(
-    client: string,
-    chatId: string,
-    name: string,
-    options?: { input?: unknown; member?: string },
-  ): Promise<ConversationInfo>;
-  end(id: string, message?: SendContent): Promise<void>;
-  /** A chat's state values (its own and its members'). */
-  readState(
-    client: string,
-    chatId: string,
-  ): Promise<{ member?: string; value: unknown; updatedAt: number }[]>;
-  /** Erases a chat's state (a person's request to be forgotten); resolves to how many values. */
-  eraseState(client: string, chatId: string): Promise<number>;
-}
+export type { SdkConversations } from './conversations/conversations-view.js';
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
 export interface PluginsView {
@@ -260,15 +241,7 @@ export class Sdk {
    * (a bot that writes first), end; read and erase a chat's state (docs/conversations.md).
    */
   get conversations(): SdkConversations {
-    const service = this.#plugins.conversations;
-    return {
-      list: (client) => service.list(client),
-      get: (id) => service.get(id),
-      start: (client, chatId, name, options) => service.start(client, chatId, name, options),
-      end: (id, message) => service.end(id, message),
-      readState: (client, chatId) => service.states.read(client, chatId),
-      eraseState: (client, chatId) => service.states.erase(client, chatId),
-    };
+    return conversationsView(this.#plugins.conversations);
   }
 
   /** The simulator's virtual network (tests, demos, `wakit dev`); from when: docs/simulator.md. */

@@ -24,3 +24,25 @@ export function chatOf(message: {
       : message.chatId;
   return { chatId: person, member: '' };
 }
+
+/**
+ * A chat given by an operator (SDK, REST) as conversations and chat state key it: a person by
+ * their one id, as their messages are keyed (`chatOf`), whether named by phone or by LID (the
+ * client looks the person up); a group as it is.
+ */
+export async function personChat(
+  client: { resolveContact(id: string): Promise<{ lid?: string; phone?: string }> },
+  chatId: string,
+): Promise<string> {
+  if (!chatId.endsWith('@c.us') && !chatId.endsWith('@lid')) return chatId;
+  const known = await client.resolveContact(chatId).catch(() => {
+    // not reported: a person the client cannot look up (not ready, unknown) keeps the id given
+    return undefined;
+  });
+  const sender = {
+    id: chatId,
+    ...(known?.lid ? { lid: known.lid } : {}),
+    ...(known?.phone ? { phone: known.phone } : {}),
+  };
+  return chatOf({ chatId, isGroup: false, sender }).chatId;
+}

@@ -22,6 +22,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
 import type { PluginConversations } from '../conversations/plugin-conversations.js';
+import type { SdkConversations } from '../conversations/conversations-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -298,6 +299,11 @@ export interface PrivilegedServices {
   readonly fleet: ClusterView | undefined;
   /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
   readonly simulator: SimulatorNetwork | undefined;
+  /**
+   * Active conversations and chat state of every client, as `sdk.conversations`: list, get, start,
+   * end; read and erase a chat's state (the REST plugin's `/api/v1/conversations`).
+   */
+  readonly conversations: SdkConversations;
 }
 
 /** The name of a privileged service. */
