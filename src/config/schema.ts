@@ -347,7 +347,7 @@ export const conversationsSchema = z
   .object({
     /**
      * Where conversations and chat state are kept: `sqlite` (a file beside the outbox, the
-     * default), `memory` (tests: lost on restart). A fleet keeps them in its Redis.
+     * default), `memory` (tests: lost on restart). A fleet's shared store is not built yet.
      */
     store: z.enum(['sqlite', 'memory']).default('sqlite'),
     /** The SQLite file; default `<auth.dataPath>/conversations.db`. */

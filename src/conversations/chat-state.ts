@@ -61,7 +61,9 @@ export class ChatStates {
   #serial<T>(key: string, work: () => Promise<T>): Promise<T> {
     const before = this.#tails.get(key) ?? Promise.resolve();
     const mine = before.then(work, work);
-    const tail = mine.catch(() => undefined);
+    const tail = mine.catch(() => {
+      // not reported: the caller of this update gets its failure (mine); the queue goes on
+    });
     this.#tails.set(key, tail);
     void tail.then(() => {
       if (this.#tails.get(key) === tail) this.#tails.delete(key);

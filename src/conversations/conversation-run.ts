@@ -11,6 +11,7 @@ import type { SendContent } from '../client/send/send-contract.js';
 import type { ConversationRecord, ConversationWait, Step } from './store/conversation-store.js';
 import type { Conversation, ConversationDefinition, EndReason, Reply } from './types.js';
 import { attachPrompts } from './prompts.js';
+import { ConversationExit } from './conversation-exit.js';
 
 /** What a run needs from its service. */
 export interface RunHost {
@@ -33,13 +34,6 @@ export interface RunHost {
   now(): number;
   /** The run finished (completed, ended by its code, or failed). */
   finished(run: ConversationRun, reason: EndReason, error?: unknown): void;
-}
-
-/** Thrown through the conversation's code to unwind it (end, cancel, expiry). */
-export class ConversationExit extends Error {
-  constructor(readonly reason: EndReason) {
-    super(`conversation ${reason}`);
-  }
 }
 
 /** A fingerprint of what a step sent: a replay that sends something else is caught by it. */
@@ -81,7 +75,7 @@ export class ConversationRun {
       }
     }
     this.#idle = deferred();
-    if (journal.length > 0 || record.wait.dueAt !== undefined) this.#resumedWait = record.wait;
+    if (record.wait.dueAt !== undefined) this.#resumedWait = record.wait;
   }
 
   get done(): boolean {

@@ -120,6 +120,22 @@ export class ConversationService {
     for (const { id, dueAt } of await this.store.timers()) this.#timers.set(id, dueAt);
   }
 
+  /**
+   * Replays every active conversation of a client that became READY: one killed in the middle of
+   * a step (its answer journaled, its reply not yet sent) goes on by itself; one that waits sends
+   * nothing again (its sends are journaled) and keeps its timer.
+   */
+  async resumeAll(clientName: string): Promise<number> {
+    let resumed = 0;
+    for (const record of await this.store.list(clientName)) {
+      await this.#exclusive(record.client, record.chatId, record.member, async () => {
+        if (await this.#live(record.client, record.chatId, record.member)) resumed += 1;
+        return true;
+      });
+    }
+    return resumed;
+  }
+
   async close(): Promise<void> {
     this.#timers.close();
     await this.#store?.close();
@@ -147,7 +163,10 @@ export class ConversationService {
   async onVote(client: BotClient, vote: PollVote): Promise<void> {
     const isGroup = vote.chatId.endsWith('@g.us');
     // the voter as one person id: a vote may name the number where messages came by LID
-    const known = await client.resolveContact(vote.voter).catch(() => undefined);
+    const known = await client.resolveContact(vote.voter).catch(() => {
+      // not reported: a voter the client cannot look up keeps the id the vote came with
+      return undefined;
+    });
     const sender = {
       id: vote.voter,
       ...(known?.lid ? { lid: known.lid } : {}),
@@ -464,7 +483,7 @@ export class ConversationService {
           }),
         );
         queued.result.catch(() => {
-          // not reported here: the queue reports a failed send (message.status, the error sink)
+          // not reported: the queue reports a failed send (message.status, the error sink)
         });
         return queued.trackingId;
       },
@@ -504,7 +523,14 @@ export class ConversationService {
               `${run.record.id}:failed`,
               'Sorry, something went wrong: please start again.',
             )
-            .catch(() => undefined);
+            .catch((e: unknown) =>
+              d.report({
+                source: 'conversation',
+                client: run.record.client,
+                event: 'conversation:failed-message',
+                error: e,
+              }),
+            );
         }
         void this.#finishRecord(run.record, reason).catch((e: unknown) =>
           d.report({

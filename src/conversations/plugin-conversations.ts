@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { Message } from '../client/inbound/message.js';
 import type { SendContent } from '../client/send/send-contract.js';
-import type { CommandHandler, CommandMeta } from '../plugins/types.js';
+import type { CommandHandler, CommandMeta } from '../plugins/command-types.js';
 import type { ChatStateHandle } from './chat-state.js';
 import type { ConversationService } from './conversation-service.js';
 import { chatOf, personId } from './person-key.js';

@@ -5,7 +5,7 @@
  * all count.
  */
 import type { SendContent } from '../client/send/send-contract.js';
-import { ConversationExit } from './conversation-run.js';
+import { ConversationExit } from './conversation-exit.js';
 import type { ChooseOptions, Conversation, MediaKind, PromptOptions, Reply } from './types.js';
 
 type Core = Omit<

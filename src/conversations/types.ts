@@ -118,7 +118,10 @@ export interface ConversationTrigger {
   keywords?: readonly string[];
   /** A pattern a message matches. */
   pattern?: RegExp;
-  /** Also in group chats (one conversation per member); default false. */
+  /**
+   * Keywords and patterns also in group chats (one conversation per member); default false. A
+   * trigger `command` follows its command's own rules (`privateOnly`, `groupOnly`).
+   */
   groups?: boolean;
 }
 

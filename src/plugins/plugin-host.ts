@@ -267,9 +267,20 @@ export class PluginHost {
     for (const resolved of ordered) await this.#setup(resolved);
     await this.#conversations.load();
     this.#phase = 'started';
-    this.#unsubscribeClients = this.#sdk.clients.onClient((client) =>
-      this.#pipeline.attachClient(client),
-    );
+    const conversations = this.#conversations;
+    const resume = (client: BotClient): void => {
+      void conversations
+        .resumeAll(client.name)
+        .catch((error: unknown) =>
+          this.#report({ source: 'conversation', client: client.name, event: 'resume', error }),
+        );
+    };
+    this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
+      this.#pipeline.attachClient(client);
+      // conversations cut off in the middle of a step go on once their client can send
+      client.on('ready', () => resume(client));
+      if (client.state === 'READY') resume(client);
+    });
     if (ordered.length > 0) {
       this.#log.info(
         { plugins: ordered.map((p) => p.plugin.name) },

@@ -205,4 +205,25 @@ describe('faults: SIGKILL in a conversation, restart on the same data path (chil
     printCounts('killed as a reply arrived (outbox window)', dir);
     await second.kill('SIGTERM');
   });
+
+  it('SIGKILL right after the answer was journaled, before its reply was sent: the reply comes once after the restart, with no new message', async () => {
+    const first = await startBot(dir);
+    await first.exchange(DIALOG[0]);
+    waitingOne(await first.settle());
+    first.command({ cmd: 'kill-on-journal', k: 'in' });
+    first.send(DIALOG[1].answer);
+    expect((await first.exited).signal).to.equal('SIGKILL');
+    expect(bodies(dir), 'the reply had not arrived').to.deep.equal(EXPECTED.slice(0, 1));
+
+    const second = await startBot(dir);
+    await second.waitFor(
+      'the reply to the journaled answer',
+      (l) => l.event === 'received' && l.body === DIALOG[1].reply,
+      20_000,
+    );
+    await finish(second, 2);
+    expect(bodies(dir), 'each bot message once, in order').to.deep.equal(EXPECTED);
+    printCounts('killed after the answer was journaled', dir);
+    await second.kill('SIGTERM');
+  });
 });
