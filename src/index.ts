@@ -32,6 +32,8 @@ export type {
   PluginEvent,
   PluginRouteDefinition,
 } from './plugins/types.js';
+export { defineConversation } from './conversations/define-conversation.js';
+export type { Conversation } from './conversations/types.js';
 // zod, re-exported so plugins describe their options with the same instance wakit validates with
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';

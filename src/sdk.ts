@@ -23,6 +23,7 @@ import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
 import { isPlugin } from './plugins/define-plugin.js';
+import { conversationsView, type SdkConversations } from './conversations/conversations-view.js';
 import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
 import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
@@ -85,6 +86,8 @@ export interface SdkOptions {
   testing?: boolean;
 }
 
+export type { SdkConversations } from './conversations/conversations-view.js';
+
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
 export interface PluginsView {
   /** The plugins set up so far, in setup order. */
@@ -100,6 +103,8 @@ export interface PluginsView {
     event: E,
     ...args: ClientEvents[E]
   ): Promise<void>;
+  /** Resolves once every chat's messages in flight were handled (tests). */
+  idle(): Promise<void>;
 }
 
 export interface StopOptions {
@@ -223,11 +228,20 @@ export class Sdk {
       list: () => host.list(),
       commands: () => host.commands(),
       dispatch: (client, event, ...args) => host.dispatch(client, event, ...args),
+      idle: () => host.idle(),
     };
   }
 
   get phase(): Phase {
     return this.#lifecycle.phase;
+  }
+
+  /**
+   * Conversations and chat state of every client, for operators and tests: list, inspect, start
+   * (a bot that writes first), end; read and erase a chat's state (docs/conversations.md).
+   */
+  get conversations(): SdkConversations {
+    return conversationsView(this.#plugins.conversations);
   }
 
   /** The simulator's virtual network (tests, demos, `wakit dev`); from when: docs/simulator.md. */

@@ -6,6 +6,8 @@ import type { WakitConfig, WakitConfigInput } from './config/schema.js';
 import { parseConfig } from './config/validate.js';
 import { engineProviders } from './engines/providers.js';
 import { Sdk, type SdkOptions, type StopOptions } from './sdk.js';
+import type { Clock } from './kernel/clock.js';
+import { CLOCK } from './kernel/tokens.js';
 
 export interface TestSdkOptions {
   /** The phone number a single client links as; default `15550000001` (several clients: derived). */
@@ -16,6 +18,11 @@ export interface TestSdkOptions {
   plugins?: Record<string, Record<string, unknown>>;
   /** Where sessions go; default a temporary directory removed by `sdk.stop()`. */
   dataPath?: string;
+  /**
+   * The kernel's clock: a `VirtualClock` (from `wakitjs/testing`) moves conversation timeouts
+   * only when the test calls `clock.advance(ms)`: no sleeps.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -51,6 +58,7 @@ export function testConfig(
       typingBeforeSend: false,
       persistence: 'memory',
     },
+    conversations: { ...config.conversations, store: 'memory' },
     log: { level: 'silent', pretty: false },
     plugins,
   };
@@ -96,7 +104,16 @@ export async function createTestSdk(file: string, options: TestSdkOptions = {}):
     );
     // loaded first, so `sdk.simulator` is there before `start()` (docs/simulator.md)
     await engineProviders.simulator();
-    return new TestSdk(parsed, { baseDir, testing: true }, temporary);
+    const clock = options.clock;
+    return new TestSdk(
+      parsed,
+      {
+        baseDir,
+        testing: true,
+        ...(clock ? { services: (s) => void s.register(CLOCK, { useValue: clock }) } : {}),
+      },
+      temporary,
+    );
   } catch (error) {
     if (temporary) await rm(temporary, { recursive: true, force: true });
     throw error;

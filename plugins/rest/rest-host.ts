@@ -8,6 +8,7 @@ export const REST_PRIVILEGES = [
   'lifecycle',
   'eventLoop',
   'fleet',
+  'conversations',
 ] as const satisfies readonly http.PrivilegeName[];
 
 /**

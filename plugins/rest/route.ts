@@ -43,6 +43,8 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /** Whether `body` may be left out (default false: a route with a body schema requires one). */
+  bodyOptional?: boolean;
   /** Success responses by status. */
   responses: Record<number, ResponseSpec>;
   /** Error statuses this route may answer with (all as problem+json). */
@@ -123,12 +125,12 @@ export function routeHandler(route: AnyRoute, options: MountOptions) {
       });
     }
     const raw = await options.readBody(ctx);
-    if (route.body && raw === undefined) {
+    if (route.body && raw === undefined && !route.bodyOptional) {
       throw new WakitError('VALIDATION_FAILED', 'A JSON request body is required', {
         issues: [{ path: '', message: 'body required' }],
       });
     }
-    const body = route.body ? parse(route.body, raw, 'body') : emptyBody(raw);
+    const body = route.body && raw !== undefined ? parse(route.body, raw, 'body') : emptyBody(raw);
     await route.handler(ctx, { params, query, body, principal });
   };
 }

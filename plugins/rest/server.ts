@@ -28,6 +28,7 @@ import { routeTable } from './route-table.js';
 import { clientRoutes } from './routes/clients.js';
 import { capabilityRoutes } from './routes/capability-routes.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
+import { conversationRoutes } from './routes/conversations.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './events/client-webhooks.js';
@@ -203,6 +204,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...systemRoutes(rc, openapi),
     ...clientRoutes(rc),
     ...clientAdminRoutes(rc),
+    ...conversationRoutes(rc),
     ...clusterRoutes(rc),
     ...messageRoutes(rc),
     ...capabilityRoutes(rc),

@@ -1,4 +1,5 @@
 import { WakitError } from '../errors/index.js';
+import { assertEffectAllowed } from '../kernel/effect-guard.js';
 import type { SendPriority } from '../queue/index.js';
 import {
   isPreparedSend,
@@ -111,6 +112,7 @@ export abstract class ClientSends {
    * idempotency error; a refused send is never sent.
    */
   async enqueue(send: PreparedSend, options: EnqueueOptions = {}): Promise<QueuedSend> {
+    assertEffectAllowed('send a message');
     if (!isPreparedSend(send)) {
       throw new WakitError(
         'VALIDATION_FAILED',

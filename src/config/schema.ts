@@ -382,6 +382,25 @@ export const clusterSchema = z
   })
   .strict();
 
+/** Conversations, chat state and the order of incoming messages (docs/conversations.md). */
+export const conversationsSchema = z
+  .object({
+    /**
+     * Where conversations and chat state are kept: `sqlite` (a file beside the outbox, the
+     * default), `memory` (tests: lost on restart). A fleet's shared store is not built yet.
+     */
+    store: z.enum(['sqlite', 'memory']).default('sqlite'),
+    /** The SQLite file; default `<auth.dataPath>/conversations.db`. */
+    path: z.string().min(1).optional(),
+    /** Chats whose messages are handled at the same time (each chat's in order, one at a time). */
+    concurrency: z.number().int().min(1).max(10_000).default(32),
+    /** Largest chat state value (JSON bytes); a larger write fails with STATE_TOO_LARGE. */
+    stateMaxBytes: z.number().int().min(256).max(16_777_216).default(65_536),
+    /** Chat state not written for this many days counts as gone; 0: kept until erased. */
+    stateTtlDays: z.number().min(0).default(0),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -403,6 +422,8 @@ export const configSchema = z
     watchdog: watchdogSchema.prefault({}),
     /** Incoming calls: rejected automatically, with an optional message to the caller. */
     calls: callsSchema.prefault({}),
+    /** Conversations and chat state: where they are kept, how many chats run at once. */
+    conversations: conversationsSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
     /** Several servers, one API: Redis holds the outbox, events and placement (docs/scaling.md). */
@@ -425,4 +446,5 @@ export type MediaConfig = WakitConfig['media'];
 export type LogConfig = WakitConfig['log'];
 export type WatchdogConfig = WakitConfig['watchdog'];
 export type CallsConfig = WakitConfig['calls'];
+export type ConversationsConfig = WakitConfig['conversations'];
 export type ClusterConfig = NonNullable<WakitConfig['cluster']>;

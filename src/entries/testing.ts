@@ -5,3 +5,5 @@
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */
 export { createTestSdk, testConfig, type TestSdkOptions } from '../test-sdk.js';
+export { VirtualClock } from '../kernel/virtual-clock.js';
+export { testChat, type TestChat, type TestChatOptions } from '../testing/test-chat.js';

@@ -6,7 +6,22 @@
  *
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */
-export type { PluginsView, StopOptions } from '../sdk.js';
+export type { PluginsView, SdkConversations, StopOptions } from '../sdk.js';
+export type {
+  ChooseOptions,
+  ConversationDefinition,
+  ConversationInfo,
+  ConversationState,
+  ConversationTimeout,
+  ConversationTrigger,
+  EndReason,
+  MediaKind as PromptMediaKind,
+  PromptOptions,
+  Reply,
+  TextPromptOptions,
+} from '../conversations/types.js';
+export type { ChatRef, PluginConversations } from '../conversations/plugin-conversations.js';
+export type { ChatStateHandle } from '../conversations/chat-state.js';
 export type {
   AddClientOptions,
   ClientAdmin,

@@ -112,6 +112,25 @@ export const ERROR_CODES = {
   },
   EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported', transient: false },
   HANDLER_TIMEOUT: { status: 500, title: 'A plugin handler timed out', transient: false },
+  CONVERSATION_NOT_FOUND: { status: 404, title: 'Conversation not found', transient: false },
+  CONVERSATION_ACTIVE: {
+    status: 409,
+    title: 'The chat already has an active conversation',
+    transient: false,
+  },
+  CONVERSATION_UNKNOWN: { status: 404, title: 'No conversation of that name', transient: false },
+  CONVERSATION_NONDETERMINISTIC: {
+    status: 500,
+    title: 'A conversation took another path on replay',
+    transient: false,
+  },
+  CONVERSATION_SIDE_EFFECT: {
+    status: 500,
+    title: 'A conversation had a side effect outside its API',
+    transient: false,
+  },
+  STATE_CONFLICT: { status: 409, title: 'Chat state changed meanwhile', transient: true },
+  STATE_TOO_LARGE: { status: 413, title: 'Chat state over its size limit', transient: false },
   GROUP_INVITE_INVALID: {
     status: 404,
     title: 'Group invite code is invalid or revoked',

@@ -13,7 +13,8 @@ export type ErrorSource =
   | 'hook'
   | 'client'
   | 'session'
-  | 'fleet';
+  | 'fleet'
+  | 'conversation';
 
 /** What `sdk.on('error', listener)` receives: one failure, with where it happened. */
 export interface WakitErrorEvent {

@@ -12,6 +12,7 @@ import { OutboundQueue } from '../queue/index.js';
 import { createOutboxStore, journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import { PluginHost } from '../plugins/plugin-host.js';
 import { lifecycleView } from '../plugins/privileges.js';
+import { conversationsView } from '../conversations/conversations-view.js';
 import { EventBus } from '../events/event-bus.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
@@ -164,13 +165,14 @@ export function eventLoopOf(c: DependencyContainer): EventLoopMonitor {
 export function pluginHostOf(c: DependencyContainer): PluginHost {
   const lifecycle = c.resolve(LIFECYCLE);
   const fleet = fleetIn(c);
-  return new PluginHost({
+  const host: PluginHost = new PluginHost({
     config: c.resolve(CONFIG),
     baseDir: c.resolve(BASE_DIR),
     testing: c.resolve(TESTING),
     logger: c.resolve(LOGGER),
     errors: c.resolve(ERROR_SINK),
     clients: c.resolve(CLIENT_MANAGER),
+    clock: c.resolve(CLOCK),
     // the token names the bus by what it needs of a client (tokens.ts imports no client code)
     events: c.resolve(EVENT_BUS) as unknown as EventBus<BotClient>,
     // privileged services, granted by name to plugins that declare them (docs/plugins.md); read
@@ -186,8 +188,13 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
       get simulator() {
         return c.resolve(SIMULATOR)?.network;
       },
+      // the host's own conversation service: read once the host is built (plugins start after)
+      get conversations() {
+        return conversationsView(host.conversations);
+      },
     },
   });
+  return host;
 }
 
 /** The core event bus (src/events/): every client's events; in a fleet, through its stream. */

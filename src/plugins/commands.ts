@@ -153,6 +153,14 @@ export class CommandRegistry {
     return undefined;
   }
 
+  /** True when `body` names a registered command (with the prefix). */
+  isCommand(body: string): boolean {
+    const prefix = this.settings.prefix;
+    if (!body.trimStart().startsWith(prefix)) return false;
+    const parsed = parseCommand(body, prefix);
+    return parsed !== undefined && parsed !== null && this.#byName.has(parsed.name);
+  }
+
   /** The middleware at the head of the `message` chain: known commands are handled and consumed. */
   readonly middleware = (
     event: PluginEvent<'message'>,

@@ -3,6 +3,9 @@ import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import type { Message } from '../client/inbound/message.js';
 import type { EventHandler, PluginEvent } from './types.js';
+import { ChatLanes } from '../conversations/chat-lanes.js';
+import { chatOf } from '../conversations/person-key.js';
+import type { PollVote } from '../client/types.js';
 
 /** One registered handler. */
 interface Entry {
@@ -16,6 +19,22 @@ interface Entry {
 export interface PipelineOptions {
   /** A handler not settled after this long is reported (HANDLER_TIMEOUT); 0: never. */
   handlerTimeoutMs?: number;
+  /** Chats whose messages are handled at the same time (each chat's in order); default 32. */
+  concurrency?: number;
+}
+
+/** The lane of an event that must keep its chat's order (messages, poll votes); else undefined. */
+function laneOf(client: BotClient, name: ClientEventName, args: unknown[]): string | undefined {
+  if (name === 'message') {
+    const message = args[0] as Message;
+    return `${client.name}\n${chatOf(message).chatId}`;
+  }
+  if (name === 'poll.vote') {
+    const vote = args[0] as PollVote;
+    const isGroup = vote.chatId.endsWith('@g.us');
+    return `${client.name}\n${chatOf({ chatId: vote.chatId, isGroup, sender: { id: vote.voter } }).chatId}`;
+  }
+  return undefined;
 }
 
 /** Where a handler failure goes (the host logs and reports it). */
@@ -53,12 +72,15 @@ export class EventPipeline {
   readonly #attached = new WeakMap<BotClient, Map<ClientEventName, (...args: unknown[]) => void>>();
 
   readonly #timeoutMs: number;
+  /** Per-chat order: one message of a chat at a time, chats in parallel up to a bound. */
+  readonly #lanes: ChatLanes;
 
   constructor(
     private readonly onFailure: HandlerFailure,
     options: PipelineOptions = {},
   ) {
     this.#timeoutMs = options.handlerTimeoutMs ?? 0;
+    this.#lanes = new ChatLanes(options.concurrency ?? 32);
   }
 
   /** Adds a handler at the end of the event's chain; returns its remover. */
@@ -87,6 +109,11 @@ export class EventPipeline {
     };
   }
 
+  /** Resolves once every chat's messages in flight were handled. */
+  idle(): Promise<void> {
+    return this.#lanes.idle();
+  }
+
   /** Starts feeding this client's events into the chains and observers. */
   attachClient(client: BotClient): void {
     if (this.#clients.has(client)) return;
@@ -113,7 +140,12 @@ export class EventPipeline {
     }
     if (listeners.has(event)) return;
     const listener = (...args: unknown[]): void => {
-      void this.dispatch(client, event, args as ClientEvents[typeof event]);
+      const lane = laneOf(client, event, args);
+      if (lane === undefined) void this.dispatch(client, event, args as ClientEvents[typeof event]);
+      else
+        void this.#lanes.run(lane, () =>
+          this.dispatch(client, event, args as ClientEvents[typeof event]),
+        );
     };
     listeners.set(event, listener);
     client.on(event, listener);

@@ -17,6 +17,9 @@ import {
   type ResolvedPlugin,
 } from './plugin-set.js';
 import { grantPrivileges } from './privileges.js';
+import type { Clock } from '../kernel/clock.js';
+import { ConversationService } from '../conversations/conversation-service.js';
+import { conversationsContext } from '../conversations/plugin-conversations.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
 import type {
   CommandInfo,
@@ -58,6 +61,8 @@ export interface PluginHostDeps extends Omit<PluginEnv, 'name'> {
   readonly services: PrivilegedServices;
   readonly logger: Logger;
   readonly errors: ErrorSink;
+  /** The kernel's clock (conversation timers). */
+  readonly clock: Clock;
 }
 
 interface Running {
@@ -83,6 +88,7 @@ export class PluginHost {
   readonly #pipeline: EventPipeline;
   readonly #commands: CommandRegistry;
   readonly #routes = new RouteRegistry();
+  readonly #conversations: ConversationService;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -104,7 +110,7 @@ export class PluginHost {
           ...(messageId ? { messageId } : {}),
           error,
         }),
-      { handlerTimeoutMs },
+      { handlerTimeoutMs, concurrency: sdk.config.conversations.concurrency },
     );
     this.#commands = new CommandRegistry(
       {
@@ -123,9 +129,51 @@ export class PluginHost {
         }),
       (message, error) => this.#log.warn({ err: toWakitError(error) }, message),
     );
+    this.#conversations = new ConversationService({
+      config: sdk.config,
+      baseDir: sdk.baseDir,
+      clock: sdk.clock,
+      logger: sdk.logger,
+      clients: sdk.clients,
+      sentMessageId: async (trackingId) =>
+        (await sdk.services.sends.get(trackingId))?.messageId ?? null,
+      report: (report) => this.#report(report),
+      isCommand: (body) => this.#commands.isCommand(body),
+    });
+    const conversations = this.#conversations;
+    // conversations first: an answer to a question is not a command, a cancel word not a message
+    this.#pipeline.add(
+      'wakit',
+      'message',
+      async ({ client, message }, next) => {
+        if (!(await conversations.onMessage(client, message))) await next();
+      },
+      undefined,
+      { ownTimeout: true },
+    );
     this.#pipeline.add('wakit', 'message', this.#commands.middleware, undefined, {
       ownTimeout: true,
     });
+    this.#pipeline.add(
+      'wakit',
+      'poll.vote',
+      async ({ client, data }, next) => {
+        await conversations.onVote(client, data);
+        await next();
+      },
+      undefined,
+      { ownTimeout: true },
+    );
+  }
+
+  /** Resolves once every chat's messages in flight were handled. */
+  idle(): Promise<void> {
+    return this.#pipeline.idle();
+  }
+
+  /** Conversations and chat state of every client (`sdk.conversations`). */
+  get conversations(): ConversationService {
+    return this.#conversations;
   }
 
   /** Adds a plugin (before `start()`). Options are validated now: CONFIG_INVALID otherwise. */
@@ -217,10 +265,22 @@ export class PluginHost {
     );
     const ordered = resolvePluginSet([...entries, ...bundled], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
+    await this.#conversations.load();
     this.#phase = 'started';
-    this.#unsubscribeClients = this.#sdk.clients.onClient((client) =>
-      this.#pipeline.attachClient(client),
-    );
+    const conversations = this.#conversations;
+    const resume = (client: BotClient): void => {
+      void conversations
+        .resumeAll(client.name)
+        .catch((error: unknown) =>
+          this.#report({ source: 'conversation', client: client.name, event: 'resume', error }),
+        );
+    };
+    this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
+      this.#pipeline.attachClient(client);
+      // conversations cut off in the middle of a step go on once their client can send
+      client.on('ready', () => resume(client));
+      if (client.state === 'READY') resume(client);
+    });
     if (ordered.length > 0) {
       this.#log.info(
         { plugins: ordered.map((p) => p.plugin.name) },
@@ -236,6 +296,9 @@ export class PluginHost {
     this.#phase = 'closed';
     this.#unsubscribeClients?.();
     this.#pipeline.detachAll();
+    await this.#conversations
+      .close()
+      .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));
     while (this.#running.length > 0) {
       const running = this.#running.pop() as Running;
       while (running.closeHooks.length > 0) {
@@ -379,6 +442,11 @@ export class PluginHost {
         });
         return queued.result;
       },
+      conversations: conversationsContext(this.#conversations, {
+        duringSetup,
+        command: (commandName, handler, meta) =>
+          this.#commands.register(name, commandName, handler, meta),
+      }),
       onClose: (hook) => {
         if (typeof hook !== 'function')
           throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: onClose needs a function`);

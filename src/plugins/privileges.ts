@@ -10,6 +10,7 @@ export const PRIVILEGE_NAMES: readonly PrivilegeName[] = [
   'eventLoop',
   'fleet',
   'simulator',
+  'conversations',
 ];
 
 const isPrivilegeName = (name: unknown): name is PrivilegeName =>

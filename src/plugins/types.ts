@@ -21,6 +21,8 @@ import type { ClusterView } from '../cluster/cluster-view.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
+import type { PluginConversations } from '../conversations/plugin-conversations.js';
+import type { SdkConversations } from '../conversations/conversations-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -114,52 +116,9 @@ export interface OnOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Commands
-
-export interface CommandMeta {
-  description?: string;
-  /** Argument synopsis shown by `help`, e.g. `<text> [times]`. */
-  usage?: string;
-  /** Other names; matched case-insensitively like the name. */
-  aliases?: readonly string[];
-  /** Only in group chats. */
-  groupOnly?: boolean;
-  /** Only in private chats. */
-  privateOnly?: boolean;
-  /** Only group admins (implies a group chat). */
-  adminOnly?: boolean;
-  /** Only these senders (chat ids or phone numbers). */
-  owners?: readonly string[];
-  /** Only on these clients (names). */
-  clients?: readonly string[];
-  /** Hide from `help` (the command still works). */
-  hidden?: boolean;
-}
-
-/** What a command handler receives. */
-export interface CommandContext {
-  /** The command's registered name (lower case), whatever alias was typed. */
-  readonly name: string;
-  /** The name as typed (an alias, any case). */
-  readonly invokedAs: string;
-  /** Arguments: whitespace separated, "double", 'single' or “smart” quotes group words. */
-  readonly args: readonly string[];
-  /** Everything after the command name, untouched (trimmed). */
-  readonly rawArgs: string;
-  readonly prefix: string;
-  readonly message: Message;
-  readonly client: BotClient;
-  /** Replies in the chat, quoting the command (queue priority `reply`). */
-  reply(text: string): Promise<SendResult>;
-}
-
-export type CommandHandler = (command: CommandContext) => unknown;
-
-/** A registered command, as `help` and introspection see it. */
-export interface CommandInfo extends CommandMeta {
-  readonly name: string;
-  readonly plugin: string;
-}
+// Commands: ./command-types.ts
+export type { CommandContext, CommandHandler, CommandInfo, CommandMeta } from './command-types.js';
+import type { CommandHandler, CommandMeta } from './command-types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Sending
@@ -218,6 +177,8 @@ export interface PluginContext<Options = unknown> {
   readonly http: PluginHttp;
   /** Observing events (never consuming them) and reporting failures to the SDK's error sink. */
   readonly events: PluginEvents;
+  /** Conversations (ask, wait, remember; durable) and chat state (docs/conversations.md). */
+  readonly conversations: PluginConversations;
   /** Runs at `sdk.stop()`, after queues drained; plugins close in reverse setup order. */
   onClose(hook: () => void | Promise<void>): void;
 }
@@ -295,6 +256,11 @@ export interface PrivilegedServices {
   readonly fleet: ClusterView | undefined;
   /** The simulator's virtual network with `engine.type: "simulator"`; undefined otherwise. */
   readonly simulator: SimulatorNetwork | undefined;
+  /**
+   * Active conversations and chat state of every client, as `sdk.conversations`: list, get, start,
+   * end; read and erase a chat's state (the REST plugin's `/api/v1/conversations`).
+   */
+  readonly conversations: SdkConversations;
 }
 
 /** The name of a privileged service. */

@@ -15,8 +15,11 @@ const INDEX = path.join(ROOT, 'src/index.ts');
 const ENGINE = path.join(ROOT, 'src/engines/engine.ts');
 
 /** Ceilings: lowered as the surface shrinks, never raised without a reason in the commit. */
-const ROOT_CEILING = 40;
-const CONTEXT_CEILING = 10;
+// 42: defineConversation and the Conversation type (issue 37) are for bot authors; issue 40
+// takes the http and contract namespaces out of the root
+const ROOT_CEILING = 42;
+// 11: ctx.conversations (issue 37), one member for conversations and chat state
+const CONTEXT_CEILING = 11;
 
 interface Surface {
   values: string[];

@@ -29,5 +29,8 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     lifecycle: lifecycleView(() => sdk.phase),
     eventLoop: sdk.eventLoop,
     fleet: overrides.fleet ?? sdk.cluster,
+    get conversations() {
+      return sdk.conversations;
+    },
   };
 }

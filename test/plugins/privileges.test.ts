@@ -40,7 +40,7 @@ describe('plugin privileges', () => {
     await stopped;
   });
 
-  it('a plugin that declares nothing gets an empty object, and its context has ten members', async () => {
+  it('a plugin that declares nothing gets an empty object, and its context has eleven members', async () => {
     let services: object | undefined;
     let members: string[] = [];
     fx.sdk.use(
@@ -67,6 +67,7 @@ describe('plugin privileges', () => {
       'http',
       'events',
       'onClose',
+      'conversations',
     ]);
     expect(fx.sdk.plugins.list()[0]?.privileges).to.deep.equal([]);
   });

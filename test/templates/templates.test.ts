@@ -39,6 +39,8 @@ describe('templates (wakit create)', function () {
           '.puppeteerrc.cjs',
           'plugins/hello.ts',
           'test/hello.test.ts',
+          'plugins/order.ts',
+          'test/order.test.ts',
         ])
           expect(existsSync(path.join(project, file)), file).to.equal(true);
         expect(pkg.scripts).to.include.keys('start', 'dev', 'test');

@@ -193,7 +193,10 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
     const params = parameters(route);
     if (params.length > 0) operation.parameters = params;
     if (body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
+      operation.requestBody = {
+        required: route.bodyOptional !== true,
+        content: { 'application/json': { schema: body } },
+      };
     }
     if (route.auth === false) operation.security = [];
     const method = route.method.toLowerCase();
