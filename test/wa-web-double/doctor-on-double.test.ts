@@ -54,7 +54,9 @@ describe('wakit doctor --client on whatsapp-web.js 1.34.7 + the WhatsApp Web dou
       expect(out).to.include(`✔   capability ${capability}: works`);
     }
     expect(out).to.match(/✔ {3}compat msg-key-serialized: needed, installed/);
-    expect(out).to.match(/✔ {3}compat ready-race: not needed, not installed/);
+    // WhatsApp Web syncs on its own clock (the double too, issue 36): whether this start synced
+    // before whatsapp-web.js listened is a race; either way the line is fine
+    expect(out).to.match(/✔ {3}compat ready-race: (not needed, not installed|needed, installed)/);
     expect(out).to.match(/✔ {3}compat media-send-id: not known yet, installed/);
     expect(out).to.include('✔ this machine can run this config');
     expect(code, out).to.equal(0);
