@@ -115,12 +115,17 @@
      */
     receiveOnListen(input) {
       return new Promise((resolve, reject) => {
-        const previous = Msgs.listening;
-        Msgs.listening = (name) => {
-          previous?.call(Msgs, name);
-          if (name !== 'add') return;
-          Msgs.listening = previous;
-          phone.receive(input).then(resolve, reject);
+        // the moment whatsapp-web.js subscribes to new messages (Store.Msg.on('add')), before READY
+        const own = Object.prototype.hasOwnProperty.call(Msgs, 'on');
+        const on = Msgs.on;
+        Msgs.on = function (name, ...rest) {
+          const result = on.call(this, name, ...rest);
+          if (name === 'add') {
+            if (own) Msgs.on = on;
+            else delete Msgs.on;
+            phone.receive(input).then(resolve, reject);
+          }
+          return result;
         };
       });
     },
