@@ -91,6 +91,15 @@ export interface DoubleBuild {
    * (its patch 8), verified live 2026-08-18.
    */
   blockNeedsLid: boolean;
+  /**
+   * `WAWebStatusGatingUtils.canCheckStatusRankingPosterGating` is gone (the module stays): the
+   * status branch of whatsapp-web.js 1.34.7's `WWebJS.sendMessage` (Injected/Utils.js:537-552)
+   * calls it for the message's `cannotBeRanked` before posting, so every status send fails with
+   * "… canCheckStatusRankingPosterGating is not a function" and nothing is posted. WhatsApp Web
+   * around 2026-04-30 (OpenWA #455); OpenWA's `scripts/patch-wwebjs-status.js` (its patch 2: the
+   * helper when present, `false` when not). page/october.js.
+   */
+  statusGatingGone: boolean;
   /** Time between OPENING and the first settled state after load. */
   bootDelayMs: number;
   /** Time between OPENING and CONNECTED once linked. */
@@ -126,6 +135,7 @@ export const BASELINE_BUILD: DoubleBuild = {
   groupDescriptionTakesOptions: false,
   eventBridgeDead: false,
   blockNeedsLid: false,
+  statusGatingGone: false,
   ...TIMING,
 };
 
@@ -220,6 +230,13 @@ export const BLOCK_LID_BUILD: DoubleBuild = {
   blockNeedsLid: true,
 };
 
+/** Status sends: the ranking gate helper gone (OpenWA #455, scripts/patch-wwebjs-status.js). */
+export const STATUS_GATING_GONE_BUILD: DoubleBuild = {
+  ...KEY_RENAME_BUILD,
+  version: '2.3000.1048100000',
+  statusGatingGone: true,
+};
+
 /**
  * The newest build: every change above that a fix answers. `COMPAT_WEB_VERSION`
  * (src/engines/wwebjs/compat/index.ts), the default `engine.webVersion`, should name it.
@@ -232,6 +249,7 @@ export const NEWEST_BUILD: DoubleBuild = {
   forwardModuleLazy: true,
   groupDescriptionTakesOptions: true,
   blockNeedsLid: true,
+  statusGatingGone: true,
 };
 
 export const BUILDS = [
@@ -246,5 +264,6 @@ export const BUILDS = [
   GROUP_DESCRIPTION_BUILD,
   DEAD_BRIDGE_BUILD,
   BLOCK_LID_BUILD,
+  STATUS_GATING_GONE_BUILD,
   NEWEST_BUILD,
 ] as const;

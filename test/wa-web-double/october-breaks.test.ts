@@ -12,6 +12,7 @@ import {
   FORWARD_LAZY_BUILD,
   GROUP_DESCRIPTION_BUILD,
   QR_REFRESH_BUILD,
+  STATUS_GATING_GONE_BUILD,
   type DoubleBuild,
 } from './builds.js';
 import { DoubleHarness } from './harness.js';
@@ -190,6 +191,39 @@ describe('the October breaks on the WhatsApp Web double (real whatsapp-web.js 1.
       await engine.ops.contacts.setBlocked(ALICE.pn, false);
       expect(await h.phone('blocked')).to.deep.equal([]);
       expect(await compat(engine, 'block-contact-lid')).to.include({ needed: true, applied: true });
+    });
+  });
+
+  describe('status-ranking-gate (the status ranking gate gone: STATUS_GATING_GONE_BUILD)', () => {
+    const STATUS = 'status@broadcast';
+    const post = { kind: 'text', text: 'out of office today', options: {} } as const;
+
+    it('without the fix a status send fails: the gate is not a function, nothing is posted', async () => {
+      const engine = await linked(STATUS_GATING_GONE_BUILD, ['status-ranking-gate']);
+      const error = (await engine.send(STATUS, post).then(
+        () => expect.fail('expected a failure'),
+        (e: unknown) => e,
+      )) as { code: string; cause?: Error };
+      expect(error.code).to.equal('ENGINE_ERROR');
+      expect(String(error.cause?.message)).to.contain(
+        'canCheckStatusRankingPosterGating is not a function',
+      );
+      expect(await h.phone<Sent[]>('sent')).to.deep.equal([]);
+      expect(await compat(engine, 'status-ranking-gate')).to.include({
+        needed: true,
+        applied: false,
+      });
+    });
+
+    it('with the fix the text status is posted to status@broadcast', async () => {
+      const engine = await linked(STATUS_GATING_GONE_BUILD);
+      await engine.send(STATUS, post);
+      const sent = await h.phone<Sent[]>('sent');
+      expect(sent.map((m) => [m.to, m.body])).to.deep.equal([[STATUS, 'out of office today']]);
+      expect(await compat(engine, 'status-ranking-gate')).to.include({
+        needed: true,
+        applied: true,
+      });
     });
   });
 });

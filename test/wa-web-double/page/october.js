@@ -64,6 +64,12 @@
     };
   }
 
+  // ------------------------------------------------ the status ranking gate gone (OpenWA patch 2)
+  // the module stays, the helper is gone: calling it is "… is not a function"
+  if (build.statusGatingGone) {
+    D.modules.WAWebStatusGatingUtils.canCheckStatusRankingPosterGating = undefined;
+  }
+
   // ------------------------------------------------ the event bridge never attached (October)
   if (build.eventBridgeDead) {
     // the double's own listeners are in place at load; whatever listens later (whatsapp-web.js's

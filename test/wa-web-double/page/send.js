@@ -127,6 +127,37 @@
     },
   });
 
+  // ---------------------------------------------------------------- status (status@broadcast)
+  // A text status: the page posts its own message from `{ color, font, text }` (whatsapp-web.js
+  // 1.34.7, Injected/Utils.js:537-574, builds a Msg of its own and hands the page only these).
+  // Media statuses are not modelled. october.js removes the ranking gate (STATUS_GATING_GONE).
+  D.define('WAWebStatusGatingUtils', { canCheckStatusRankingPosterGating: () => false });
+  D.define('WAWebSendStatusMsgAction', {
+    sendStatusTextMsgAction: async ({ text, color, font }) => {
+      const chat = D.chatFor('status@broadcast');
+      const me = D.wid(D.me.pn);
+      const id = new D.MsgKey({
+        from: me,
+        to: chat.id,
+        id: D.newMessageId(),
+        participant: me,
+        selfDir: 'out',
+      });
+      send(chat, {
+        id,
+        from: me,
+        to: chat.id,
+        author: me,
+        t: D.now(),
+        self: 'out',
+        type: 'chat',
+        body: text,
+        backgroundColor: color,
+        font,
+      });
+    },
+  });
+
   // ---------------------------------------------------------------- media out
   class OpaqueData {
     static async createFromData(blob, mimetype) {
