@@ -149,8 +149,9 @@ export class BotClient extends ClientSends {
         ),
       machine: this.#machine,
       emit: (event, ...args) => this.#events.emit(event, ...args),
-      onDisconnect: (reason) => {
+      onDisconnect: (reason, cause) => {
         this.#lastDisconnect = { reason, at: new Date().toISOString() };
+        this.#health.degradedBy(cause);
         if (reason === 'session_expired' || reason === 'logout') {
           this.#sessionEnded('SESSION_EXPIRED', `the session ended (${reason})`);
         }

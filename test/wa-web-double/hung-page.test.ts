@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import type { BotClient } from '../../src/client/bot-client.js';
 import type { Message } from '../../src/index.js';
+import type { EngineHealth } from '../../src/engines/health.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { NEWEST_BUILD } from './builds.js';
 import { DoubleHarness } from './harness.js';
@@ -52,7 +53,9 @@ describe('a page call that never answers (whatsapp-web.js 1.34.7 + the double)',
   it('messages after a sender whose look-up hangs are delivered, in order, and nothing waits past the deadline', async () => {
     await h.phone('hangQueries');
     const got: Message[] = [];
+    const states: string[] = [];
     client.on('message', (m) => void got.push(m));
+    client.on('state', ({ to }) => void states.push(to));
     const sent = Date.now();
     await h.phone('receive', { from: BOB.lid, body: 'from a sender nobody can look up' });
     await h.phone('receive', { from: ALICE.pn, body: 'after it' });
@@ -67,10 +70,88 @@ describe('a page call that never answers (whatsapp-web.js 1.34.7 + the double)',
     expect(got[0]?.sender.phone).to.equal(undefined);
     // the page call's deadline (or the sender completer's 5 s fallback) ended the wait
     expect(waited).to.be.below(5_000 + 1_000);
-    // the server answers again: the same client sends (nothing had to be restarted)
-    await h.phone('hangQueries', false);
+    // both look-ups timed out in a row: the page counts as hung and the supervisor restarts it
+    // (the next suite); the fresh page answers, and the same client sends
+    await waitUntil(
+      () => states.includes('READY'),
+      60_000,
+      () => states.join(' → '),
+    );
+    expect(states[0]).to.equal('DISCONNECTED');
     const { id } = await client.sendTextMessage({ to: ALICE.pn, text: 'still here' });
     const out = await h.phone<Array<{ id: string }>>('sent');
     expect(out.map((m) => m.id)).to.include(id);
+  });
+});
+
+describe('a hung page is restarted, nothing queued lost (whatsapp-web.js 1.34.7 + the double)', function () {
+  this.timeout(120_000);
+  let h: DoubleHarness;
+  let client: BotClient;
+
+  before(async () => {
+    h = await DoubleHarness.create({
+      build: NEWEST_BUILD,
+      engine: { protocolTimeoutMs: PROTOCOL_TIMEOUT_MS },
+    });
+    client = h.sdk().createClient({ name: 'sales' });
+    client.on('qr', (qr) => void h.link(qr));
+    await client.initialize();
+    await client.waitUntilReady({ timeoutMs: 30_000 });
+  });
+  after(async () => {
+    await h.cleanup();
+  });
+
+  it('page calls timing out in a row: the capability degraded with the reason, the page restarted, the queued send delivered once, inbound handled', async () => {
+    const health: EngineHealth[] = [];
+    const states: string[] = [];
+    client.on('engine.health', (event) => void health.push(event));
+    client.on('state', ({ to }) => void states.push(to));
+    const pageBefore = await h.page();
+    await h.phone('hangQueries');
+    const started = Date.now();
+    // a send queued while the page hangs (its number look-up never answers) and a look-up
+    const sending = client.sendTextMessage({ to: ALICE.pn, text: 'queued during the hang' });
+    const lookedUp = client.resolveContact(BOB.lid ?? '').then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    const degraded = (): EngineHealth | undefined =>
+      health.find((e) => e.broken.includes('contacts.lid'));
+    await waitUntil(
+      () => degraded() !== undefined,
+      4 * PROTOCOL_TIMEOUT_MS,
+      () => JSON.stringify(health.map((e) => e.broken)),
+    );
+    // two page calls (3 s each, concurrent) timed out: within the deadline, not puppeteer's 180 s
+    expect(Date.now() - started).to.be.below(2 * PROTOCOL_TIMEOUT_MS + 2_000);
+    expect(degraded()?.status).to.equal('degraded');
+    expect(degraded()?.capabilities['contacts.lid'].detail).to.match(/timed out after 3000 ms/);
+    expect(await lookedUp).to.match(/timed out/i);
+    // the supervisor restarts the page (a new browser: the double's switch lived in the old page)
+    await client.waitUntilReady({ timeoutMs: 60_000 });
+    await waitUntil(
+      () => states.includes('READY'),
+      60_000,
+      () => states.join(' → '),
+    );
+    expect(states).to.deep.equal(['DISCONNECTED', 'STARTING', 'AUTHENTICATED', 'READY']);
+    expect(await h.page()).to.not.equal(pageBefore);
+    const { id } = await sending;
+    const out = await h.phone<Array<{ id: string; body?: string }>>('sent');
+    expect(out.filter((m) => m.id === id)).to.have.length(1);
+    expect(out.filter((m) => m.body === 'queued during the hang')).to.have.length(1);
+    // after READY the next check finds the capability answering again
+    await waitUntil(
+      () => health.at(-1)?.status === 'ok',
+      30_000,
+      () => JSON.stringify(health.at(-1)?.broken),
+    );
+    // later inbound messages are handled
+    const got: Message[] = [];
+    client.on('message', (m) => void got.push(m));
+    await h.phone('receive', { from: ALICE.pn, body: 'after the restart' });
+    await waitUntil(() => got.some((m) => m.body === 'after the restart'), 15_000);
   });
 });

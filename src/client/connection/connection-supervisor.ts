@@ -22,7 +22,8 @@ export interface SupervisorOptions {
   createEngine: () => Promise<Engine>;
   machine: StateMachine;
   emit: <E extends keyof ClientEvents>(event: E, ...args: ClientEvents[E]) => void;
-  onDisconnect: (reason: DisconnectReason) => void;
+  /** `cause`: what the engine said ended the attempt (a hung page names its capability). */
+  onDisconnect: (reason: DisconnectReason, cause?: unknown) => void;
   /** Timers and time (the kernel's CLOCK); the system clock when absent. */
   clock?: Clock;
   /** Jitter source of the reconnect backoff; `Math.random` when absent. */
@@ -307,7 +308,7 @@ export class ConnectionSupervisor {
 
   #onDisconnected(engine: Engine, reason: DisconnectReason, cause?: unknown): void {
     if (this.engine !== engine || reason === 'stopped') return;
-    this.#disconnected(reason);
+    this.#disconnected(reason, cause);
     this.engine = null;
     const stopped = engine
       .stop()
@@ -381,8 +382,8 @@ export class ConnectionSupervisor {
     if (this.state !== 'FAILED' && this.state !== 'STOPPED') this.o.machine.transition('FAILED');
   }
 
-  #disconnected(reason: DisconnectReason): void {
-    this.o.onDisconnect(reason);
+  #disconnected(reason: DisconnectReason, cause?: unknown): void {
+    this.o.onDisconnect(reason, cause);
     this.o.emit('disconnected', reason);
   }
 

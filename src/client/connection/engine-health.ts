@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
-import { WakitError } from '../../errors/index.js';
+import { WakitError, isWakitError } from '../../errors/index.js';
 import type { Engine } from '../../engines/engine.js';
 import {
   CAPABILITIES,
+  allCapabilities,
   capabilitiesFor,
   type Capability,
   type EngineHealth,
+  type EngineProbe,
 } from '../../engines/health.js';
 import type { Clock } from '../../kernel/clock.js';
 
@@ -76,6 +78,34 @@ export class EngineHealthMonitor {
     return this.#running;
   }
 
+  /**
+   * An engine ended its attempt because a capability stopped answering (a hung page: a WakitError
+   * cause with `details.reason: 'page_hung'` and `details.capability`): that capability is
+   * degraded now, with the reason, until the next check (after READY) finds it answering again.
+   */
+  degradedBy(cause: unknown): void {
+    if (!isWakitError(cause) || cause.details?.reason !== 'page_hung') return;
+    const capability = cause.details.capability as Capability;
+    if (!CAPABILITIES.includes(capability)) return;
+    const before = this.#current;
+    const capabilities = before ? { ...before.capabilities } : allCapabilities();
+    const detail = cause.details.detail;
+    capabilities[capability] = {
+      ok: false,
+      detail: typeof detail === 'string' ? detail : cause.message,
+    };
+    this.#record(
+      {
+        build: before?.build ?? null,
+        library: before?.library ?? null,
+        compat: before?.compat ?? [],
+        capabilities,
+        ...(before?.pin ? { pin: before.pin } : {}),
+      },
+      before,
+    );
+  }
+
   /** ENGINE_INCOMPATIBLE when a capability `kind` needs is known broken; else undefined. */
   blocked(kind: string): WakitError | undefined {
     const health = this.#current;
@@ -108,6 +138,10 @@ export class EngineHealthMonitor {
     const engine = this.deps.engine();
     if (!engine?.ops.account.checkHealth) return null;
     const probe = await engine.ops.account.checkHealth();
+    return this.#record(probe, this.#current);
+  }
+
+  #record(probe: EngineProbe, before: EngineHealth | null): EngineHealth {
     const broken = CAPABILITIES.filter((name) => !probe.capabilities[name].ok);
     const health: EngineHealth = {
       ...probe,
@@ -115,7 +149,6 @@ export class EngineHealthMonitor {
       broken,
       checkedAt: new Date(this.deps.clock.now()).toISOString(),
     };
-    const before = this.#current;
     this.#current = health;
     if (!before || signature(before) !== signature(health)) {
       if (health.status === 'degraded') {

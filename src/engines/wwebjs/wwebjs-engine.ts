@@ -34,6 +34,7 @@ import { CompatLayer, loadFixes, type LoadedFix } from './compat/index.js';
 import type { EvaluatingPage } from './compat/run-in-page.js';
 import { checkInboundBridge } from './inbound-bridge.js';
 import { probeHealth } from './health-probe.js';
+import { watchForHungPage } from './page-deadlines.js';
 import { comparePin, pinMismatchError, pinnedBuild, watchRunningBuild } from './running-build.js';
 
 type Phase = 'idle' | 'running' | 'ended' | 'stopping' | 'stopped';
@@ -296,6 +297,16 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   loaded(attempt: Attempt): void {
     this.clearWatchdog(attempt);
     watchBrowser(attempt, this);
+    this.watchDeadlines(attempt);
+  }
+
+  /** A READY page whose calls time out in a row is hung: the attempt ends (page-deadlines.ts). */
+  private watchDeadlines(attempt: Attempt): void {
+    watchForHungPage(attempt, this.clock, this.config.protocolTimeoutMs, (hung) => {
+      if (!this.isLive(attempt)) return;
+      this.log.error({ details: hung.details }, hung.message);
+      this.end(attempt, 'connection_lost', hung);
+    });
   }
 
   end(attempt: Attempt, reason: DisconnectReason, cause?: unknown): void {
