@@ -3,6 +3,7 @@
  * same run (these machines are shared and noisy: read the ratios, not the absolute numbers).
  * `npm run bench -- inbound queue` runs a subset.
  */
+import { benchConversations } from './conversations.js';
 import { benchInbound } from './inbound.js';
 import { benchInboundMix } from './inbound-mix.js';
 import { benchFleet } from './fleet.js';
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   outbox: benchOutbox,
   fleet: benchFleet,
   'wwebjs-double': benchWwebjsDouble,
+  conversations: benchConversations,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
