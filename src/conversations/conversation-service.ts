@@ -4,31 +4,29 @@
  * pipeline); a timer and a message of one chat never run at once (a lane of its own per chat).
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
 import type { Message } from '../client/inbound/message.js';
 import type { PollVote } from '../client/types.js';
-import { prepareContent, type SendContent } from '../client/send/send-contract.js';
+import type { SendContent } from '../client/send/send-contract.js';
 import type { WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
 import type { Clock } from '../kernel/clock.js';
 import type { ErrorReport } from '../kernel/error-sink.js';
 import { ChatLanes } from './chat-lanes.js';
-import { runAllowed } from '../kernel/effect-guard.js';
 import { ChatStates } from './chat-state.js';
 import { ConversationRun, type RunHost } from './conversation-run.js';
+import { createRunHost } from './run-host.js';
+import { createConversationStore, info, keyOf, notFound, replyOf } from './conversation-records.js';
 import { ConversationTimers } from './conversation-timers.js';
 import { chatOf, personChat } from './person-key.js';
 import { normalize } from './prompts.js';
-import { MemoryConversationStore } from './store/memory-conversation-store.js';
-import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
 import type {
   ConversationRecord,
   ConversationStore,
   ConversationWait,
 } from './store/conversation-store.js';
-import type { ConversationDefinition, ConversationInfo, EndReason, Reply } from './types.js';
+import type { ConversationDefinition, ConversationInfo, EndReason } from './types.js';
 
 export interface ConversationServiceDeps {
   config: Readonly<WakitConfig>;
@@ -47,20 +45,6 @@ export interface ConversationServiceDeps {
 
 type AnyDefinition = ConversationDefinition<never>;
 const DEFAULT_CANCEL = ['cancel'];
-
-export function createConversationStore(
-  config: Readonly<WakitConfig>,
-  baseDir: string,
-  now: () => number,
-): ConversationStore {
-  const settings = config.conversations;
-  if (settings.store === 'memory') return new MemoryConversationStore(now);
-  const file = path.resolve(
-    baseDir,
-    settings.path ?? path.join(config.auth.dataPath, 'conversations.db'),
-  );
-  return new SqliteConversationStore(file, now);
-}
 
 export class ConversationService {
   #store: ConversationStore | undefined;
@@ -86,7 +70,16 @@ export class ConversationService {
     });
     this.#log = deps.logger.child({ component: 'conversations' });
     this.#timers = new ConversationTimers(deps.clock, (id) => this.#fire(id));
-    this.#host = this.#runHost();
+    this.#host = createRunHost({
+      store: () => this.store,
+      timers: this.#timers,
+      states: this.states,
+      clock: deps.clock,
+      clients: deps.clients,
+      sentMessageId: (trackingId) => deps.sentMessageId(trackingId),
+      report: (report) => deps.report(report),
+      finishRecord: (record, reason) => this.#finishRecord(record, reason),
+    });
   }
 
   /** The store, opened on first use (an SDK that never starts opens no file). */
@@ -463,131 +456,4 @@ export class ConversationService {
     }
     return definition;
   }
-
-  #runHost(): RunHost {
-    const d = this.#d;
-    return {
-      append: (id, index, step, wait) => this.store.append(id, index, step, wait),
-      setWait: async (id, wait) => {
-        await this.store.setWait(id, wait);
-        this.#timers.set(id, wait.dueAt);
-      },
-      send: async (record, key, content) => {
-        const client = d.clients.get(record.client);
-        // the service's own sends (and conv.say's): allowed inside a conversation's scope
-        const queued = await runAllowed(() =>
-          client.enqueue(prepareContent(record.chatId, content), {
-            priority: 'reply',
-            idempotencyKey: key,
-            idempotencyScope: 'conversation',
-          }),
-        );
-        queued.result.catch(() => {
-          // not reported: the queue reports a failed send (message.status, the error sink)
-        });
-        return queued.trackingId;
-      },
-      sentMessageId: (_record, trackingId) => d.sentMessageId(trackingId),
-      waitFor: (definition) => {
-        const timeout = definition.timeout;
-        if (!timeout) return {};
-        return {
-          dueAt: d.clock.now() + timeout.seconds * 1000,
-          phase: timeout.reminder === false ? 'expire' : 'remind',
-        };
-      },
-      state: (record, definition) => {
-        const handle = this.states.of(
-          record.client,
-          record.chatId,
-          definition.state,
-          record.member,
-        );
-        return {
-          get: () => handle.get(),
-          update: (fn) => handle.update(fn as unknown as (v: never) => never),
-        };
-      },
-      now: () => d.clock.now(),
-      finished: (run, reason, error) => {
-        if (error !== undefined) {
-          d.report({
-            source: 'conversation',
-            client: run.record.client,
-            event: `conversation:${run.record.name}`,
-            error,
-          });
-          void this.#host
-            .send(
-              run.record,
-              `${run.record.id}:failed`,
-              'Sorry, something went wrong: please start again.',
-            )
-            .catch((e: unknown) =>
-              d.report({
-                source: 'conversation',
-                client: run.record.client,
-                event: 'conversation:failed-message',
-                error: e,
-              }),
-            );
-        }
-        void this.#finishRecord(run.record, reason).catch((e: unknown) =>
-          d.report({
-            source: 'conversation',
-            client: run.record.client,
-            event: 'conversation:end',
-            error: e,
-          }),
-        );
-      },
-    };
-  }
-}
-
-function keyOf(r: { client: string; chatId: string; member: string }): string {
-  return `${r.client}\n${r.chatId}\n${r.member}`;
-}
-
-function replyOf(message: Message, at: number): Reply {
-  return {
-    kind: 'message',
-    id: message.id,
-    body: message.body,
-    type: message.type,
-    from: message.sender.id,
-    ...(message.quotedMessageId ? { quotedMessageId: message.quotedMessageId } : {}),
-    ...(message.media ? { media: message.media } : {}),
-    ...(message.location ? { location: message.location } : {}),
-    ...(message.vcards ? { vcards: message.vcards } : {}),
-    at,
-  };
-}
-
-function info(record: ConversationRecord): ConversationInfo {
-  return {
-    id: record.id,
-    name: record.name,
-    version: record.version,
-    client: record.client,
-    chatId: record.chatId,
-    member: record.member,
-    startedAt: new Date(record.startedAt).toISOString(),
-    updatedAt: new Date(record.updatedAt).toISOString(),
-    steps: record.steps,
-    ...(record.wait.dueAt !== undefined
-      ? {
-          timer: {
-            at: new Date(record.wait.dueAt).toISOString(),
-            action: record.wait.phase ?? 'expire',
-          },
-        }
-      : {}),
-  };
-}
-
-function notFound(id: string): WakitError {
-  return new WakitError('CONVERSATION_NOT_FOUND', `No active conversation ${id}`, {
-    details: { id },
-  });
 }
