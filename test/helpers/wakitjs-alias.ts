@@ -22,3 +22,8 @@ export async function resolve(specifier, context, next) {
   return next(specifier, context);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hook)}`);
+
+// Loaded once here through tsx, so the hook's URLs are served from the module cache: tsx
+// compiles a .ts file only when its own resolver found it.
+await import('../../src/index.js');
+await import('../../src/entries/testing.js');
