@@ -225,7 +225,7 @@ export class ConversationRun {
     const resumed = this.#resumedWait;
     this.#resumedWait = undefined;
     if (!resumed) {
-      const wait = this.#host.waitFor(this.#definition);
+      const wait: ConversationWait = { ...this.#host.waitFor(this.#definition), waiting: true };
       await this.#host.setWait(this.record.id, wait);
       this.record.wait = wait;
     }

@@ -114,13 +114,14 @@ export class ConversationService {
   }
 
   /**
-   * Replays every active conversation of a client that became READY: one killed in the middle of
-   * a step (its answer journaled, its reply not yet sent) goes on by itself; one that waits sends
-   * nothing again (its sends are journaled) and keeps its timer.
+   * Replays the conversations of a client that became READY that were cut off in the middle of a
+   * step (an answer journaled, its reply not sent yet): they go on by themselves. Those that wait
+   * for their person are replayed when the person writes or their timer fires (nothing to do now:
+   * a restart with 10,000 of them open costs one query).
    */
   async resumeAll(clientName: string): Promise<number> {
     let resumed = 0;
-    for (const record of await this.store.list(clientName)) {
+    for (const record of await this.store.interrupted(clientName)) {
       await this.#exclusive(record.client, record.chatId, record.member, async () => {
         if (await this.#live(record.client, record.chatId, record.member)) resumed += 1;
         return true;
@@ -408,7 +409,11 @@ export class ConversationService {
       if (current.wait.phase === 'remind' && timeout?.reminder !== false && timeout) {
         const reminder = timeout.reminder ?? 'Are you still there?';
         await this.#host.send(current, `${id}:remind:${run.steps}`, reminder);
-        const wait: ConversationWait = { dueAt: now + timeout.seconds * 1000, phase: 'expire' };
+        const wait: ConversationWait = {
+          dueAt: now + timeout.seconds * 1000,
+          phase: 'expire',
+          waiting: true,
+        };
         if (await run.timerFired(wait)) this.#timers.set(id, wait.dueAt);
         return true;
       }

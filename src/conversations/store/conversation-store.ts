@@ -20,6 +20,8 @@ export interface ConversationWait {
   dueAt?: number;
   /** What the timer does when it fires. */
   phase?: 'remind' | 'expire';
+  /** The code waits for the person; false or absent: it was cut off in the middle of a step. */
+  waiting?: boolean;
 }
 
 /** One active conversation (the journal's head). */
@@ -85,6 +87,8 @@ export interface ConversationStore {
   end(id: string): Promise<boolean>;
   /** Active conversations, oldest first (optionally of one client). */
   list(client?: string): Promise<ConversationRecord[]>;
+  /** Active conversations of a client cut off in the middle of a step (not waiting). */
+  interrupted(client: string): Promise<ConversationRecord[]>;
   /** Every active conversation that has a timer, with when it fires. */
   timers(): Promise<{ id: string; client: string; dueAt: number }[]>;
   close(): Promise<void>;

@@ -115,6 +115,10 @@ export class MemoryConversationStore implements ConversationStore {
       .map(clone);
   }
 
+  async interrupted(client: string): Promise<ConversationRecord[]> {
+    return (await this.list(client)).filter((r) => !r.wait.waiting);
+  }
+
   async timers(): Promise<{ id: string; client: string; dueAt: number }[]> {
     return [...this.#records.values()]
       .filter((r) => r.wait.dueAt !== undefined)

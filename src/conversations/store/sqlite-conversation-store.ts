@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS conversations (
   id TEXT PRIMARY KEY, client TEXT NOT NULL, chat_id TEXT NOT NULL, member TEXT NOT NULL,
   name TEXT NOT NULL, version INTEGER NOT NULL, started_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL, steps INTEGER NOT NULL, due_at INTEGER, phase TEXT, input TEXT,
+  waiting INTEGER NOT NULL DEFAULT 0,
   UNIQUE (client, chat_id, member));
 CREATE INDEX IF NOT EXISTS conversations_due ON conversations (due_at) WHERE due_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS conversation_steps (
@@ -38,6 +39,7 @@ interface ConversationRow {
   due_at: number | null;
   phase: string | null;
   input: string | null;
+  waiting: number;
 }
 
 const toRecord = (row: ConversationRow): ConversationRecord => ({
@@ -54,6 +56,7 @@ const toRecord = (row: ConversationRow): ConversationRecord => ({
   wait: {
     ...(row.due_at !== null ? { dueAt: row.due_at } : {}),
     ...(row.phase ? { phase: row.phase as 'remind' | 'expire' } : {}),
+    ...(row.waiting === 1 ? { waiting: true } : {}),
   },
 });
 
@@ -125,9 +128,14 @@ export class SqliteConversationStore implements ConversationStore {
         'INSERT OR IGNORE INTO conversation_steps (id, idx, step) VALUES (?, ?, ?)',
       ),
       advance: db.prepare(
-        'UPDATE conversations SET steps = ?, due_at = ?, phase = ?, updated_at = ? WHERE id = ? AND steps = ?',
+        'UPDATE conversations SET steps = ?, due_at = ?, phase = ?, waiting = ?, updated_at = ? WHERE id = ? AND steps = ?',
       ),
-      setWait: db.prepare('UPDATE conversations SET due_at = ?, phase = ? WHERE id = ?'),
+      setWait: db.prepare(
+        'UPDATE conversations SET due_at = ?, phase = ?, waiting = ? WHERE id = ?',
+      ),
+      interrupted: db.prepare<[string], ConversationRow>(
+        'SELECT * FROM conversations WHERE client = ? AND waiting = 0 ORDER BY started_at, id',
+      ),
       steps: db.prepare<[string], { step: string }>(
         'SELECT step FROM conversation_steps WHERE id = ? ORDER BY idx',
       ),
@@ -150,6 +158,7 @@ export class SqliteConversationStore implements ConversationStore {
         index + 1,
         wait.dueAt ?? null,
         wait.phase ?? null,
+        wait.waiting ? 1 : 0,
         this.#now(),
         id,
         index,
@@ -251,7 +260,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async setWait(id: string, wait: ConversationWait): Promise<void> {
-    this.#q.setWait.run(wait.dueAt ?? null, wait.phase ?? null, id);
+    this.#q.setWait.run(wait.dueAt ?? null, wait.phase ?? null, wait.waiting ? 1 : 0, id);
   }
 
   async steps(id: string): Promise<Step[]> {
@@ -265,6 +274,10 @@ export class SqliteConversationStore implements ConversationStore {
   async list(client?: string): Promise<ConversationRecord[]> {
     const rows = client === undefined ? this.#q.listAll.all() : this.#q.listClient.all(client);
     return rows.map(toRecord);
+  }
+
+  async interrupted(client: string): Promise<ConversationRecord[]> {
+    return this.#q.interrupted.all(client).map(toRecord);
   }
 
   async timers(): Promise<{ id: string; client: string; dueAt: number }[]> {
