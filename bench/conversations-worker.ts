@@ -35,9 +35,6 @@ type Result = Record<string, number>;
 /** What the bots reported (the worker fails when there is any). */
 const failures: string[] = [];
 
-/** Counts conversations whose code passed a `say` (in a resume: replayed back to its wait). */
-let said = 0;
-
 const botPlugin = definePlugin({
   name: 'bench-echo',
   setup(ctx) {
@@ -50,7 +47,6 @@ const botPlugin = definePlugin({
           for (;;) {
             const text = await conv.text();
             await conv.say(`echo ${text}`);
-            said += 1;
           }
         },
       }),
@@ -197,7 +193,6 @@ const ON_DEMAND = 50;
  */
 async function restart(dir: string, count: number): Promise<Result> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
-  said = 0;
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const cpu = process.cpuUsage();
