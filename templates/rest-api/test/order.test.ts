@@ -1,6 +1,7 @@
 // The order dialog (plugins/order.ts) on the simulator, with the dialog test kit: a chat helper
 // that sends, expects replies and votes, and a virtual clock for the timeouts: no sleeps.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +12,29 @@ const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const BOT = '15550000001';
 let sdk: Sdk | undefined;
 
+/** A free loopback port for the REST API of each test's bot. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 async function start(order: Record<string, unknown> = {}) {
   const clock = new VirtualClock();
   sdk = await createTestSdk(path.join(projectDir, 'bot.config.json'), {
     phone: BOT,
     clock,
-    plugins: { './plugins/order.ts': order },
+    // the REST plugin's token (bot.config.json reads it from the environment)
+    env: { WAKIT_REST_TOKEN: 'test-token-0123456789abcdef0123456789' },
+    plugins: {
+      './plugins/order.ts': order,
+      rest: { port: await freePort(), host: '127.0.0.1' },
+    },
   });
   await sdk.start();
   await sdk.client('bot').waitUntilReady({ timeoutMs: 5_000 });
