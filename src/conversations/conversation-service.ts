@@ -69,7 +69,11 @@ export class ConversationService {
       now,
     });
     this.#log = deps.logger.child({ component: 'conversations' });
-    this.#timers = new ConversationTimers(deps.clock, (id) => this.#fire(id));
+    this.#timers = new ConversationTimers(deps.clock, (id) =>
+      this.#fire(id).catch((error: unknown) =>
+        deps.report({ source: 'conversation', event: 'conversation:timer', error }),
+      ),
+    );
     this.#host = createRunHost({
       store: () => this.store,
       timers: this.#timers,
@@ -268,11 +272,20 @@ export class ConversationService {
     work: () => Promise<boolean>,
   ): Promise<boolean> {
     let consumed = false;
+    let failure: { error: unknown } | undefined;
     return this.#lanes
       .run(keyOf({ client, chatId, member }), async () => {
-        consumed = await work();
+        try {
+          consumed = await work();
+        } catch (error) {
+          // handed on below: the lane keeps going, the caller gets the failure
+          failure = { error };
+        }
       })
-      .then(() => consumed);
+      .then(() => {
+        if (failure) throw failure.error;
+        return consumed;
+      });
   }
 
   async #answer(run: ConversationRun, message: Message): Promise<boolean> {
