@@ -157,6 +157,34 @@ export class ConversationService {
     });
   }
 
+  /** The pipeline's `message` middleware: a message a conversation consumed goes no further. */
+  readonly middleware = async (
+    { client, message }: { client: BotClient; message: Message },
+    next: () => Promise<void>,
+  ): Promise<void> => {
+    if (!(await this.onMessage(client, message))) await next();
+  };
+
+  /** The pipeline's `poll.vote` middleware: the vote may answer a conversation; others see it too. */
+  readonly voteMiddleware = async (
+    { client, data }: { client: BotClient; data: PollVote },
+    next: () => Promise<void>,
+  ): Promise<void> => {
+    await this.onVote(client, data);
+    await next();
+  };
+
+  /** Conversations cut off in the middle of a step go on each time `client` is READY. */
+  watch(client: BotClient): void {
+    const resume = (): void => {
+      void this.resumeAll(client.name).catch((error: unknown) =>
+        this.#d.report({ source: 'conversation', client: client.name, event: 'resume', error }),
+      );
+    };
+    client.on('ready', resume);
+    if (client.state === 'READY') resume();
+  }
+
   /** A poll vote: the answer of the conversation of the voter, if it waits. */
   async onVote(client: BotClient, vote: PollVote): Promise<void> {
     const isGroup = vote.chatId.endsWith('@g.us');

@@ -140,30 +140,16 @@ export class PluginHost {
       report: (report) => this.#report(report),
       isCommand: (body) => this.#commands.isCommand(body),
     });
-    const conversations = this.#conversations;
     // conversations first: an answer to a question is not a command, a cancel word not a message
-    this.#pipeline.add(
-      'wakit',
-      'message',
-      async ({ client, message }, next) => {
-        if (!(await conversations.onMessage(client, message))) await next();
-      },
-      undefined,
-      { ownTimeout: true },
-    );
+    this.#pipeline.add('wakit', 'message', this.#conversations.middleware, undefined, {
+      ownTimeout: true,
+    });
     this.#pipeline.add('wakit', 'message', this.#commands.middleware, undefined, {
       ownTimeout: true,
     });
-    this.#pipeline.add(
-      'wakit',
-      'poll.vote',
-      async ({ client, data }, next) => {
-        await conversations.onVote(client, data);
-        await next();
-      },
-      undefined,
-      { ownTimeout: true },
-    );
+    this.#pipeline.add('wakit', 'poll.vote', this.#conversations.voteMiddleware, undefined, {
+      ownTimeout: true,
+    });
   }
 
   /** Resolves once every chat's messages in flight were handled. */
@@ -267,19 +253,9 @@ export class PluginHost {
     for (const resolved of ordered) await this.#setup(resolved);
     await this.#conversations.load();
     this.#phase = 'started';
-    const conversations = this.#conversations;
-    const resume = (client: BotClient): void => {
-      void conversations
-        .resumeAll(client.name)
-        .catch((error: unknown) =>
-          this.#report({ source: 'conversation', client: client.name, event: 'resume', error }),
-        );
-    };
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
       this.#pipeline.attachClient(client);
-      // conversations cut off in the middle of a step go on once their client can send
-      client.on('ready', () => resume(client));
-      if (client.state === 'READY') resume(client);
+      this.#conversations.watch(client);
     });
     if (ordered.length > 0) {
       this.#log.info(
