@@ -86,13 +86,7 @@ export class BotClient extends ClientSends {
   readonly #emitCreated = (data: MessageData, sender: MessageSender): void => {
     this.#events.emit('message.create', new Message(data, this.#actions, sender));
   };
-  readonly #senders = new SenderCompleter(this.#contacts, (error, data) =>
-    // not reported: the message goes on with the sender it came with (contact-cache.ts)
-    this.log[isWakitError(error, 'TIMEOUT') ? 'warn' : 'debug'](
-      { err: error, messageId: data.id },
-      'could not resolve the sender in time',
-    ),
-  );
+  readonly #senders: SenderCompleter;
   readonly #intake: SendIntake;
   readonly #health: EngineHealthMonitor;
   readonly #followStatus = (record: TrackedSend): void => {
@@ -157,6 +151,16 @@ export class BotClient extends ClientSends {
         }
       },
     });
+    this.#senders = new SenderCompleter(
+      this.#contacts,
+      (error, data) =>
+        // not reported: the message goes on with the sender it came with (contact-cache.ts)
+        this.log[isWakitError(error, 'TIMEOUT') ? 'warn' : 'debug'](
+          { err: error, messageId: data.id },
+          'could not resolve the sender in time',
+        ),
+      { deadlineMs: config.engine.senderLookUpTimeoutMs, clock },
+    );
     this.#health = new EngineHealthMonitor({
       ...{ client: name, clock, log, intervalMs: config.engine.healthIntervalMs },
       engine: () => this.#supervisor.engine,

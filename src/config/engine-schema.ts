@@ -20,6 +20,13 @@ function movedEngineKey(issue: { code?: string; keys?: string[] }): string | und
 /** Engine health checks (docs/engines.md): after READY, then every this many ms; 0 turns off the timer. */
 const healthIntervalMs = z.number().int().min(0).default(300_000);
 
+/**
+ * How long a received message waits for its sender's contact look-up before it is emitted with the
+ * sender fields it came with (docs/engines.md, "Deadlines on page calls"); later messages never
+ * wait behind it longer. The look-up goes on and fills the cache when it answers.
+ */
+const senderLookUpTimeoutMs = z.number().int().min(1).default(5_000);
+
 /** Capability names of the engine health probes. */
 const capabilityName = z.enum(CAPABILITIES);
 
@@ -41,6 +48,7 @@ const simulatorEngineSchema = z.strictObject(
     ackDelayMs: z.number().int().min(0).default(50),
     /** Simulated network latency of a send. */
     latencyMs: z.number().int().min(0).default(0),
+    senderLookUpTimeoutMs,
     healthIntervalMs,
     /**
      * The simulated WhatsApp Web build and the capabilities it breaks (health probes report them
@@ -74,6 +82,18 @@ const wwebjsEngineSchema = z
        * 180 s): a page call that never answers fails after this long instead of stalling the client.
        */
       protocolTimeoutMs: z.number().int().min(1_000).default(30_000),
+      /**
+       * When a READY page counts as hung (docs/engines.md): `timeouts` page calls timing out in a
+       * row (no call answering between them) within `windowMs` end the attempt; the capability is
+       * degraded and the client's supervisor starts a fresh page.
+       */
+      hungPage: z
+        .strictObject({
+          timeouts: z.number().int().min(1).default(2),
+          windowMs: z.number().int().min(1_000).default(60_000),
+        })
+        .prefault({}),
+      senderLookUpTimeoutMs,
       /**
        * Pin a WhatsApp Web version (whatsapp-web.js `webVersion`), e.g. `2.3000.1027526765`, or
        * `live` for no pin. Unset: no pin, the live build (docs/engines.md: no default pin, the

@@ -9,8 +9,13 @@ import {
   HungPageDetector,
   capabilityOf,
   isProtocolTimeout,
+  watchForHungPage,
   watchPageCalls,
 } from '../../src/engines/wwebjs/page-deadlines.js';
+import { engineSchema } from '../../src/config/schema.js';
+import type { Attempt } from '../../src/engines/wwebjs/attempt.js';
+import type { WwebjsEngineConfig } from '../../src/engines/wwebjs/types.js';
+import type { WakitError } from '../../src/errors/index.js';
 
 class ProtocolError extends Error {
   override name = 'ProtocolError';
@@ -77,5 +82,40 @@ describe('wwebjs page deadlines (hung-page detector)', () => {
     expect(error).to.be.instanceOf(ProtocolError);
     expect(seen).to.deep.equal(['answered', 'contacts.lid']);
     expect(capabilityOf(() => 'window.WWebJS.sendMessage')).to.equal('send.text');
+  });
+
+  it('engine.hungPage: the configured count and window are used (defaults 2 in 60 s)', () => {
+    const parse = (input: object): WwebjsEngineConfig =>
+      engineSchema.parse({ type: 'whatsapp-web.js', ...input }) as WwebjsEngineConfig;
+    expect(parse({}).hungPage).to.deep.equal({ timeouts: 2, windowMs: 60_000 });
+    const limits = parse({ hungPage: { timeouts: 3, windowMs: 10_000 } }).hungPage;
+    const clock = clockAt();
+    const detector = new HungPageDetector(clock, limits);
+    expect(detector.timedOut('send.text', timeout(), 3_000)).to.equal(null);
+    expect(detector.timedOut('send.text', timeout(), 3_000)).to.equal(null);
+    expect(detector.timedOut('send.text', timeout(), 3_000)).to.include({ timeouts: 3 });
+    // older than the configured window: forgotten
+    detector.timedOut('send.text', timeout(), 3_000);
+    clock.at += 10_000;
+    detector.timedOut('send.text', timeout(), 3_000);
+    expect(detector.timedOut('send.text', timeout(), 3_000)).to.equal(null);
+    expect(() => parse({ hungPage: { timeouts: 0 } })).to.throw();
+  });
+
+  it("watchForHungPage ends a READY page's attempt at the configured count, not before", async () => {
+    const page = { evaluate: (): Promise<unknown> => Promise.reject(timeout()) };
+    const attempt = {
+      client: { pupPage: page },
+      ready: true,
+      retired: false,
+    } as unknown as Attempt;
+    const verdicts: WakitError[] = [];
+    const limits = { timeouts: 3, windowMs: 60_000 };
+    watchForHungPage(attempt, clockAt(), 3_000, (e) => verdicts.push(e), limits);
+    for (let i = 1; i <= 3; i += 1) {
+      await page.evaluate().catch(() => undefined);
+      expect(verdicts.length, `after ${i} timeout(s)`).to.equal(i < 3 ? 0 : 1);
+    }
+    expect(verdicts[0]?.details).to.deep.include({ reason: 'page_hung', capability: 'send.text' });
   });
 });

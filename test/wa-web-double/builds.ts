@@ -100,6 +100,16 @@ export interface DoubleBuild {
    * helper when present, `false` when not). page/october.js.
    */
   statusGatingGone: boolean;
+  /**
+   * `WAWebSendStatusMsgAction.sendStatusMediaMsgAction` takes one options object
+   * `{ mediaMsgData, beforeSend, funnelContext }` instead of `(msgData, mediaUpdate)`: 1.34.7's
+   * positional call (Injected/Utils.js:565-571) fails inside the page with "Cannot read properties
+   * of undefined (reading 'id')" and no image or video status is posted; text statuses are not
+   * affected. whatsapp-web.js #201807 (2026-07-01, both bundles quoted), PR #201816 (open); OpenWA's
+   * `scripts/patch-wwebjs-status.js` (patch 2, its second part). No report names the first build:
+   * the double switches it on for the builds reported after July 2026. page/status.js.
+   */
+  statusMediaTakesOptions: boolean;
   /** Time between OPENING and the first settled state after load. */
   bootDelayMs: number;
   /** Time between OPENING and CONNECTED once linked. */
@@ -136,6 +146,7 @@ export const BASELINE_BUILD: DoubleBuild = {
   eventBridgeDead: false,
   blockNeedsLid: false,
   statusGatingGone: false,
+  statusMediaTakesOptions: false,
   ...TIMING,
 };
 
@@ -151,6 +162,7 @@ export const MEDIA_ID_CLOBBER_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1047775310',
   mediaPrepClobbersId: true,
+  statusMediaTakesOptions: true,
 };
 
 /** The download MIME check rolled out: inbound downloads without one refused (#201908, #201914). */
@@ -197,6 +209,7 @@ export const QR_REFRESH_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1048901417',
   cmdRefreshQRGone: true,
+  statusMediaTakesOptions: true,
   qrIdleAfterRefs: 2,
   qrRefreshMs: 500,
 };
@@ -206,9 +219,13 @@ export const FORWARD_LAZY_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1049007170',
   forwardModuleLazy: true,
+  statusMediaTakesOptions: true,
 };
 
-/** `setGroupDescription` takes an options object (wa-js #3595, PR #3638; OpenWA PR #1487). */
+/**
+ * `setGroupDescription` takes an options object (wa-js #3595, PR #3638, which read this version's
+ * bundle; whatsapp-web.js PR #201895; OpenWA PR #1487).
+ */
 export const GROUP_DESCRIPTION_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1046899131',
@@ -216,21 +233,30 @@ export const GROUP_DESCRIPTION_BUILD: DoubleBuild = {
   blockNeedsLid: true,
 };
 
-/** READY, and the page never delivers a new message to whatsapp-web.js (OpenWA users, October). */
+/**
+ * READY, and the page never delivers a new message to whatsapp-web.js (OpenWA users, October).
+ * The version is synthetic: no report names the build.
+ */
 export const DEAD_BRIDGE_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1049100000',
   eventBridgeDead: true,
 };
 
-/** Blocking needs the chat-owning (LID) identity (OpenWA patch 8, scripts/patch-wwebjs-block.js). */
+/**
+ * Blocking needs the chat-owning (LID) identity (OpenWA patch 8, scripts/patch-wwebjs-block.js).
+ * The version is synthetic: the patch (verified live 2026-08-18) names no build.
+ */
 export const BLOCK_LID_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1048000000',
   blockNeedsLid: true,
 };
 
-/** Status sends: the ranking gate helper gone (OpenWA #455, scripts/patch-wwebjs-status.js). */
+/**
+ * Status sends: the ranking gate helper gone (OpenWA #455, scripts/patch-wwebjs-status.js). The
+ * version is synthetic: the report names no build.
+ */
 export const STATUS_GATING_GONE_BUILD: DoubleBuild = {
   ...KEY_RENAME_BUILD,
   version: '2.3000.1048100000',
@@ -250,6 +276,7 @@ export const NEWEST_BUILD: DoubleBuild = {
   groupDescriptionTakesOptions: true,
   blockNeedsLid: true,
   statusGatingGone: true,
+  statusMediaTakesOptions: true,
 };
 
 export const BUILDS = [

@@ -246,6 +246,7 @@ describe('compat fixes on the WhatsApp Web double (real whatsapp-web.js 1.34.7)'
       'group-description-options',
       'block-contact-lid',
       'status-ranking-gate',
+      'status-media-options',
     ]);
     // a guard, not a probe: the MIME check's rollout flag cannot be seen from the page
     expect(await compat(engine, 'download-mimetype')).to.include({ applied: true });

@@ -4,6 +4,7 @@
  * look-up never answers. With `engine.protocolTimeoutMs` short, the look-up fails after that
  * long (puppeteer's protocolTimeout) instead of 180 s, and received messages, the one whose
  * sender could not be looked up and those after it, are delivered in order without waiting for it.
+ * `engine.hungPage` is honoured: with `timeouts: 3` two timeouts in a row leave the page READY.
  */
 import { expect } from 'chai';
 import type { BotClient } from '../../src/client/bot-client.js';
@@ -12,7 +13,7 @@ import type { EngineHealth } from '../../src/engines/health.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { NEWEST_BUILD } from './builds.js';
 import { DoubleHarness } from './harness.js';
-import { ALICE, BOB } from './world.js';
+import { ALICE, BOB, NOBODY } from './world.js';
 
 /** Short, but long enough for the start-up's own page calls on a loaded machine. */
 const PROTOCOL_TIMEOUT_MS = 3_000;
@@ -153,5 +154,59 @@ describe('a hung page is restarted, nothing queued lost (whatsapp-web.js 1.34.7 
     client.on('message', (m) => void got.push(m));
     await h.phone('receive', { from: ALICE.pn, body: 'after the restart' });
     await waitUntil(() => got.some((m) => m.body === 'after the restart'), 15_000);
+  });
+});
+
+describe('engine.hungPage: the configured count (whatsapp-web.js 1.34.7 + the double)', function () {
+  this.timeout(120_000);
+  let h: DoubleHarness;
+  let client: BotClient;
+
+  before(async () => {
+    h = await DoubleHarness.create({
+      build: NEWEST_BUILD,
+      engine: {
+        protocolTimeoutMs: PROTOCOL_TIMEOUT_MS,
+        hungPage: { timeouts: 3, windowMs: 60_000 },
+      },
+    });
+    client = h.sdk().createClient({ name: 'sales' });
+    client.on('qr', (qr) => void h.link(qr));
+    await client.initialize();
+    await client.waitUntilReady({ timeoutMs: 30_000 });
+  });
+  after(async () => {
+    await h.cleanup();
+  });
+
+  it('hungPage.timeouts 3: two page calls timing out in a row leave the page READY, the third ends it as hung', async () => {
+    const states: string[] = [];
+    const health: EngineHealth[] = [];
+    client.on('state', ({ to }) => void states.push(to));
+    client.on('engine.health', (event) => void health.push(event));
+    await h.phone('hangQueries');
+    const lookUp = (id: string): Promise<string> =>
+      client.resolveContact(id).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+    // one after the other: timeouts in a row, no page call answering between them
+    expect(await lookUp(BOB.lid ?? '')).to.match(/timed out/i);
+    expect(await lookUp(BOB.pn)).to.match(/timed out/i);
+    // the default (2) would have ended the attempt by now
+    expect(states).to.deep.equal([]);
+    expect(client.state).to.equal('READY');
+    expect(await lookUp(NOBODY)).to.match(/timed out/i);
+    await waitUntil(
+      () => states.includes('DISCONNECTED'),
+      10_000,
+      () => states.join(' → '),
+    );
+    expect(states[0]).to.equal('DISCONNECTED');
+    const degraded = health.find((e) => e.broken.includes('contacts.lid'));
+    expect(degraded?.capabilities['contacts.lid'].detail).to.match(
+      /3 page call\(s\) in a row timed out after 3000 ms/,
+    );
+    // (the restart that follows is the suite above's)
   });
 });

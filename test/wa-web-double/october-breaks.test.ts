@@ -8,9 +8,11 @@ import { nextEvent } from '../engines/engine-contract.js';
 import type { WwebjsEngine } from '../../src/engines/wwebjs/index.js';
 import type { CompatResult } from '../../src/engines/health.js';
 import {
+  BASELINE_BUILD,
   BLOCK_LID_BUILD,
   FORWARD_LAZY_BUILD,
   GROUP_DESCRIPTION_BUILD,
+  NEWEST_BUILD,
   QR_REFRESH_BUILD,
   STATUS_GATING_GONE_BUILD,
   type DoubleBuild,
@@ -21,9 +23,16 @@ import { ALICE, TEAM_GROUP } from './world.js';
 interface Sent {
   id: string;
   to: string;
+  type?: string;
   body?: string;
+  caption?: string;
   forwarded?: boolean;
 }
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('the October breaks on the WhatsApp Web double (real whatsapp-web.js 1.34.7)', function () {
   this.timeout(60_000);
@@ -224,6 +233,54 @@ describe('the October breaks on the WhatsApp Web double (real whatsapp-web.js 1.
         needed: true,
         applied: true,
       });
+    });
+  });
+  describe('status-media-options (sendStatusMediaMsgAction(options): NEWEST_BUILD)', () => {
+    const STATUS = 'status@broadcast';
+    const image = {
+      kind: 'image',
+      media: { data: PNG, mimetype: 'image/png', filename: 'dot.png' },
+      caption: 'new menu',
+    } as const;
+
+    it("without the fix an image status fails inside the page: undefined's id, nothing is posted", async () => {
+      const engine = await linked(NEWEST_BUILD, ['status-media-options']);
+      const error = (await engine.send(STATUS, image).then(
+        () => expect.fail('expected a failure'),
+        (e: unknown) => e,
+      )) as { code: string; cause?: Error };
+      expect(error.code).to.equal('ENGINE_ERROR');
+      expect(String(error.cause?.message)).to.contain(
+        "Cannot read properties of undefined (reading 'id')",
+      );
+      expect(await h.phone<Sent[]>('sent')).to.deep.equal([]);
+      expect(await compat(engine, 'status-media-options')).to.include({
+        needed: true,
+        applied: false,
+      });
+    });
+
+    it('with the fix the image is posted to status@broadcast, with its bytes and caption', async () => {
+      const engine = await linked(NEWEST_BUILD);
+      const { id } = await engine.send(STATUS, image);
+      const sent = await h.phone<Sent[]>('sent');
+      expect(sent.map((m) => [m.id, m.to, m.type, m.caption])).to.deep.equal([
+        [id, STATUS, 'image', 'new menu'],
+      ]);
+      expect(await h.phone('sentMedia', id)).to.equal(PNG.toString('base64'));
+      expect(await compat(engine, 'status-media-options')).to.include({
+        needed: true,
+        applied: true,
+      });
+    });
+
+    it('the baseline build keeps the positional call: posted without the fix, which is not needed', async () => {
+      const engine = await linked(BASELINE_BUILD, ['status-media-options']);
+      const { id } = await engine.send(STATUS, image);
+      const sent = await h.phone<Sent[]>('sent');
+      expect(sent.map((m) => [m.id, m.to, m.type])).to.deep.equal([[id, STATUS, 'image']]);
+      expect(await h.phone('sentMedia', id)).to.equal(PNG.toString('base64'));
+      expect(await compat(engine, 'status-media-options')).to.include({ needed: false });
     });
   });
 });

@@ -16,6 +16,7 @@ const PARTS = [
   'socket',
   'collections',
   'send',
+  'status',
   'events',
   'actions',
   'groups',

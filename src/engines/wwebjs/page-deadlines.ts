@@ -8,6 +8,16 @@ export const HUNG_PAGE_TIMEOUTS = 2;
 /** The timeouts must fall within this window (older ones are forgotten). */
 export const HUNG_PAGE_WINDOW_MS = 60_000;
 
+/** `engine.hungPage`: the defaults above unless configured. */
+export interface HungPageLimits {
+  timeouts: number;
+  windowMs: number;
+}
+const DEFAULT_LIMITS: HungPageLimits = {
+  timeouts: HUNG_PAGE_TIMEOUTS,
+  windowMs: HUNG_PAGE_WINDOW_MS,
+};
+
 /**
  * Puppeteer's error when a page call outlives `protocolTimeout` (`engine.protocolTimeoutMs`):
  * a ProtocolError "Runtime.callFunctionOn timed out. Increase the 'protocolTimeout' setting…".
@@ -38,14 +48,18 @@ export interface HungVerdict {
 }
 
 /**
- * Counts page calls that timed out with no call answering in between. The `HUNG_PAGE_TIMEOUTS`th
- * within `HUNG_PAGE_WINDOW_MS` is a verdict: the page is hung (the engine then ends the attempt
- * and the client's supervisor starts a fresh page; engines never restart themselves).
+ * Counts page calls that timed out with no call answering in between. The `limits.timeouts`th
+ * within `limits.windowMs` (`engine.hungPage`; 2 within 60 s by default) is a verdict: the page is
+ * hung (the engine then ends the attempt and the client's supervisor starts a fresh page; engines
+ * never restart themselves).
  */
 export class HungPageDetector {
   #timeouts: number[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: HungPageLimits = DEFAULT_LIMITS,
+  ) {}
 
   answered(): void {
     this.#timeouts = [];
@@ -53,8 +67,9 @@ export class HungPageDetector {
 
   timedOut(capability: Capability, error: unknown, timeoutMs: number): HungVerdict | null {
     const now = this.clock.now();
-    this.#timeouts = [...this.#timeouts.filter((at) => now - at < HUNG_PAGE_WINDOW_MS), now];
-    if (this.#timeouts.length < HUNG_PAGE_TIMEOUTS) return null;
+    const { timeouts: limit, windowMs } = this.limits;
+    this.#timeouts = [...this.#timeouts.filter((at) => now - at < windowMs), now];
+    if (this.#timeouts.length < limit) return null;
     const timeouts = this.#timeouts.length;
     this.#timeouts = [];
     const why = error instanceof Error ? error.message.split('.')[0] : String(error);
@@ -62,7 +77,7 @@ export class HungPageDetector {
       capability,
       timeouts,
       detail:
-        `the page did not answer: ${timeouts} page calls in a row timed out after ${timeoutMs} ms ` +
+        `the page did not answer: ${timeouts} page call(s) in a row timed out after ${timeoutMs} ms ` +
         `(engine.protocolTimeoutMs; last: ${why}); the page is restarted`,
     };
   }
@@ -103,7 +118,7 @@ export function watchPageCalls(
 
 /**
  * Watches a READY attempt's page (start-up has its own deadline, `engine.authTimeoutMs`): page
- * calls timing out in a row call `hung` with a TIMEOUT error whose details are
+ * calls timing out in a row (`limits`, `engine.hungPage`) call `hung` with a TIMEOUT error whose details are
  * `{ reason: 'page_hung', capability, detail }`, for `disconnected('connection_lost', error)`: the
  * client marks the capability degraded and its supervisor starts a fresh page (engines never
  * restart themselves).
@@ -113,8 +128,9 @@ export function watchForHungPage(
   clock: Clock,
   timeoutMs: number,
   hung: (error: WakitError) => void,
+  limits: HungPageLimits = DEFAULT_LIMITS,
 ): void {
-  const detector = new HungPageDetector(clock);
+  const detector = new HungPageDetector(clock, limits);
   watchPageCalls(attempt.client.pupPage, {
     answered: () => detector.answered(),
     timedOut: (capability, error) => {

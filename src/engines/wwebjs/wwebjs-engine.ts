@@ -302,11 +302,13 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
 
   /** A READY page whose calls time out in a row is hung: the attempt ends (page-deadlines.ts). */
   private watchDeadlines(attempt: Attempt): void {
-    watchForHungPage(attempt, this.clock, this.config.protocolTimeoutMs, (hung) => {
+    const { protocolTimeoutMs, hungPage } = this.config;
+    const onHung = (hung: WakitError): void => {
       if (!this.isLive(attempt)) return;
       this.log.error({ details: hung.details }, hung.message);
       this.end(attempt, 'connection_lost', hung);
-    });
+    };
+    watchForHungPage(attempt, this.clock, protocolTimeoutMs, onHung, hungPage);
   }
 
   end(attempt: Attempt, reason: DisconnectReason, cause?: unknown): void {

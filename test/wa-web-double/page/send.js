@@ -28,8 +28,8 @@
     return msg;
   };
 
-  const send = (chat, message) => {
-    const msg = new D.Msg({ ...message, isNewMsg: true });
+  /** Posts a message model the page built: in its chat and Msg, sent, its acks progressing. */
+  const post = (chat, msg) => {
     D.addMessage(chat, msg);
     D.sent.push(msg);
     const recipientKnown = chat.id.isGroup() || Boolean(D.person(chat.id));
@@ -39,6 +39,8 @@
     }
     return msg;
   };
+  D.post = post;
+  const send = (chat, message) => post(chat, new D.Msg({ ...message, isNewMsg: true }));
   /**
    * A reachout lock (the phone side's `lockReachout`): the server takes the bot's messages to
    * people who never wrote to it (one tick) and never delivers them, with no error; replies in a
@@ -124,37 +126,6 @@
         });
       }
       return [];
-    },
-  });
-
-  // ---------------------------------------------------------------- status (status@broadcast)
-  // A text status: the page posts its own message from `{ color, font, text }` (whatsapp-web.js
-  // 1.34.7, Injected/Utils.js:537-574, builds a Msg of its own and hands the page only these).
-  // Media statuses are not modelled. october.js removes the ranking gate (STATUS_GATING_GONE).
-  D.define('WAWebStatusGatingUtils', { canCheckStatusRankingPosterGating: () => false });
-  D.define('WAWebSendStatusMsgAction', {
-    sendStatusTextMsgAction: async ({ text, color, font }) => {
-      const chat = D.chatFor('status@broadcast');
-      const me = D.wid(D.me.pn);
-      const id = new D.MsgKey({
-        from: me,
-        to: chat.id,
-        id: D.newMessageId(),
-        participant: me,
-        selfDir: 'out',
-      });
-      send(chat, {
-        id,
-        from: me,
-        to: chat.id,
-        author: me,
-        t: D.now(),
-        self: 'out',
-        type: 'chat',
-        body: text,
-        backgroundColor: color,
-        font,
-      });
     },
   });
 

@@ -7,7 +7,8 @@ import type { CompatFix } from './types.js';
  * whatsapp-web.js 1.34.7 calls it positionally (GroupChat.js:418-425), the object's fields read
  * back undefined and the job fails with "Cannot read properties of undefined (reading 'toJid')":
  * wppconnect wa-js #3595, fixed by wa-js PR #3638 (one options object for the one-parameter
- * contract, the positional call kept for older builds); OpenWA PR #1487.
+ * contract, the positional call kept for older builds); OpenWA PR #1487. whatsapp-web.js PR
+ * #201895 (open) changes `GroupChat.setDescription` to pass the options object.
  *
  * Probe by value: the job's arity (one parameter: the options contract). Fix: the job accepts both
  * calls; a positional one is turned into the options object (an empty description as `null`, the
@@ -20,9 +21,10 @@ export const groupDescriptionOptions: CompatFix = {
   upstream: [
     'https://github.com/wppconnect-team/wa-js/issues/3595',
     'https://github.com/wppconnect-team/wa-js/pull/3638',
+    'https://github.com/wwebjs/whatsapp-web.js/pull/201895',
     'https://github.com/rmyndharis/OpenWA/pull/1487',
   ],
-  dropWhen: 'whatsapp-web.js calls setGroupDescription with the options object',
+  dropWhen: 'whatsapp-web.js calls setGroupDescription with the options object (PR #201895)',
   phase: 'injected',
   covers: ['groups.description'],
   probe: () => {

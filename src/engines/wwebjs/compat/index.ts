@@ -14,6 +14,7 @@ import { msgKeySerialized } from './msg-key-serialized.js';
 import { onboardingModal } from './onboarding-modal.js';
 import { qrRefresh } from './qr-refresh.js';
 import { readyRace } from './ready-race.js';
+import { statusMediaOptions } from './status-media-options.js';
 import { statusRankingGate } from './status-ranking-gate.js';
 import type { LoadedFix } from './compat-layer.js';
 import type { CompatFix } from './types.js';
@@ -39,6 +40,7 @@ export const BUILTIN_FIXES: readonly CompatFix[] = [
   groupDescriptionOptions,
   blockContactLid,
   statusRankingGate,
+  statusMediaOptions,
 ];
 
 /** Unminified page errors: always on (Node side, page-errors.ts); listed like the fixes. */
