@@ -156,6 +156,29 @@ describe('conversations: turns (a burst is one turn)', function () {
     await alice.expectReply('1: hi');
   });
 
+  it('in a group each member has their own window: two members, two turns', async () => {
+    let clock: Clock;
+    ({ sdk, clock } = await bot({ turns: { quietMs: 2_000 } }));
+    const group = '120363000000000043@g.us';
+    const botId = sdk.client('bot').info().me?.id ?? '';
+    const alice = sdk.simulator.phone(PERSON);
+    const bob = sdk.simulator.phone('15550002222');
+    sdk.simulator.group({ id: group, members: [PERSON, '15550002222', botId] });
+    const fromBot = (): string[] =>
+      alice.inbox.filter((m) => m.chatId === group && m.author === botId).map((m) => m.body);
+    await alice.send(group, 'a1');
+    await bob.send(group, 'b1');
+    await alice.send(group, 'a2');
+    await bob.send(group, 'b2');
+    const chat = testChat(sdk, PERSON, { clock });
+    await chat.advance(1_999);
+    expect(fromBot()).to.deep.equal([]);
+    await chat.advance(1);
+    await alice.waitForMessage((m) => m.chatId === group && m.body === '2: b1 | b2', 5_000);
+    await chat.expectNoReply();
+    expect(fromBot().sort()).to.deep.equal(['2: a1 | a2', '2: b1 | b2']);
+  });
+
   it('a command on the first line of a turn runs with the later lines as its arguments', async () => {
     let clock: Clock;
     ({ sdk, clock } = await bot({ turns: { quietMs: 2_000 } }));
