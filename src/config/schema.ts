@@ -226,7 +226,7 @@ export const clusterSchema = z
   })
   .strict();
 
-/** A burst of one chat member's messages gathered into one turn (docs/conversations.md, Turns). */
+/** A burst of one chat member's messages gathered into one turn (docs/turns.md). */
 export const turnsSchema = z
   .object({
     /** The window closes this long after the last message (or typing); 0: off (one message, one turn). */

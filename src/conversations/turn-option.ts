@@ -1,6 +1,6 @@
 /**
  * The `turns` option of a plugin or a conversation, and the settings of a turn window
- * (docs/conversations.md, Turns). The window itself is turn-window.ts.
+ * (docs/turns.md). The window itself is turn-window.ts.
  */
 
 /** A turn window: closes `quietMs` after the last message, at the latest `maxMs` after the first. */

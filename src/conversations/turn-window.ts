@@ -1,7 +1,7 @@
 /**
  * Turns: the messages one chat member sends within a quiet window (and an upper bound) gathered
  * into one turn, handed to handlers, commands and conversations as one message
- * (docs/conversations.md, Turns). Each message is written to the conversation store before the
+ * (docs/turns.md). Each message is written to the conversation store before the
  * window closes, so a window open at a crash is completed after the restart; closing it claims the
  * turn with a compare-and-set first, so it is handed on once.
  */

@@ -166,7 +166,7 @@ export interface ConversationDefinition<S = Record<string, unknown>> {
   readonly state?: z.ZodType<S>;
   /**
    * While it is active, its person's bursts are one turn each (`{ quietMs, maxMs? }`), or not
-   * (`false`), whatever the bot's `conversations.turns` says (docs/conversations.md, Turns).
+   * (`false`), whatever the bot's `conversations.turns` says (docs/turns.md).
    */
   readonly turns?: TurnOption;
   run(conv: Conversation<S>): Promise<void> | void;

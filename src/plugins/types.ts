@@ -40,7 +40,7 @@ export interface Plugin<Options = unknown, Granted extends PrivilegeName = Privi
   /** Privileged services the plugin needs (granted by name at setup; most plugins need none). */
   readonly privileges?: readonly Granted[];
   /**
-   * The turns this plugin's handlers expect (docs/conversations.md, Turns): used when the bot's
+   * The turns this plugin's handlers expect (docs/turns.md): used when the bot's
    * config says nothing; several plugins: the widest window.
    */
   readonly turns?: TurnOption;
@@ -62,7 +62,7 @@ export interface PluginDefinition<
   setupTimeoutMs?: number;
   /** Privileged services `setup` receives as its second argument, e.g. `['sends']`. */
   privileges?: readonly Granted[];
-  /** Bursts as one turn when the bot's config says nothing (docs/conversations.md, Turns). */
+  /** Bursts as one turn when the bot's config says nothing (docs/turns.md). */
   turns?: TurnOption;
   setup(
     ctx: PluginContext<S extends z.ZodType ? z.output<S> : undefined>,

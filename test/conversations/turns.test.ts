@@ -1,4 +1,4 @@
-// Turns (docs/conversations.md, Turns) on the simulator with a virtual clock: a burst of messages
+// Turns (docs/turns.md) on the simulator with a virtual clock: a burst of messages
 // within the quiet window is one turn with one answer; the upper bound cuts a long burst; typing
 // holds the window open; the bot's config, a plugin and a conversation each turn them on; off by
 // default. Each answer names how many messages its turn held, so the counts are in the replies.

@@ -1,4 +1,4 @@
-// SIGKILL inside a turn window (docs/conversations.md, Turns), with real processes
+// SIGKILL inside a turn window (docs/turns.md), with real processes
 // (test/helpers/turn-child.ts) on one data path: a burst of 4 messages, the bot killed once the
 // 4th is in the store and before the window closed; the restarted bot completes the window and
 // answers the turn once, with all 4. And the other side of "once": killed right after the turn was

@@ -62,7 +62,7 @@ export class Message implements MessageData {
   /** `type: 'poll_creation'`: the question and options (votes arrive as `poll.vote`). */
   readonly poll?: PollData;
   /**
-   * With turns on (docs/conversations.md, Turns): every message of the turn, oldest first; this
+   * With turns on (docs/turns.md): every message of the turn, oldest first; this
    * message is the last one with `body` the turn's texts joined by line breaks. Absent when off.
    */
   readonly turn?: readonly Message[];

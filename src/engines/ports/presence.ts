@@ -10,7 +10,7 @@ export type ChatState = (typeof CHAT_STATES)[number];
 /**
  * Payload of `chat.state`: someone else shows "typing…" or "recording audio…" in a chat of this
  * account, or stopped (`paused`). Reported by the simulator; whatsapp-web.js 1.34 reports none
- * (it has no event for others' chat states: docs/conversations.md, Turns).
+ * (it has no event for others' chat states: docs/turns.md).
  */
 export interface ChatStateUpdate {
   /** The chat: the group, or the person's chat in a private chat. */
