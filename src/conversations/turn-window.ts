@@ -149,9 +149,18 @@ export class TurnWindow {
     return widest;
   }
 
+  /** Whether any setting can turn them on: when none can, a message costs no store read. */
+  #possible(): boolean {
+    const { configured, conversations } = this.#d;
+    if (turnSettings(configured)) return true;
+    if (conversations.definitions.some((d) => turnSettings(d.turns))) return true;
+    return configured === undefined && this.#d.plugins().some((option) => turnSettings(option));
+  }
+
   /** Records `message` in its window (opening one); false when turns are off for its chat. */
   async #hold(client: BotClient, message: Message): Promise<boolean> {
     if (message.fromMe || message.isStatus || message.broadcast || message.isChannel) return false;
+    if (!this.#possible()) return false;
     const { chatId, member } = chatOf(message);
     const key = turnKey(client.name, chatId, member);
     const data = JSON.parse(JSON.stringify(message)) as MessageData;
