@@ -7,9 +7,11 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sdk, WakitConfigInput } from '../../src/index.js';
-import { tempDir } from '../helpers/sdk-fixtures.js';
+import { BOT_ID, linkedClient, tempDir } from '../helpers/sdk-fixtures.js';
+import { CLOCK } from '../../src/kernel/tokens.js';
 
-const { createTestSdk, defineConversation, definePlugin } = await import('../../src/index.js');
+const { createSdk, createTestSdk, defineConversation, definePlugin } =
+  await import('../../src/index.js');
 const { testChat, VirtualClock } = await import('../../src/entries/testing.js');
 
 type Clock = InstanceType<typeof VirtualClock>;
@@ -224,6 +226,50 @@ describe('conversations: turns (a burst is one turn)', function () {
     await alice.send('bye');
     await alice.expectReply('no turn: bye');
     await alice.expectNoReply();
+  });
+
+  it('a window open at sdk.stop() stays in the SQLite store and closes after the next start, once', async () => {
+    const { dir, cleanup } = await tempDir();
+    const clock = new VirtualClock();
+    // the SQLite conversation store (the default) in `dir`; the virtual clock as the kernel's
+    const make = (): Sdk =>
+      createSdk(
+        {
+          engine: { type: 'simulator', ackDelayMs: 5 },
+          auth: { type: 'local', dataPath: dir },
+          queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
+          conversations: { turns: { quietMs: 2_000 } },
+          log: { level: 'silent' },
+        },
+        { services: (c) => void c.register(CLOCK, { useValue: clock }) },
+      );
+    try {
+      sdk = make();
+      sdk.use(echo());
+      await sdk.start();
+      await linkedClient(sdk, 'bot');
+      for (const text of ['one', 'two', 'three'])
+        await sdk.simulator.phone(PERSON).send(BOT_ID, text);
+      await sdk.plugins.idle();
+      expect(sdk.simulator.phone(PERSON).inbox, 'nothing answered yet').to.deep.equal([]);
+      await sdk.stop();
+
+      sdk = make();
+      sdk.use(echo());
+      await sdk.start();
+      await linkedClient(sdk, 'bot');
+      const alice = testChat(sdk, PERSON, { clock });
+      await alice.advance(1_999);
+      await alice.expectNoReply();
+      await alice.advance(1);
+      await alice.expectReply('3: one | two | three');
+      await alice.advance(10_000);
+      await alice.expectNoReply();
+    } finally {
+      await sdk?.stop();
+      sdk = undefined;
+      await cleanup();
+    }
   });
 
   it('checks the option: a bad `turns` is refused when defined', () => {
