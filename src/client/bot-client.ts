@@ -221,6 +221,7 @@ export class BotClient extends ClientSends {
       close: () => this.#close(),
       getSend: (trackingId) => this.queue.get(trackingId),
       events: this.#events,
+      message: (data) => new Message(data, this.#actions),
     });
   }
 

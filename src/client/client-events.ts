@@ -11,6 +11,7 @@ import type {
   PollVote,
 } from './types.js';
 import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
+import type { ChatStateUpdate } from '../engines/ports/presence.js';
 import type { EngineHealth } from '../engines/health.js';
 import { EVENT_NAMES, EXPOSED_EVENT_NAMES } from '../events/event-types.js';
 
@@ -30,6 +31,8 @@ export interface ClientEvents {
   'message.edit': [update: EditUpdate];
   /** A message was deleted for everyone (`by` its author or a group admin). */
   'message.revoke': [update: RevokeUpdate];
+  /** Someone else shows "typing…" / "recording…" in a chat, or stopped (engines that report it). */
+  'chat.state': [update: ChatStateUpdate];
   /** The remote session is held by another server; the client retries in `retryInMs`. */
   'session.leased': [info: { holder?: unknown; expiresAt?: unknown; retryInMs: number }];
   state: [change: { from: ClientState; to: ClientState; at: string }];

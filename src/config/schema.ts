@@ -226,6 +226,20 @@ export const clusterSchema = z
   })
   .strict();
 
+/** A burst of one chat member's messages gathered into one turn (docs/turns.md). */
+export const turnsSchema = z
+  .object({
+    /** The window closes this long after the last message (or typing); 0: off (one message, one turn). */
+    quietMs: z.number().int().min(0).max(600_000),
+    /** The window closes at the latest this long after its first message. */
+    maxMs: z.number().int().min(1).max(3_600_000).default(15_000),
+  })
+  .strict()
+  .refine((t) => t.quietMs === 0 || t.maxMs >= t.quietMs, {
+    message: 'maxMs must be at least quietMs',
+    path: ['maxMs'],
+  });
+
 /** Conversations, chat state and the order of incoming messages (docs/conversations.md). */
 export const conversationsSchema = z
   .object({
@@ -242,6 +256,8 @@ export const conversationsSchema = z
     stateMaxBytes: z.number().int().min(256).max(16_777_216).default(65_536),
     /** Chat state not written for this many days counts as gone; 0: kept until erased. */
     stateTtlDays: z.number().min(0).default(0),
+    /** Gather a chat's bursts into one turn; absent: the plugins' choice, else off. */
+    turns: turnsSchema.optional(),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 import { WakitError } from '../errors/index.js';
 import type { ConversationDefinition } from './types.js';
+import { turnOptionProblem } from './turn-option.js';
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 
@@ -21,6 +22,8 @@ export function defineConversation<S = Record<string, unknown>>(
   }
   const seconds = definition?.timeout?.seconds;
   if (seconds !== undefined && !(seconds > 0)) problems.push('timeout.seconds must be above 0');
+  const turns = turnOptionProblem(definition?.turns);
+  if (turns) problems.push(turns);
   if (problems.length > 0) {
     throw new WakitError(
       'VALIDATION_FAILED',

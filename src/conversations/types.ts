@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { SendContent } from '../client/send/send-contract.js';
+import type { TurnOption } from './turn-option.js';
 
 /** What a conversation received: a message, or a vote on a poll it sent. */
 export type Reply =
@@ -163,6 +164,11 @@ export interface ConversationDefinition<S = Record<string, unknown>> {
   readonly versionChanged?: SendContent;
   /** The chat state schema (with defaults) `conv.state` reads and writes. */
   readonly state?: z.ZodType<S>;
+  /**
+   * While it is active, its person's bursts are one turn each (`{ quietMs, maxMs? }`), or not
+   * (`false`), whatever the bot's `conversations.turns` says (docs/turns.md).
+   */
+  readonly turns?: TurnOption;
   run(conv: Conversation<S>): Promise<void> | void;
 }
 

@@ -24,7 +24,7 @@ import type { ChatOps } from './ports/chats.js';
 import type { ContactOps } from './ports/contacts.js';
 import type { GroupEvents, GroupOps } from './ports/groups.js';
 import type { MessageEvents, MessageOps } from './ports/messages.js';
-import type { PresenceOps } from './ports/presence.js';
+import type { PresenceEvents, PresenceOps } from './ports/presence.js';
 
 /** The events of being a linked device: linking, the connection, messages and their acks. */
 export interface CoreEngineEvents {
@@ -52,7 +52,7 @@ export interface CoreEngineEvents {
 
 /** Every engine event: the core ones and each area's, declared beside the area's operations. */
 export interface EngineEvents
-  extends CoreEngineEvents, GroupEvents, CallEvents, MessageEvents, ActionEvents {}
+  extends CoreEngineEvents, GroupEvents, CallEvents, MessageEvents, ActionEvents, PresenceEvents {}
 
 export type EngineEventName = keyof EngineEvents;
 

@@ -99,7 +99,8 @@ export type {
 export type { Page, PageOptions } from '../client/pagination.js';
 export type { ActionInput, ActionKind } from '../client/send/action-contract.js';
 export type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/actions.js';
-export type { ChatState } from '../engines/ports/presence.js';
+export type { ChatState, ChatStateUpdate } from '../engines/ports/presence.js';
+export type { TurnOption } from '../conversations/turn-option.js';
 export type { SendPriority, TrackingStatus } from '../queue/index.js';
 export type { ListPage, ListQuery } from '../queue/outbox/index.js';
 export type {

@@ -41,6 +41,8 @@ export const EVENT_TABLE = {
   'message.edit': row(),
   'message.revoke': row(),
   'message.status': row(plain, true),
+  /** Others typing: in the process only (turns), frequent and not an account's record. */
+  'chat.state': { exposed: false, data: plain } as const,
   state: row((change: object) => ({ ...change })),
   'group.join': row(),
   'group.leave': row(),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { WakitError } from '../errors/index.js';
 import type { Plugin, PluginDefinition, PrivilegeName } from './types.js';
+import { turnOptionProblem } from '../conversations/turn-option.js';
 
 /** Plugin names: a letter or digit, then letters, digits, `-`, `_`, `.`, `@` or `/` (npm-like). */
 export const PLUGIN_NAME_PATTERN = /^[A-Za-z0-9@][A-Za-z0-9@/._-]{0,127}$/;
@@ -64,6 +65,8 @@ export function definePlugin<
   ) {
     throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: options must be a zod schema`);
   }
+  const turns = turnOptionProblem(definition.turns);
+  if (turns) throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: ${turns}`);
   if (setupTimeoutMs !== undefined && !(Number.isFinite(setupTimeoutMs) && setupTimeoutMs > 0)) {
     throw new WakitError(
       'VALIDATION_FAILED',

@@ -109,6 +109,11 @@ export class EventPipeline {
     };
   }
 
+  /** Runs `work` in a chat's lane (`chatId` as `chatOf` keys it), after its messages before. */
+  inLane(client: BotClient, chatId: string, work: () => Promise<void>): Promise<void> {
+    return this.#lanes.run(`${client.name}\n${chatId}`, work);
+  }
+
   /** Resolves once every chat's messages in flight were handled. */
   idle(): Promise<void> {
     return this.#lanes.idle();

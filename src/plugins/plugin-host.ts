@@ -20,6 +20,7 @@ import { grantPrivileges } from './privileges.js';
 import type { Clock } from '../kernel/clock.js';
 import { ConversationService } from '../conversations/conversation-service.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
+import { TurnWindow } from '../conversations/turn-window.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
 import type {
   CommandInfo,
@@ -89,6 +90,7 @@ export class PluginHost {
   readonly #commands: CommandRegistry;
   readonly #routes = new RouteRegistry();
   readonly #conversations: ConversationService;
+  readonly #turns: TurnWindow;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -140,6 +142,16 @@ export class PluginHost {
       report: (report) => this.#report(report),
       isCommand: (body) => this.#commands.isCommand(body),
     });
+    this.#turns = new TurnWindow({
+      conversations: this.#conversations,
+      pipeline: this.#pipeline,
+      clock: sdk.clock,
+      configured: sdk.config.conversations.turns,
+      plugins: () => this.#running.flatMap(({ plugin }) => plugin.turns ?? []),
+      report: (report) => this.#report(report),
+    });
+    // a burst is one turn (off by default): the turn, not each message, goes down the chain
+    this.#pipeline.add('wakit', 'message', this.#turns.middleware, undefined, { ownTimeout: true });
     // conversations first: an answer to a question is not a command, a cancel word not a message
     this.#pipeline.add('wakit', 'message', this.#conversations.middleware, undefined, {
       ownTimeout: true,
@@ -256,6 +268,7 @@ export class PluginHost {
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
       this.#pipeline.attachClient(client);
       this.#conversations.watch(client);
+      this.#turns.watch(client);
     });
     if (ordered.length > 0) {
       this.#log.info(
@@ -272,6 +285,7 @@ export class PluginHost {
     this.#phase = 'closed';
     this.#unsubscribeClients?.();
     this.#pipeline.detachAll();
+    this.#turns.close();
     await this.#conversations
       .close()
       .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));

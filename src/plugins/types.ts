@@ -39,6 +39,11 @@ export interface Plugin<Options = unknown, Granted extends PrivilegeName = Privi
   readonly setupTimeoutMs?: number;
   /** Privileged services the plugin needs (granted by name at setup; most plugins need none). */
   readonly privileges?: readonly Granted[];
+  /**
+   * The turns this plugin's handlers expect (docs/turns.md): used when the bot's
+   * config says nothing; several plugins: the widest window.
+   */
+  readonly turns?: TurnOption;
   setup(
     ctx: PluginContext<Options>,
     services: Pick<PrivilegedServices, Granted>,
@@ -57,6 +62,8 @@ export interface PluginDefinition<
   setupTimeoutMs?: number;
   /** Privileged services `setup` receives as its second argument, e.g. `['sends']`. */
   privileges?: readonly Granted[];
+  /** Bursts as one turn when the bot's config says nothing (docs/turns.md). */
+  turns?: TurnOption;
   setup(
     ctx: PluginContext<S extends z.ZodType ? z.output<S> : undefined>,
     services: Pick<PrivilegedServices, Granted>,
@@ -119,6 +126,7 @@ export interface OnOptions {
 // Commands: ./command-types.ts
 export type { CommandContext, CommandHandler, CommandInfo, CommandMeta } from './command-types.js';
 import type { CommandHandler, CommandMeta } from './command-types.js';
+import type { TurnOption } from '../conversations/turn-option.js';
 
 // ---------------------------------------------------------------------------------------------
 // Sending

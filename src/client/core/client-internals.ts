@@ -1,6 +1,8 @@
 import { WakitError } from '../../errors/index.js';
 import type { TrackedSend } from '../../queue/index.js';
 import type { ClientCore } from './client-core.js';
+import type { Message } from '../inbound/message.js';
+import type { MessageData } from '../types.js';
 
 /**
  * What the kernel (and only the kernel) does with a client beyond the SDK surface: drain and close
@@ -15,6 +17,8 @@ export interface ClientInternals {
   getSend(trackingId: string): TrackedSend | undefined;
   /** The client's events, for kernel services that emit some (the send governor's `account.*`). */
   events: ClientCore['events'];
+  /** A received message of this client again, from its plain data (a turn kept across a restart). */
+  message(data: MessageData): Message;
 }
 
 /** A client as its internals are filed (a `BotClient`; typed by what is used, so no import cycle). */

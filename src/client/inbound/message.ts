@@ -61,9 +61,30 @@ export class Message implements MessageData {
   readonly contacts?: ContactCard[];
   /** `type: 'poll_creation'`: the question and options (votes arrive as `poll.vote`). */
   readonly poll?: PollData;
+  /**
+   * With turns on (docs/turns.md): every message of the turn, oldest first; this
+   * message is the last one with `body` the turn's texts joined by line breaks. Absent when off.
+   */
+  readonly turn?: readonly Message[];
   readonly #actions: MessageActions;
 
-  constructor(data: MessageData, actions: MessageActions, sender: MessageSender = data.sender) {
+  /** One turn of `parts` (oldest first): the last one's fields, the non-empty texts joined. */
+  static turnOf(parts: readonly Message[]): Message {
+    const last = parts.at(-1);
+    if (!last) throw new RangeError('a turn has at least one message');
+    const body = parts
+      .map((part) => part.body)
+      .filter((text) => text.trim() !== '')
+      .join('\n');
+    return new Message({ ...last, body }, last.#actions, last.sender, parts);
+  }
+
+  constructor(
+    data: MessageData,
+    actions: MessageActions,
+    sender: MessageSender = data.sender,
+    turn?: readonly Message[],
+  ) {
     this.client = actions.client;
     this.id = data.id;
     this.body = data.body;
@@ -91,6 +112,7 @@ export class Message implements MessageData {
     if (data.vcards !== undefined) this.vcards = data.vcards;
     if (data.contacts !== undefined) this.contacts = data.contacts;
     if (data.poll !== undefined) this.poll = data.poll;
+    if (turn !== undefined) this.turn = Object.freeze([...turn]);
     this.#actions = actions;
   }
 

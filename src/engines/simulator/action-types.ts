@@ -1,6 +1,6 @@
 /** What the simulator's model of message actions and presence (actions.ts) shows phones and bots. */
 import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../ports/actions.js';
-import type { ChatState } from '../ports/presence.js';
+import type { ChatState, ChatStateUpdate } from '../ports/presence.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimChannelImpl } from './channel.js';
 import type { SimGroupImpl } from './group.js';
@@ -53,7 +53,8 @@ export interface SimPhoneActions {
 export type SimActionNotice =
   | { event: 'message.reaction'; update: ReactionUpdate }
   | { event: 'message.edit'; update: EditUpdate }
-  | { event: 'message.revoke'; update: RevokeUpdate };
+  | { event: 'message.revoke'; update: RevokeUpdate }
+  | { event: 'chat.state'; update: ChatStateUpdate };
 
 /** The device hook of a linked engine (see LinkedDevice in account.ts). */
 export interface ActionDevice {

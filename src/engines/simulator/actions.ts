@@ -165,6 +165,9 @@ export class SimActions {
     for (const other of others) {
       const by = this.#as(actor, other, group?.addressing === 'lid');
       this.#log(other, { type: 'chat-state', by, chatId: group ? group.id : by, state });
+      // linked bots see it too (whatsapp-web.js reports no chat state of others: the real one not)
+      const update = { chatId: group ? group.id : by, by, state };
+      for (const device of other.devices) device.receiveAction?.({ event: 'chat.state', update });
     }
   }
 

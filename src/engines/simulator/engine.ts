@@ -315,6 +315,7 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
   receiveAction(notice: SimActionNotice): void {
     if (notice.event === 'message.reaction') this.fire(notice.event, notice.update);
     else if (notice.event === 'message.edit') this.fire(notice.event, notice.update);
+    else if (notice.event === 'chat.state') this.fire(notice.event, notice.update);
     else this.fire(notice.event, notice.update);
   }
 
