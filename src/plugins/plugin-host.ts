@@ -21,6 +21,8 @@ import type { Clock } from '../kernel/clock.js';
 import { ConversationService } from '../conversations/conversation-service.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
+import { Scheduler } from './scheduler.js';
+import type { ScheduleStore } from './schedule-types.js';
 import type {
   CommandInfo,
   Plugin,
@@ -61,8 +63,10 @@ export interface PluginHostDeps extends Omit<PluginEnv, 'name'> {
   readonly services: PrivilegedServices;
   readonly logger: Logger;
   readonly errors: ErrorSink;
-  /** The kernel's clock (conversation timers). */
+  /** The kernel's clock (conversation timers, recurring jobs). */
   readonly clock: Clock;
+  /** Where recurring jobs claim their firings (a fleet's store arrives with its code). */
+  readonly schedules: () => ScheduleStore | Promise<ScheduleStore>;
 }
 
 interface Running {
@@ -89,6 +93,8 @@ export class PluginHost {
   readonly #commands: CommandRegistry;
   readonly #routes = new RouteRegistry();
   readonly #conversations: ConversationService;
+  /** Recurring jobs (`ctx.schedule`). */
+  readonly scheduler: Scheduler;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -139,6 +145,12 @@ export class PluginHost {
         (await sdk.services.sends.get(trackingId))?.messageId ?? null,
       report: (report) => this.#report(report),
       isCommand: (body) => this.#commands.isCommand(body),
+    });
+    this.scheduler = new Scheduler({
+      clock: sdk.clock,
+      store: sdk.schedules,
+      logger: sdk.logger,
+      report: (report) => this.#report(report),
     });
     // conversations first: an answer to a question is not a command, a cancel word not a message
     this.#pipeline.add('wakit', 'message', this.#conversations.middleware, undefined, {
@@ -252,6 +264,7 @@ export class PluginHost {
     const ordered = resolvePluginSet([...entries, ...bundled], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
     await this.#conversations.load();
+    await this.scheduler.start();
     this.#phase = 'started';
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
       this.#pipeline.attachClient(client);
@@ -272,6 +285,7 @@ export class PluginHost {
     this.#phase = 'closed';
     this.#unsubscribeClients?.();
     this.#pipeline.detachAll();
+    await this.scheduler.close();
     await this.#conversations
       .close()
       .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));
@@ -428,6 +442,8 @@ export class PluginHost {
           throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: onClose needs a function`);
         running.closeHooks.push(hook);
       },
+      schedule: (spec, handler, scheduleOptions) =>
+        this.scheduler.add(name, spec, handler, scheduleOptions),
       http,
     };
   }
