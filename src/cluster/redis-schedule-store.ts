@@ -3,7 +3,8 @@
  * on (job, firing time), `<prefix>:schedule:<job>:<firing ms>`, so the first node to claim it runs
  * it and the others skip it. While a node runs a job, `<prefix>:schedule-running:<job>` (renewed by
  * the node, lapsing after `holdMs` if it dies) makes the others skip the job's next firings too.
- * Last runs are a hash, `<prefix>:schedule-runs` (job → firing ms), only ever moved forward.
+ * Last runs are a hash, `<prefix>:schedule-runs` (job → firing ms), only ever moved forward; when
+ * each job was first seen, `<prefix>:schedule-since`.
  */
 import type { Redis } from 'ioredis';
 import type { ScheduleStore } from '../plugins/schedule-types.js';
@@ -14,6 +15,10 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
 return 1`;
+
+const SINCE = `
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGET', KEYS[1], ARGV[1])`;
 
 const RECORD = `
 local current = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
@@ -84,12 +89,22 @@ export class RedisScheduleStore implements ScheduleStore {
     return raw === null ? undefined : Number(raw);
   }
 
-  async record(job: string, at: number): Promise<void> {
-    await this.#eval('record a run', RECORD, [this.#runs()], [job, at]);
+  async since(job: string, at: number): Promise<number> {
+    const since = await this.#eval(
+      'record when a job was first seen',
+      SINCE,
+      [this.#since()],
+      [job, at],
+    );
+    return Number(since);
   }
 
   #runs(): string {
     return `${this.#prefix}:schedule-runs`;
+  }
+
+  #since(): string {
+    return `${this.#prefix}:schedule-since`;
   }
 
   #running(job: string): string {

@@ -70,6 +70,9 @@ export interface ScheduleStore {
   renew(job: string, holdMs: number): Promise<void>;
   /** The firing time of the job's last run, if any. */
   lastRun(job: string): Promise<number | undefined>;
-  /** Records `at` as the job's last run unless a later one is recorded (the baseline at first start). */
-  record(job: string, at: number): Promise<void>;
+  /**
+   * When the job was first seen: records `at` unless a time is recorded already, and returns the
+   * recorded one (firings before it were not missed: the job did not exist).
+   */
+  since(job: string, at: number): Promise<number>;
 }

@@ -171,13 +171,10 @@ export class Scheduler {
     this.#arm(job, now);
     try {
       const store = await this.#deps.store();
-      const last = await store.lastRun(job.id);
-      if (last === undefined) {
-        // the first start with this job: nothing before now was missed
-        await store.record(job.id, now);
-        return;
-      }
+      // firings before the job was first seen were not missed
+      const since = await store.since(job.id, now);
       if (job.catchUp !== 'last') return;
+      const last = Math.max(since, (await store.lastRun(job.id)) ?? since);
       const missed = job.cron.previousRuns(1, new Date(now))[0]?.getTime();
       // started, not awaited: a long catch-up run does not hold up sdk.start()
       if (missed !== undefined && missed > last) void this.#fire(job, missed, true);
