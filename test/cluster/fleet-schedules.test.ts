@@ -80,11 +80,7 @@ describe('cluster: recurring jobs run once per fleet per firing', function () {
       byFiring.set(run.firingAt, [...(byFiring.get(run.firingAt) ?? []), run.node]);
     // every firing between the start of the first node and the end ran, and ran once
     const expected: number[] = [];
-    for (
-      let at = Math.ceil((startedAt + 1) / 2_000) * 2_000;
-      at <= endedAt - 1_000;
-      at += 2_000
-    )
+    for (let at = Math.ceil((startedAt + 1) / 2_000) * 2_000; at <= endedAt - 1_000; at += 2_000)
       expected.push(at);
     expect(expected.length).to.be.at.least(9);
     for (const at of expected) {
