@@ -22,6 +22,7 @@ import { ConversationService } from '../conversations/conversation-service.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
 import { Scheduler } from './scheduler.js';
+import { floodMiddleware } from './flood-gate.js';
 import type { ScheduleStore } from './schedule-types.js';
 import type {
   CommandInfo,
@@ -152,6 +153,12 @@ export class PluginHost {
       logger: sdk.logger,
       report: (report) => this.#report(report),
     });
+    // flood control before everything: a throttled person's message reaches no handler
+    this.#pipeline.add(
+      'wakit',
+      'message',
+      floodMiddleware(sdk.config.flood, sdk.clock, (r) => this.#report(r)),
+    );
     // conversations first: an answer to a question is not a command, a cancel word not a message
     this.#pipeline.add('wakit', 'message', this.#conversations.middleware, undefined, {
       ownTimeout: true,
