@@ -10,6 +10,7 @@ import { testChat, VirtualClock } from '../../src/entries/testing.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
 
 const NOTICE = 'Slow down please.';
+const GROUP = '120363000000000077@g.us';
 
 describe('plugins: inbound flood control', function () {
   this.timeout(60_000);
@@ -31,6 +32,7 @@ describe('plugins: inbound flood control', function () {
         flood: {
           enabled: true,
           direct: { messages: 10, intervalMs: 60_000 },
+          groups: { messages: 3, intervalMs: 60_000 },
           notice: NOTICE,
           operators: ['+1 555 000 9999'],
           allowChats: ['15550008888'],
@@ -55,6 +57,11 @@ describe('plugins: inbound flood control', function () {
     );
     await sdk.start();
     await sdk.client('bot').waitUntilReady({ timeoutMs: 5_000 });
+    sdk.simulator.group({
+      id: GROUP,
+      name: 'Team',
+      members: ['15550000001', '15550001111', '15550002222'],
+    });
   });
   afterEach(async () => {
     await sdk?.stop();
@@ -100,6 +107,27 @@ describe('plugins: inbound flood control', function () {
     expect(allowed.replies.map((m) => m.body)).to.have.length(30);
     expect([...operator.replies, ...allowed.replies].some((m) => m.body === NOTICE)).to.equal(
       false,
+    );
+  });
+
+  it('groups have their own limit, per person in the group, apart from private chats', async () => {
+    const alice = testChat(sdk, '15550001111', { clock });
+    const phone = sdk.simulator.phone('15550001111');
+    const bobPhone = sdk.simulator.phone('15550002222');
+    for (let n = 0; n < 5; n++) {
+      await phone.send(GROUP, `g${n}`);
+      await alice.send(`d${n}`);
+    }
+    await bobPhone.send(GROUP, 'bob');
+    await alice.advance(0);
+    const inGroup = phone.inbox
+      .filter((m) => m.chatId === GROUP && m.author === '15550000001@c.us')
+      .map((m) => m.body);
+    // alice: 3 answered in the group, then one notice; bob in the same group is answered
+    expect(inGroup).to.deep.equal(['echo g0', 'echo g1', 'echo g2', NOTICE, 'echo bob']);
+    // her private chat counts apart: 5 of 10
+    expect(alice.replies.map((m) => m.body)).to.deep.equal(
+      [0, 1, 2, 3, 4].map((n) => `echo d${n}`),
     );
   });
 });
