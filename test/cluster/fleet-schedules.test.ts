@@ -108,4 +108,49 @@ describe('cluster: recurring jobs run once per fleet per firing', function () {
     expect(listed.map((j) => j.name).sort()).to.deep.equal(['slow', 'tick']);
     expect(Date.parse(listed[0].nextRun!)).to.be.greaterThan(Date.now() - 2_000);
   });
+
+  it("catchUp 'last' after the whole fleet was down: the missed firing runs once, on one node", async () => {
+    fleet = fleetHarness(redis.url, gcs.url);
+    const runs: { node: string; firingAt: number; catchUp: boolean }[] = [];
+    const job = (node: string) =>
+      definePlugin({
+        name: 'jobs',
+        setup(ctx) {
+          ctx.schedule(
+            '*/5 * * * * *',
+            ({ firingAt, catchUp }) =>
+              void runs.push({ node, firingAt: firingAt.getTime(), catchUp }),
+            { name: 'five', catchUp: 'last' },
+          );
+        },
+      });
+    const first = await fleet.start({ nodeId: 'up-a', plugins: [job('up-a')] });
+    await eventuallyRan(() => runs.length >= 1);
+    await first.stop({ drainTimeoutMs: 0 });
+    const stoppedAt = Date.now();
+    // down over at least one firing
+    await sleep(6_000);
+    runs.length = 0;
+    await Promise.all([
+      fleet.start({ nodeId: 'up-b', plugins: [job('up-b')] }),
+      fleet.start({ nodeId: 'up-c', plugins: [job('up-c')] }),
+    ]);
+    await sleep(6_000);
+    const caught = runs.filter((r) => r.catchUp);
+    expect(caught, JSON.stringify(runs)).to.have.length(1);
+    expect(caught[0].firingAt).to.be.greaterThan(stoppedAt);
+    const times = runs.map((r) => r.firingAt);
+    expect(new Set(times).size, 'no firing twice').to.equal(times.length);
+    console.log(
+      `      catch-up: 1 run of ${new Date(caught[0].firingAt).toISOString()} on ${caught[0].node}; ${runs.length - 1} regular runs after, none twice`,
+    );
+  });
 });
+
+async function eventuallyRan(check: () => boolean): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('the job did not run within 10 s');
+    await sleep(50);
+  }
+}
