@@ -21,7 +21,7 @@ import type { Lifecycle, CloseHook, Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
 import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
 import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
-import type { CommandInfo, Plugin, SendLookup } from './plugins/types.js';
+import type { CommandInfo, Plugin, PluginSchedules, SendLookup } from './plugins/types.js';
 import { isPlugin } from './plugins/define-plugin.js';
 import { conversationsView, type SdkConversations } from './conversations/conversations-view.js';
 import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
@@ -89,7 +89,7 @@ export interface SdkOptions {
 export type { SdkConversations } from './conversations/conversations-view.js';
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
-export interface PluginsView {
+export interface PluginsView extends PluginSchedules {
   /** The plugins set up so far, in setup order. */
   list(): LoadedPluginInfo[];
   /** The commands plugins registered. */
@@ -229,6 +229,7 @@ export class Sdk {
       commands: () => host.commands(),
       dispatch: (client, event, ...args) => host.dispatch(client, event, ...args),
       idle: () => host.idle(),
+      schedules: () => host.scheduler.list(),
     };
   }
 

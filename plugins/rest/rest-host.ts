@@ -9,6 +9,7 @@ export const REST_PRIVILEGES = [
   'eventLoop',
   'fleet',
   'conversations',
+  'schedules',
 ] as const satisfies readonly http.PrivilegeName[];
 
 /**

@@ -30,6 +30,7 @@ import { capabilityRoutes } from './routes/capability-routes.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { clusterRoutes } from './routes/cluster.js';
+import { scheduleRoutes } from './routes/schedules.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './events/client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
@@ -206,6 +207,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clientAdminRoutes(rc),
     ...conversationRoutes(rc),
     ...clusterRoutes(rc),
+    ...scheduleRoutes(rc),
     ...messageRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),

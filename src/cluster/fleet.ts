@@ -17,6 +17,7 @@ import { nodeIdOf } from './node-id.js';
 import { Placement, type PlacedClients } from './placement.js';
 import { RedisEventStream } from './redis-event-stream.js';
 import { RedisClientRegistry } from './redis-client-registry.js';
+import { RedisScheduleStore } from './redis-schedule-store.js';
 import { closeRedis, createRedis, redisUnavailable } from './redis-connection.js';
 
 export interface FleetOptions {
@@ -56,6 +57,8 @@ export class Fleet {
   readonly registry: RedisClientRegistry;
   readonly placement: Placement;
   readonly membership: Membership;
+  /** Recurring jobs' claims: each firing runs on one node of the fleet. */
+  readonly schedules: RedisScheduleStore;
   readonly view: ClusterView;
   readonly #cluster: ClusterConfig;
   readonly #log: Logger;
@@ -83,6 +86,7 @@ export class Fleet {
     });
     const common = { redis: this.redis, keyPrefix: cluster.keyPrefix, nodeId: this.nodeId };
     this.registry = new RedisClientRegistry(common);
+    this.schedules = new RedisScheduleStore(common);
     this.membership = new Membership({ ...common, heartbeatMs: cluster.heartbeatMs });
     this.placement = new Placement({
       ...common,

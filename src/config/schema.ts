@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { floodSchema } from './flood-schema.js';
 import { engineSchema } from './engine-schema.js';
 
 export { engineSchema };
@@ -284,6 +285,8 @@ export const configSchema = z
     calls: callsSchema.prefault({}),
     /** Conversations and chat state: where they are kept, how many chats run at once. */
     conversations: conversationsSchema.prefault({}),
+    /** Inbound flood control: people who write too fast are not answered (docs/safety.md). */
+    flood: floodSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
     /** Several servers, one API: Redis holds the outbox, events and placement (docs/scaling.md). */

@@ -120,5 +120,12 @@ export type {
   PrivilegeName,
   PrivilegedServices,
   ReportWhere,
+  CatchUp,
+  PluginSchedules,
+  ScheduleHandler,
+  ScheduleInfo,
+  ScheduleOptions,
+  ScheduleRun,
+  ScheduleView,
 } from '../plugins/types.js';
 export type { LoadedPluginInfo } from '../plugins/plugin-host.js';

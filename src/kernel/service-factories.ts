@@ -11,6 +11,7 @@ import { LocalSessionStore } from '../auth/local-store.js';
 import { OutboundQueue } from '../queue/index.js';
 import { createOutboxStore, journalChange, type OutboxStore } from '../queue/outbox/index.js';
 import { PluginHost } from '../plugins/plugin-host.js';
+import { FileScheduleStore } from '../plugins/file-schedule-store.js';
 import { lifecycleView } from '../plugins/privileges.js';
 import { conversationsView } from '../conversations/conversations-view.js';
 import { EventBus } from '../events/event-bus.js';
@@ -165,6 +166,7 @@ export function eventLoopOf(c: DependencyContainer): EventLoopMonitor {
 export function pluginHostOf(c: DependencyContainer): PluginHost {
   const lifecycle = c.resolve(LIFECYCLE);
   const fleet = fleetIn(c);
+  let schedules: FileScheduleStore | undefined;
   const host: PluginHost = new PluginHost({
     config: c.resolve(CONFIG),
     baseDir: c.resolve(BASE_DIR),
@@ -173,6 +175,13 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
     errors: c.resolve(ERROR_SINK),
     clients: c.resolve(CLIENT_MANAGER),
     clock: c.resolve(CLOCK),
+    // recurring jobs: a fleet claims firings in Redis, one server keeps last runs in a file
+    schedules: () =>
+      fleet
+        ? fleet.loading.then((loaded) => loaded.schedules)
+        : (schedules ??= new FileScheduleStore(
+            path.resolve(c.resolve(BASE_DIR), c.resolve(CONFIG).auth.dataPath),
+          )),
     // the token names the bus by what it needs of a client (tokens.ts imports no client code)
     events: c.resolve(EVENT_BUS) as unknown as EventBus<BotClient>,
     // privileged services, granted by name to plugins that declare them (docs/plugins.md); read
@@ -192,6 +201,7 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
       get conversations() {
         return conversationsView(host.conversations);
       },
+      schedules: { list: () => host.scheduler.list() },
     },
   });
   return host;

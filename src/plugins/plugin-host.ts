@@ -22,6 +22,9 @@ import { ConversationService } from '../conversations/conversation-service.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
 import { TurnWindow } from '../conversations/turn-window.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
+import { Scheduler } from './scheduler.js';
+import { floodMiddleware } from './flood-gate.js';
+import type { ScheduleStore } from './schedule-types.js';
 import type {
   CommandInfo,
   Plugin,
@@ -62,8 +65,10 @@ export interface PluginHostDeps extends Omit<PluginEnv, 'name'> {
   readonly services: PrivilegedServices;
   readonly logger: Logger;
   readonly errors: ErrorSink;
-  /** The kernel's clock (conversation timers). */
+  /** The kernel's clock (conversation timers, recurring jobs). */
   readonly clock: Clock;
+  /** Where recurring jobs claim their firings (a fleet's store arrives with its code). */
+  readonly schedules: () => ScheduleStore | Promise<ScheduleStore>;
 }
 
 interface Running {
@@ -91,6 +96,8 @@ export class PluginHost {
   readonly #routes = new RouteRegistry();
   readonly #conversations: ConversationService;
   readonly #turns: TurnWindow;
+  /** Recurring jobs (`ctx.schedule`). */
+  readonly scheduler: Scheduler;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -142,6 +149,18 @@ export class PluginHost {
       report: (report) => this.#report(report),
       isCommand: (body) => this.#commands.isCommand(body),
     });
+    this.scheduler = new Scheduler({
+      clock: sdk.clock,
+      store: sdk.schedules,
+      logger: sdk.logger,
+      report: (report) => this.#report(report),
+    });
+    // flood control before everything: a throttled person's message reaches no handler
+    this.#pipeline.add(
+      'wakit',
+      'message',
+      floodMiddleware(sdk.config.flood, sdk.clock, (r) => this.#report(r)),
+    );
     this.#turns = new TurnWindow({
       conversations: this.#conversations,
       pipeline: this.#pipeline,
@@ -264,6 +283,7 @@ export class PluginHost {
     const ordered = resolvePluginSet([...entries, ...bundled], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
     await this.#conversations.load();
+    await this.scheduler.start();
     this.#phase = 'started';
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
       this.#pipeline.attachClient(client);
@@ -286,6 +306,7 @@ export class PluginHost {
     this.#unsubscribeClients?.();
     this.#pipeline.detachAll();
     this.#turns.close();
+    await this.scheduler.close();
     await this.#conversations
       .close()
       .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));
@@ -442,6 +463,8 @@ export class PluginHost {
           throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: onClose needs a function`);
         running.closeHooks.push(hook);
       },
+      schedule: (spec, handler, scheduleOptions) =>
+        this.scheduler.add(name, spec, handler, scheduleOptions),
       http,
     };
   }

@@ -23,6 +23,7 @@ import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
 import type { PluginConversations } from '../conversations/plugin-conversations.js';
 import type { SdkConversations } from '../conversations/conversations-view.js';
+import type { ScheduleHandler, ScheduleInfo, ScheduleOptions } from './schedule-types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -140,6 +141,15 @@ export interface PluginSendOptions {
   idempotencyKey?: string;
 }
 
+// Recurring jobs: ./schedule-types.ts
+export type {
+  CatchUp,
+  ScheduleHandler,
+  ScheduleInfo,
+  ScheduleOptions,
+  ScheduleRun,
+} from './schedule-types.js';
+
 // HTTP routes: ./route-types.ts
 export type {
   HttpMethod,
@@ -156,7 +166,7 @@ export type {
 // ---------------------------------------------------------------------------------------------
 // Context
 
-/** What `setup(ctx)` receives: ten members. More is granted by name (`privileges`). */
+/** What `setup(ctx)` receives: twelve members. More is granted by name (`privileges`). */
 export interface PluginContext<Options = unknown> {
   /** Validated options (defaults filled by the plugin's schema). */
   readonly options: Options;
@@ -189,6 +199,12 @@ export interface PluginContext<Options = unknown> {
   readonly conversations: PluginConversations;
   /** Runs at `sdk.stop()`, after queues drained; plugins close in reverse setup order. */
   onClose(hook: () => void | Promise<void>): void;
+  /**
+   * Runs `handler` at each firing of a cron expression (croner syntax, 5 or 6 fields, in
+   * `options.timezone`, default UTC), once per fleet per firing; a firing that comes while the
+   * handler still runs is skipped. Returns a function that removes the job (docs/scheduling.md).
+   */
+  schedule(spec: string, handler: ScheduleHandler, options?: ScheduleOptions): () => void;
 }
 
 /** `ctx.env`: where a plugin runs. */
@@ -269,6 +285,19 @@ export interface PrivilegedServices {
    * end; read and erase a chat's state (the REST plugin's `/api/v1/conversations`).
    */
   readonly conversations: SdkConversations;
+  /** The recurring jobs of every plugin with their next run, as `sdk.plugins.schedules()`. */
+  readonly schedules: ScheduleView;
+}
+
+/** The recurring jobs of plugins (`ctx.schedule`), listed with their next and last run. */
+export interface ScheduleView {
+  list(): Promise<ScheduleInfo[]>;
+}
+
+/** Part of `sdk.plugins`: the recurring jobs of every plugin. */
+export interface PluginSchedules {
+  /** Every plugin's recurring jobs (`ctx.schedule`) with their next and last run. */
+  schedules(): Promise<ScheduleInfo[]>;
 }
 
 /** The name of a privileged service. */

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createSdk, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import { createSdk, type Plugin, type Sdk, type WakitConfigInput } from '../../src/index.js';
 import { advertisedUrl, createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
 import { restHostOf } from '../helpers/rest-host.js';
@@ -23,6 +23,8 @@ export interface NodeOptions {
   advertiseUrl?: string;
   /** A REST server on a free loopback port (created directly, as the REST tests do), advertised. */
   rest?: RestOptionsInput;
+  /** Plugins the node uses (added before it starts). */
+  plugins?: Plugin[];
 }
 
 export interface FleetHarness {
@@ -72,6 +74,7 @@ export function fleetHarness(
       };
       const sdk = createSdk(config, { baseDir: dir });
       nodes.push(sdk);
+      for (const plugin of options.plugins ?? []) sdk.use(plugin);
       if (options.rest) {
         // the fleet's code is loaded on demand: the REST host reads `sdk.cluster` now
         await sdk.loadCluster();

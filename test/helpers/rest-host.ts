@@ -32,5 +32,6 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     get conversations() {
       return sdk.conversations;
     },
+    schedules: { list: () => sdk.plugins.schedules() },
   };
 }

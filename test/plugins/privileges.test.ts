@@ -40,7 +40,7 @@ describe('plugin privileges', () => {
     await stopped;
   });
 
-  it('a plugin that declares nothing gets an empty object, and its context has eleven members', async () => {
+  it('a plugin that declares nothing gets an empty object, and its context has twelve members', async () => {
     let services: object | undefined;
     let members: string[] = [];
     fx.sdk.use(
@@ -68,6 +68,7 @@ describe('plugin privileges', () => {
       'events',
       'onClose',
       'conversations',
+      'schedule',
     ]);
     expect(fx.sdk.plugins.list()[0]?.privileges).to.deep.equal([]);
   });

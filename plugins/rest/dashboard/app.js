@@ -732,6 +732,34 @@ $('#sim-poll-form').addEventListener('submit', async (event) => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Recurring jobs of plugins (ctx.schedule): each with its next and last run
+
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+async function loadSchedules() {
+  const jobs = await api('GET', '/api/v1/schedules');
+  const list = $('#schedules');
+  list.replaceChildren(
+    ...jobs.map((job) => {
+      const item = document.createElement('li');
+      item.dataset.job = `${job.plugin}:${job.name}`;
+      const title = document.createElement('strong');
+      title.textContent = `${job.plugin} · ${job.name}`;
+      const detail = document.createElement('span');
+      detail.className = 'schedule-detail';
+      detail.textContent =
+        ` ${job.cron} (${job.timezone}) · next ${when(job.nextRun)} · last ${when(job.lastRun)}` +
+        (job.running ? ' · running' : '');
+      item.append(title, detail);
+      return item;
+    }),
+  );
+  $('#schedules-card').hidden = jobs.length === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Start
 
 async function start() {
@@ -758,6 +786,8 @@ async function start() {
       void loadInbox();
       setInterval(() => void loadInbox(), 3000);
     }
+    void loadSchedules().catch(() => undefined);
+    setInterval(() => void loadSchedules().catch(() => undefined), 5000);
     void stream();
   } catch (error) {
     if (state.token) showLogin(error.message);
