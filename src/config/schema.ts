@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { handoffSchema } from './handoff-schema.js';
 import { engineSchema } from './engine-schema.js';
 
 export { engineSchema };
@@ -268,6 +269,8 @@ export const configSchema = z
     calls: callsSchema.prefault({}),
     /** Conversations and chat state: where they are kept, how many chats run at once. */
     conversations: conversationsSchema.prefault({}),
+    /** Chat modes bot | human | closed: a person takes over a chat (docs/handoff.md). */
+    handoff: handoffSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
     /** Several servers, one API: Redis holds the outbox, events and placement (docs/scaling.md). */

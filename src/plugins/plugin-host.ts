@@ -20,6 +20,7 @@ import { grantPrivileges } from './privileges.js';
 import type { Clock } from '../kernel/clock.js';
 import { ConversationService } from '../conversations/conversation-service.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
+import { HandoffService } from '../handoff/handoff-service.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
 import type {
   CommandInfo,
@@ -89,6 +90,7 @@ export class PluginHost {
   readonly #commands: CommandRegistry;
   readonly #routes = new RouteRegistry();
   readonly #conversations: ConversationService;
+  readonly #handoff: HandoffService;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -110,7 +112,11 @@ export class PluginHost {
           ...(messageId ? { messageId } : {}),
           error,
         }),
-      { handlerTimeoutMs, concurrency: sdk.config.conversations.concurrency },
+      {
+        handlerTimeoutMs,
+        concurrency: sdk.config.conversations.concurrency,
+        gate: (client, chatId, message) => this.#handoff.open(client, chatId, message),
+      },
     );
     this.#commands = new CommandRegistry(
       {
@@ -139,6 +145,12 @@ export class PluginHost {
         (await sdk.services.sends.get(trackingId))?.messageId ?? null,
       report: (report) => this.#report(report),
       isCommand: (body) => this.#commands.isCommand(body),
+      held: (client, chatId) => this.#handoff.held(client, chatId),
+    });
+    this.#handoff = new HandoffService({
+      ...sdk,
+      conversations: this.#conversations,
+      report: (report) => this.#report(report),
     });
     // conversations first: an answer to a question is not a command, a cancel word not a message
     this.#pipeline.add('wakit', 'message', this.#conversations.middleware, undefined, {
@@ -155,6 +167,11 @@ export class PluginHost {
   /** Resolves once every chat's messages in flight were handled. */
   idle(): Promise<void> {
     return this.#pipeline.idle();
+  }
+
+  /** Chat modes bot | human | closed of every client (`sdk.chats`). */
+  get handoff(): HandoffService {
+    return this.#handoff;
   }
 
   /** Conversations and chat state of every client (`sdk.conversations`). */
@@ -252,10 +269,12 @@ export class PluginHost {
     const ordered = resolvePluginSet([...entries, ...bundled], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
     await this.#conversations.load();
+    await this.#handoff.load();
     this.#phase = 'started';
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
       this.#pipeline.attachClient(client);
       this.#conversations.watch(client);
+      this.#handoff.watch(client);
     });
     if (ordered.length > 0) {
       this.#log.info(
@@ -272,6 +291,7 @@ export class PluginHost {
     this.#phase = 'closed';
     this.#unsubscribeClients?.();
     this.#pipeline.detachAll();
+    this.#handoff.close();
     await this.#conversations
       .close()
       .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));
@@ -402,7 +422,9 @@ export class PluginHost {
             `Plugin ${name}: on(${event}) needs a handler function`,
           );
         }
-        return this.#pipeline.add(name, event, handler, onOptions?.clients);
+        return this.#pipeline.add(name, event, handler, onOptions?.clients, {
+          allModes: onOptions?.allModes === true,
+        });
       },
       command: (commandName, handler, meta) => {
         duringSetup('register commands');

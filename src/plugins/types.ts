@@ -113,6 +113,11 @@ export type EventObserver<E extends ClientEventName = ClientEventName> = (
 export interface OnOptions {
   /** Only events of these clients (names); all clients when absent. */
   clients?: readonly string[];
+  /**
+   * Messages and poll votes of chats in `human` or `closed` mode reach this handler too (logging,
+   * metrics); by default only chats in `bot` mode do (docs/handoff.md).
+   */
+  allModes?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
