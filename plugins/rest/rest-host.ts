@@ -9,6 +9,7 @@ export const REST_PRIVILEGES = [
   'eventLoop',
   'fleet',
   'conversations',
+  'chats',
 ] as const satisfies readonly http.PrivilegeName[];
 
 /**

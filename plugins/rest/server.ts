@@ -29,6 +29,7 @@ import { clientRoutes } from './routes/clients.js';
 import { capabilityRoutes } from './routes/capability-routes.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { conversationRoutes } from './routes/conversations.js';
+import { chatModeRoutes } from './routes/chat-modes.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './events/client-webhooks.js';
@@ -205,6 +206,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clientRoutes(rc),
     ...clientAdminRoutes(rc),
     ...conversationRoutes(rc),
+    ...chatModeRoutes(rc),
     ...clusterRoutes(rc),
     ...messageRoutes(rc),
     ...capabilityRoutes(rc),

@@ -17,8 +17,8 @@ export interface SdkChats {
   switches(): Readonly<Record<ChatMode, number>>;
 }
 
-/** The operator's view of the handoff service; `by` says who switches (`sdk` or `rest`). */
-export function chatsView(service: HandoffService, by: 'sdk' | 'rest' = 'sdk'): SdkChats {
+/** The operator's view of the handoff service; `by` says who switches (`sdk` or `api`). */
+export function chatsView(service: HandoffService, by: 'sdk' | 'api' = 'sdk'): SdkChats {
   return {
     mode: (client, chatId) => service.mode(client, chatId),
     setMode: (client, chatId, mode) => service.setMode(client, chatId, mode, by),

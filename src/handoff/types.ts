@@ -5,8 +5,11 @@ export type ChatMode = 'bot' | 'human' | 'closed';
 
 export const CHAT_MODES: readonly ChatMode[] = ['bot', 'human', 'closed'];
 
-/** Who switched a chat's mode. */
-export type ChatModeSource = 'sdk' | 'rest' | 'operator' | 'phone' | 'silence';
+/**
+ * Who switched a chat's mode: `sdk` (`sdk.chats`), `api` (REST, or a plugin with the `chats`
+ * privilege), `operator` (a command), `phone` (the account wrote), `silence` (the bot took over).
+ */
+export type ChatModeSource = 'sdk' | 'api' | 'operator' | 'phone' | 'silence';
 
 /** A chat's mode as `sdk.chats.mode()` and REST give it. */
 export interface ChatModeInfo {

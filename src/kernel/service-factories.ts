@@ -13,6 +13,7 @@ import { createOutboxStore, journalChange, type OutboxStore } from '../queue/out
 import { PluginHost } from '../plugins/plugin-host.js';
 import { lifecycleView } from '../plugins/privileges.js';
 import { conversationsView } from '../conversations/conversations-view.js';
+import { chatsView } from '../handoff/chats-view.js';
 import { EventBus } from '../events/event-bus.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
@@ -191,6 +192,9 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
       // the host's own conversation service: read once the host is built (plugins start after)
       get conversations() {
         return conversationsView(host.conversations);
+      },
+      get chats() {
+        return chatsView(host.handoff, 'api');
       },
     },
   });

@@ -11,6 +11,7 @@ export const PRIVILEGE_NAMES: readonly PrivilegeName[] = [
   'fleet',
   'simulator',
   'conversations',
+  'chats',
 ];
 
 const isPrivilegeName = (name: unknown): name is PrivilegeName =>

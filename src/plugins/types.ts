@@ -23,6 +23,7 @@ import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
 import type { PluginConversations } from '../conversations/plugin-conversations.js';
 import type { SdkConversations } from '../conversations/conversations-view.js';
+import type { SdkChats } from '../handoff/chats-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -266,6 +267,8 @@ export interface PrivilegedServices {
    * end; read and erase a chat's state (the REST plugin's `/api/v1/conversations`).
    */
   readonly conversations: SdkConversations;
+  /** Chat modes bot | human | closed of every client, as `sdk.chats` (switches say `by: 'api'`). */
+  readonly chats: SdkChats;
 }
 
 /** The name of a privileged service. */

@@ -32,5 +32,8 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     get conversations() {
       return sdk.conversations;
     },
+    get chats() {
+      return sdk.chats;
+    },
   };
 }
