@@ -52,6 +52,8 @@ export class HandoffService {
   readonly #d: HandoffDeps;
   readonly #timers: ConversationTimers;
   readonly #own = new Map<string, OwnSends>();
+  /** Deadlines loaded at start, by client: armed once the client exists (`watch`). */
+  readonly #loaded = new Map<string, { chatId: string; until: number }[]>();
   readonly #commands: OperatorCommands;
   readonly #log: Logger;
 
@@ -68,12 +70,13 @@ export class HandoffService {
     });
   }
 
-  /** Arms the silence deadlines kept in the store (they fire at once when they passed). */
+  /** Reads the silence deadlines kept in the store; each is armed when its client is there. */
   async load(): Promise<void> {
     for (const { client, chatId, value } of await this.modes.list()) {
-      if (value.mode === 'human' && value.until !== undefined) {
-        this.#timers.set(timerId(client, chatId), value.until);
-      }
+      if (value.mode !== 'human' || value.until === undefined) continue;
+      const list = this.#loaded.get(client) ?? [];
+      list.push({ chatId, until: value.until });
+      this.#loaded.set(client, list);
     }
   }
 
@@ -81,6 +84,11 @@ export class HandoffService {
   watch(client: BotClient): void {
     if (this.#own.has(client.name)) return;
     this.#own.set(client.name, new OwnSends(client, this.#d.config.queue.sendTimeoutMs));
+    // deadlines kept from before the start (they fire at once when they passed)
+    for (const { chatId, until } of this.#loaded.get(client.name) ?? []) {
+      this.#timers.set(timerId(client.name, chatId), until);
+    }
+    this.#loaded.delete(client.name);
     client.on('message.create', (message) => {
       void this.#fromAccount(client, message).catch((error: unknown) =>
         this.#d.report({
@@ -253,8 +261,13 @@ export class HandoffService {
 
   /** A silence deadline passed: an automatic `human` goes back to `bot`. */
   async #silenceOver(clientName: string, chatId: string): Promise<void> {
-    const now = this.#d.clock.now();
     const client = this.#d.clients.get(clientName);
+    if (client.state !== 'READY') {
+      // the bot takes over (and says so) once its client is READY: the deadline fires again then
+      client.once('ready', () => this.#timers.set(timerId(clientName, chatId), 0));
+      return;
+    }
+    const now = this.#d.clock.now();
     let ended: number | undefined;
     const info = await this.#switch(client, chatId, 'silence', (current) => {
       if (current?.mode !== 'human' || current.until === undefined || current.until > now) {
