@@ -24,6 +24,7 @@ import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
 import type { CommandInfo, Plugin, PluginSchedules, SendLookup } from './plugins/types.js';
 import { isPlugin } from './plugins/define-plugin.js';
 import { conversationsView, type SdkConversations } from './conversations/conversations-view.js';
+import { chatsView, type SdkChats } from './handoff/chats-view.js';
 import type { ErrorSink, WakitErrorEvent } from './kernel/error-sink.js';
 import type { EventBus } from './events/event-bus.js';
 import type { OutboxStore } from './queue/outbox/index.js';
@@ -46,11 +47,8 @@ import {
   PLUGIN_HOST,
   SEND_LOOKUP,
 } from './kernel/service-tokens.js';
-import {
-  registerService,
-  serviceRegistry,
-  type ServiceRegistry,
-} from './kernel/service-overrides.js';
+import { registerService, serviceRegistry } from './kernel/service-overrides.js';
+import type { ServiceRegistry } from './kernel/service-overrides.js';
 
 export interface SdkOptions {
   /** Relative paths of the config (auth.dataPath, plugin paths) resolve from here; default: cwd. */
@@ -79,14 +77,12 @@ export interface SdkOptions {
    * src/kernel/public-tokens.ts; what each service is and its lifetime: docs/kernel.md.
    */
   services?: (services: ServiceRegistry) => void;
-  /**
-   * Tests: plugins see `ctx.env.testing` and turn their outbound side effects off (the REST plugin
-   * delivers no webhooks). `createTestSdk` sets it.
-   */
+  /** Tests: plugins see `ctx.env.testing`, their outbound side effects off (`createTestSdk`). */
   testing?: boolean;
 }
 
 export type { SdkConversations } from './conversations/conversations-view.js';
+export type { SdkChats } from './handoff/chats-view.js';
 
 /** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
 export interface PluginsView extends PluginSchedules {
@@ -243,6 +239,11 @@ export class Sdk {
    */
   get conversations(): SdkConversations {
     return conversationsView(this.#plugins.conversations);
+  }
+
+  /** Chat modes bot | human | closed: read, set and list them (docs/handoff.md). */
+  get chats(): SdkChats {
+    return chatsView(this.#plugins.handoff);
   }
 
   /** The simulator's virtual network (tests, demos, `wakit dev`); from when: docs/simulator.md. */

@@ -10,6 +10,7 @@ export const REST_PRIVILEGES = [
   'fleet',
   'conversations',
   'schedules',
+  'chats',
 ] as const satisfies readonly http.PrivilegeName[];
 
 /**

@@ -29,6 +29,7 @@ import { clientRoutes } from './routes/clients.js';
 import { capabilityRoutes } from './routes/capability-routes.js';
 import { clientAdminRoutes } from './routes/client-admin.js';
 import { conversationRoutes } from './routes/conversations.js';
+import { chatModeRoutes } from './routes/chat-modes.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { restFleet } from './fleet-view.js';
@@ -206,6 +207,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clientRoutes(rc),
     ...clientAdminRoutes(rc),
     ...conversationRoutes(rc),
+    ...chatModeRoutes(rc),
     ...clusterRoutes(rc),
     ...scheduleRoutes(rc),
     ...messageRoutes(rc),

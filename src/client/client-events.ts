@@ -14,6 +14,7 @@ import type { EditUpdate, ReactionUpdate, RevokeUpdate } from '../engines/ports/
 import type { ChatStateUpdate } from '../engines/ports/presence.js';
 import type { EngineHealth } from '../engines/health.js';
 import { EVENT_NAMES, EXPOSED_EVENT_NAMES } from '../events/event-types.js';
+import type { ChatModeChange } from '../handoff/types.js';
 
 /** Events of a client, with their handler arguments. */
 export interface ClientEvents {
@@ -54,6 +55,8 @@ export interface ClientEvents {
   'account.restricted': [restriction: AccountRestriction];
   /** The cool-down of a restriction ended: sends go again (docs/safety.md). */
   'account.resumed': [restriction: AccountRestriction];
+  /** A chat's mode changed: `bot`, `human` (a person answers) or `closed` (docs/handoff.md). */
+  'chat.mode': [change: ChatModeChange];
 }
 
 /** A restriction of the account (`account.restricted` / `account.resumed`). */

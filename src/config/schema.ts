@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { floodSchema } from './flood-schema.js';
+import { handoffSchema } from './handoff-schema.js';
 import { engineSchema } from './engine-schema.js';
 
 export { engineSchema };
@@ -287,6 +288,8 @@ export const configSchema = z
     conversations: conversationsSchema.prefault({}),
     /** Inbound flood control: people who write too fast are not answered (docs/safety.md). */
     flood: floodSchema.prefault({}),
+    /** Chat modes bot | human | closed: a person takes over a chat (docs/handoff.md). */
+    handoff: handoffSchema.prefault({}),
     /** Plugins by built-in name, relative path or package name; the value is its options, `false` disables it. */
     plugins: z.record(z.string().min(1), z.unknown()).default({}),
     /** Several servers, one API: Redis holds the outbox, events and placement (docs/scaling.md). */

@@ -41,6 +41,8 @@ export interface ConversationServiceDeps {
   isCommand(body: string): boolean;
   /** A store to use instead of the configured one (a fleet's). */
   store?: ConversationStore;
+  /** Is the chat out of `bot` mode (handoff)? Its conversations' timers wait meanwhile. */
+  held?(client: string, chatId: string): Promise<boolean>;
 }
 
 type AnyDefinition = ConversationDefinition<never>;
@@ -291,6 +293,20 @@ export class ConversationService {
     });
   }
 
+  /** A chat back in `bot` mode: the timers of its conversations start again from now. */
+  async restartTimers(client: string, chatId: string): Promise<void> {
+    for (const record of await this.store.list(client)) {
+      const seconds = this.#definitions.get(record.name)?.timeout?.seconds;
+      if (record.chatId !== chatId || record.wait.dueAt === undefined || !seconds) continue;
+      await this.#exclusive(client, chatId, record.member, async () => {
+        const wait = { ...record.wait, dueAt: this.#d.clock.now() + seconds * 1000 };
+        await this.store.setWait(record.id, wait);
+        this.#timers.set(record.id, wait.dueAt);
+        return true;
+      });
+    }
+  }
+
   // -------------------------------------------------------------------------------------------
 
   #exclusive(
@@ -440,6 +456,8 @@ export class ConversationService {
       const current = await this.store.get(id);
       const now = this.#d.clock.now();
       if (!current || current.wait.dueAt === undefined) return false;
+      // a person answers the chat (handoff): the timer waits until it is back to bot
+      if (await this.#d.held?.(current.client, current.chatId)) return false;
       if (current.wait.dueAt > now) {
         this.#timers.set(id, current.wait.dueAt);
         return false;

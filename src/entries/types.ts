@@ -6,7 +6,8 @@
  *
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */
-export type { PluginsView, SdkConversations, StopOptions } from '../sdk.js';
+export type { PluginsView, SdkChats, SdkConversations, StopOptions } from '../sdk.js';
+export type { ChatMode, ChatModeChange, ChatModeInfo, ChatModeSource } from '../handoff/types.js';
 export type {
   ChooseOptions,
   ConversationDefinition,

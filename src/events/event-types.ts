@@ -52,6 +52,7 @@ export const EVENT_TABLE = {
   'engine.health': row(),
   'account.restricted': row(),
   'account.resumed': row(),
+  'chat.mode': row(),
   /** The lease retry notice stays in the process. */
   'session.leased': { exposed: false, data: plain } as const,
 } as const satisfies Record<string, EventRow>;

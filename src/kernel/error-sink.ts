@@ -14,7 +14,8 @@ export type ErrorSource =
   | 'client'
   | 'session'
   | 'fleet'
-  | 'conversation';
+  | 'conversation'
+  | 'handoff';
 
 /** What `sdk.on('error', listener)` receives: one failure, with where it happened. */
 export interface WakitErrorEvent {

@@ -14,6 +14,7 @@ import { PluginHost } from '../plugins/plugin-host.js';
 import { FileScheduleStore } from '../plugins/file-schedule-store.js';
 import { lifecycleView } from '../plugins/privileges.js';
 import { conversationsView } from '../conversations/conversations-view.js';
+import { chatsView } from '../handoff/chats-view.js';
 import { EventBus } from '../events/event-bus.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
@@ -202,6 +203,9 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
         return conversationsView(host.conversations);
       },
       schedules: { list: () => host.scheduler.list() },
+      get chats() {
+        return chatsView(host.handoff, 'api');
+      },
     },
   });
   return host;

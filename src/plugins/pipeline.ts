@@ -14,25 +14,32 @@ interface Entry {
   clients: ReadonlySet<string> | undefined;
   /** The handler enforces its own time limit (the command middleware times each command). */
   ownTimeout: boolean;
+  /** Runs for chats out of `bot` mode too (the gate lets only these through there). */
+  allModes: boolean;
 }
+
+/**
+ * Decides for a message or poll vote of `chatId` whether the whole chain runs (true) or only the
+ * handlers that opted in with `allModes` (handoff: src/handoff/).
+ */
+export type ChatGate = (client: BotClient, chatId: string, message?: Message) => Promise<boolean>;
 
 export interface PipelineOptions {
   /** A handler not settled after this long is reported (HANDLER_TIMEOUT); 0: never. */
   handlerTimeoutMs?: number;
   /** Chats whose messages are handled at the same time (each chat's in order); default 32. */
   concurrency?: number;
+  /** The chat-mode gate of messages and poll votes; none: every chain runs whole. */
+  gate?: ChatGate;
 }
 
-/** The lane of an event that must keep its chat's order (messages, poll votes); else undefined. */
-function laneOf(client: BotClient, name: ClientEventName, args: unknown[]): string | undefined {
-  if (name === 'message') {
-    const message = args[0] as Message;
-    return `${client.name}\n${chatOf(message).chatId}`;
-  }
+/** The chat of an event that must keep its chat's order (messages, poll votes); else undefined. */
+function chatOfEvent(name: ClientEventName, args: unknown[]): string | undefined {
+  if (name === 'message') return chatOf(args[0] as Message).chatId;
   if (name === 'poll.vote') {
     const vote = args[0] as PollVote;
     const isGroup = vote.chatId.endsWith('@g.us');
-    return `${client.name}\n${chatOf({ chatId: vote.chatId, isGroup, sender: { id: vote.voter } }).chatId}`;
+    return chatOf({ chatId: vote.chatId, isGroup, sender: { id: vote.voter } }).chatId;
   }
   return undefined;
 }
@@ -72,6 +79,7 @@ export class EventPipeline {
   readonly #attached = new WeakMap<BotClient, Map<ClientEventName, (...args: unknown[]) => void>>();
 
   readonly #timeoutMs: number;
+  readonly #gate: ChatGate | undefined;
   /** Per-chat order: one message of a chat at a time, chats in parallel up to a bound. */
   readonly #lanes: ChatLanes;
 
@@ -80,6 +88,7 @@ export class EventPipeline {
     options: PipelineOptions = {},
   ) {
     this.#timeoutMs = options.handlerTimeoutMs ?? 0;
+    this.#gate = options.gate;
     this.#lanes = new ChatLanes(options.concurrency ?? 32);
   }
 
@@ -89,13 +98,14 @@ export class EventPipeline {
     event: E,
     handler: EventHandler<E>,
     clients?: readonly string[],
-    options: { ownTimeout?: boolean } = {},
+    options: { ownTimeout?: boolean; allModes?: boolean } = {},
   ): () => void {
     const entry: Entry = {
       plugin,
       handler: handler,
       clients: clients ? new Set(clients) : undefined,
       ownTimeout: options.ownTimeout ?? false,
+      allModes: options.allModes ?? false,
     };
     // copy on write: a running chain keeps its snapshot
     this.#chains.set(event, [...(this.#chains.get(event) ?? []), entry]);
@@ -145,10 +155,10 @@ export class EventPipeline {
     }
     if (listeners.has(event)) return;
     const listener = (...args: unknown[]): void => {
-      const lane = laneOf(client, event, args);
-      if (lane === undefined) void this.dispatch(client, event, args as ClientEvents[typeof event]);
+      const chat = chatOfEvent(event, args);
+      if (chat === undefined) void this.dispatch(client, event, args as ClientEvents[typeof event]);
       else
-        void this.#lanes.run(lane, () =>
+        void this.#lanes.run(`${client.name}\n${chat}`, () =>
           this.dispatch(client, event, args as ClientEvents[typeof event]),
         );
     };
@@ -157,8 +167,8 @@ export class EventPipeline {
   }
 
   /**
-   * Runs the chain of `event` for one emission. Never rejects. Handlers that answer synchronously
-   * (the common "not for me: return next()" case) cost no promise of their own.
+   * Runs the chain of `event` for one emission (a message or a vote past the chat-mode gate: the
+   * whole chain, or only its `allModes` handlers). Never rejects.
    */
   dispatch<E extends ClientEventName>(
     client: BotClient,
@@ -166,6 +176,35 @@ export class EventPipeline {
     args: ClientEvents[E],
   ): Promise<void> {
     const chain = this.#chains.get(name) ?? [];
+    const chat = this.#gate && chain.length > 0 ? chatOfEvent(name, args) : undefined;
+    if (chat === undefined || !this.#gate) return this.#run(client, name, args, chain);
+    const message = name === 'message' ? (args[0] as Message) : undefined;
+    return this.#gate(client, chat, message).then(
+      (open) => this.#run(client, name, args, open ? chain : chain.filter((e) => e.allModes)),
+      (error: unknown) => {
+        // the mode could not be read: the bot answers rather than going silent (reported)
+        this.onFailure({
+          plugin: 'wakit',
+          event: name,
+          client: client.name,
+          messageId: message?.id,
+          error,
+        });
+        return this.#run(client, name, args, chain);
+      },
+    );
+  }
+
+  /**
+   * Runs `chain` for one emission. Handlers that answer synchronously (the common "not for me:
+   * return next()" case) cost no promise of their own.
+   */
+  #run<E extends ClientEventName>(
+    client: BotClient,
+    name: E,
+    args: ClientEvents[E],
+    chain: Entry[],
+  ): Promise<void> {
     if (chain.length === 0) return RESOLVED;
     const event = pluginEventOf(client, name, args);
     const message = isMessageEvent(name);

@@ -21,6 +21,7 @@ import type { Clock } from '../kernel/clock.js';
 import { ConversationService } from '../conversations/conversation-service.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
 import { TurnWindow } from '../conversations/turn-window.js';
+import { HandoffService } from '../handoff/handoff-service.js';
 import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { floodMiddleware } from './flood-gate.js';
@@ -98,6 +99,7 @@ export class PluginHost {
   readonly #turns: TurnWindow;
   /** Recurring jobs (`ctx.schedule`). */
   readonly scheduler: Scheduler;
+  readonly #handoff: HandoffService;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -119,7 +121,11 @@ export class PluginHost {
           ...(messageId ? { messageId } : {}),
           error,
         }),
-      { handlerTimeoutMs, concurrency: sdk.config.conversations.concurrency },
+      {
+        handlerTimeoutMs,
+        concurrency: sdk.config.conversations.concurrency,
+        gate: (client, chatId, message) => this.#handoff.open(client, chatId, message),
+      },
     );
     this.#commands = new CommandRegistry(
       {
@@ -148,6 +154,12 @@ export class PluginHost {
         (await sdk.services.sends.get(trackingId))?.messageId ?? null,
       report: (report) => this.#report(report),
       isCommand: (body) => this.#commands.isCommand(body),
+      held: (client, chatId) => this.#handoff.held(client, chatId),
+    });
+    this.#handoff = new HandoffService({
+      ...sdk,
+      conversations: this.#conversations,
+      report: (report) => this.#report(report),
     });
     this.scheduler = new Scheduler({
       clock: sdk.clock,
@@ -186,6 +198,11 @@ export class PluginHost {
   /** Resolves once every chat's messages in flight were handled. */
   idle(): Promise<void> {
     return this.#pipeline.idle();
+  }
+
+  /** Chat modes bot | human | closed of every client (`sdk.chats`). */
+  get handoff(): HandoffService {
+    return this.#handoff;
   }
 
   /** Conversations and chat state of every client (`sdk.conversations`). */
@@ -284,11 +301,13 @@ export class PluginHost {
     for (const resolved of ordered) await this.#setup(resolved);
     await this.#conversations.load();
     await this.scheduler.start();
+    await this.#handoff.load();
     this.#phase = 'started';
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
       this.#pipeline.attachClient(client);
       this.#conversations.watch(client);
       this.#turns.watch(client);
+      this.#handoff.watch(client);
     });
     if (ordered.length > 0) {
       this.#log.info(
@@ -307,6 +326,7 @@ export class PluginHost {
     this.#pipeline.detachAll();
     this.#turns.close();
     await this.scheduler.close();
+    this.#handoff.close();
     await this.#conversations
       .close()
       .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));
@@ -437,7 +457,9 @@ export class PluginHost {
             `Plugin ${name}: on(${event}) needs a handler function`,
           );
         }
-        return this.#pipeline.add(name, event, handler, onOptions?.clients);
+        return this.#pipeline.add(name, event, handler, onOptions?.clients, {
+          allModes: onOptions?.allModes === true,
+        });
       },
       command: (commandName, handler, meta) => {
         duringSetup('register commands');

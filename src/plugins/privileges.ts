@@ -12,6 +12,7 @@ export const PRIVILEGE_NAMES: readonly PrivilegeName[] = [
   'simulator',
   'conversations',
   'schedules',
+  'chats',
 ];
 
 const isPrivilegeName = (name: unknown): name is PrivilegeName =>

@@ -23,6 +23,7 @@ import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
 import type { PluginConversations } from '../conversations/plugin-conversations.js';
 import type { SdkConversations } from '../conversations/conversations-view.js';
+import type { SdkChats } from '../handoff/chats-view.js';
 import type { ScheduleHandler, ScheduleInfo, ScheduleOptions } from './schedule-types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -121,6 +122,11 @@ export type EventObserver<E extends ClientEventName = ClientEventName> = (
 export interface OnOptions {
   /** Only events of these clients (names); all clients when absent. */
   clients?: readonly string[];
+  /**
+   * Messages and poll votes of chats in `human` or `closed` mode reach this handler too (logging,
+   * metrics); by default only chats in `bot` mode do (docs/handoff.md).
+   */
+  allModes?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,6 +291,8 @@ export interface PrivilegedServices {
    * end; read and erase a chat's state (the REST plugin's `/api/v1/conversations`).
    */
   readonly conversations: SdkConversations;
+  /** Chat modes bot | human | closed of every client, as `sdk.chats` (switches say `by: 'api'`). */
+  readonly chats: SdkChats;
   /** The recurring jobs of every plugin with their next run, as `sdk.plugins.schedules()`. */
   readonly schedules: ScheduleView;
 }

@@ -31,6 +31,14 @@ export interface TestChat {
   ): Promise<SimInboxMessage>;
   /** Asserts the bot has sent nothing new, once every message and send in flight settled. */
   expectNoReply(): Promise<void>;
+  /**
+   * A person answers as the business, from the account's own phone (or WhatsApp Web), in this
+   * chat: the bot sees it as its own message it did not send (handoff, docs/handoff.md). It is not
+   * one of the bot's `replies`.
+   */
+  fromPhone(
+    content: Parameters<ReturnType<Sdk['simulator']['phone']>['send']>[1],
+  ): Promise<{ id: string }>;
   /** Votes on the bot's last poll. */
   vote(...options: string[]): Promise<void>;
   /** Lets the bot finish what it does, then moves the virtual clock on (timers fire on the way). */
@@ -45,7 +53,10 @@ export function testChat(sdk: Sdk, number: string, options: TestChatOptions = {}
   if (!clientName) throw new WakitError('CLIENT_NOT_FOUND', 'testChat: the SDK has no client');
   const bot = (): string => (sdk.client(clientName).info().me?.id ?? '').replace('@c.us', '');
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const fromBot = (m: SimInboxMessage): boolean => !m.isGroup && m.author === `${bot()}@c.us`;
+  /** What the account's phone wrote here (fromPhone): a person's words, not the bot's. */
+  const byPerson = new Set<string>();
+  const fromBot = (m: SimInboxMessage): boolean =>
+    !m.isGroup && m.author === `${bot()}@c.us` && !byPerson.has(m.id);
   const taken = new Set<string>();
   const mine = (): SimInboxMessage[] => phone.inbox.filter(fromBot);
   const settle = async (): Promise<void> => {
@@ -73,6 +84,15 @@ export function testChat(sdk: Sdk, number: string, options: TestChatOptions = {}
   return {
     id: phone.id,
     send: (content) => phone.send(`${bot()}@c.us`, content),
+    async fromPhone(content) {
+      const own = sdk.simulator.linkedPhone(clientName);
+      if (!own)
+        throw new WakitError('CLIENT_NOT_READY', 'testChat.fromPhone: the bot is not linked');
+      const sent = await own.send(phone.id, content);
+      byPerson.add(sent.id);
+      await settle();
+      return sent;
+    },
     async expectReply(match) {
       const next = await phone.waitForMessage((m) => fromBot(m) && !taken.has(m.id), timeoutMs);
       taken.add(next.id);

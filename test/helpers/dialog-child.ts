@@ -25,7 +25,10 @@
  * - `{ "cmd": "kill-on-journal", "k": "in" }`: SIGKILL as soon as the next step of this kind is
  *   committed to the conversation store (an answer journaled, its reply not yet sent);
  * - `{ "cmd": "settle", "seq" }`: waits until every inbound message is handled and the queue is
- *   empty, then reports `settled` with `seq` and `sdk.conversations.list()`.
+ *   empty, then reports `settled` with `seq` and `sdk.conversations.list()`;
+ * - `{ "cmd": "from-phone", "to", "text", "kill"?: true }`: the bot's own account writes `text`
+ *   from its phone to `to` (handoff, docs/handoff.md; `kill`: SIGKILL once its chat switched).
+ *   Each `chat.mode` event is reported as `mode`.
  *
  * Usage: node --import tsx test/helpers/dialog-child.ts '<DialogChildOptions as JSON>'
  */
@@ -51,6 +54,8 @@ export interface DialogChildOptions {
   phones: string[];
   /** The order plugin's `timeoutSeconds` (default 300: no timer fires during a test). */
   timeoutSeconds?: number;
+  /** The `handoff` config section (default: none). */
+  handoff?: Record<string, unknown>;
 }
 
 const ORDER_PLUGIN = path.resolve(
@@ -97,6 +102,7 @@ try {
       auth: { type: 'local', dataPath: options.dataPath },
       clients: ['bot'],
       queue: { minGapMs: 0, jitterMs: 0, perChatGapMs: 0 },
+      ...(options.handoff ? { handoff: options.handoff } : {}),
       plugins: { [ORDER_PLUGIN]: { timeoutSeconds: options.timeoutSeconds ?? 300, menu: 'text' } },
     },
     { logger },
@@ -126,8 +132,13 @@ for (const number of options.phones) {
   };
 }
 
+let killOnMode = false;
 started.onClient((client) => {
   client.on('ready', () => report('ready', { client: client.name }));
+  client.on('chat.mode', (change) => {
+    report('mode', { ...change });
+    if (killOnMode) die();
+  });
 });
 
 /** Every inbound message handled, every send out of the queue (as the dialog test kit settles). */
@@ -147,7 +158,8 @@ type Command =
   | { cmd: 'send'; from: string; text: string; kill?: boolean }
   | { cmd: 'kill-on-receive'; body: string }
   | { cmd: 'kill-on-journal'; k: Step['k'] }
-  | { cmd: 'settle'; seq: number };
+  | { cmd: 'settle'; seq: number }
+  | { cmd: 'from-phone'; to: string; text: string; kill?: boolean };
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const cmd = JSON.parse(line) as Command;
@@ -155,6 +167,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     killOnReceive = cmd.body;
   } else if (cmd.cmd === 'kill-on-journal') {
     killOnJournal = cmd.k;
+  } else if (cmd.cmd === 'from-phone') {
+    killOnMode = cmd.kill === true;
+    const own = started.simulator.linkedPhone('bot');
+    void own
+      ?.send(started.simulator.phone(cmd.to).id, cmd.text)
+      .then(({ id }) => report('phone-sent', { from: 'bot', text: cmd.text, id }));
   } else if (cmd.cmd === 'settle') {
     void settle()
       .then(() => started.conversations.list())

@@ -33,5 +33,8 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
       return sdk.conversations;
     },
     schedules: { list: () => sdk.plugins.schedules() },
+    get chats() {
+      return sdk.chats;
+    },
   };
 }

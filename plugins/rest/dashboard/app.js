@@ -1,5 +1,5 @@
 /* The wakit dashboard: plain browser JavaScript, no build step, no CDN. */
-/* global document, sessionStorage, fetch, TextDecoder, setTimeout, setInterval, AbortController, console, FileReader */
+/* global document, sessionStorage, fetch, TextDecoder, setTimeout, setInterval, AbortController, console, FileReader, Option */
 
 const TOKEN_KEY = 'wakit.token';
 const SIM_SENT_KEY = 'wakit.simSent';
@@ -348,6 +348,8 @@ function onEvent(event) {
     // a QR means SCAN_QR even when the state event came before the stream was connected
     if (state.clients.get(event.client)?.status !== 'SCAN_QR') setStatus(event.client, 'SCAN_QR');
     else void loadQr(event.client);
+  } else if (event.event === 'chat.mode') {
+    void loadChatModes();
   } else if (SIM_REFRESH_EVENTS.has(event.event) && state.simulator) {
     void loadInbox();
   }
@@ -759,6 +761,57 @@ async function loadSchedules() {
   $('#schedules-card').hidden = jobs.length === 0;
 }
 
+// Chat modes (docs/handoff.md): a row per chat whose mode was set, its mode a switch
+
+const MODES = ['bot', 'human', 'closed'];
+
+async function setChatMode(client, chatId, mode) {
+  const query = `?client=${encodeURIComponent(client)}`;
+  try {
+    const info = await api('PUT', `/api/v1/chats/${encodeURIComponent(chatId)}/mode${query}`, {
+      mode,
+    });
+    $('#mode-result').textContent = `${info.chatId}: ${info.mode}`;
+  } catch (error) {
+    $('#mode-result').textContent = `${error.code ?? 'Error'}: ${error.message}`;
+  }
+  await loadChatModes();
+}
+
+function modeRow({ client, chatId, mode, until }) {
+  const row = document.createElement('tr');
+  row.dataset.chat = chatId;
+  row.dataset.mode = mode;
+  for (const text of [client, chatId]) {
+    const cell = document.createElement('td');
+    cell.textContent = text;
+    row.append(cell);
+  }
+  const select = document.createElement('select');
+  select.className = 'mode-switch';
+  select.setAttribute('aria-label', `Mode of ${chatId}`);
+  for (const name of MODES) select.append(new Option(name, name, false, name === mode));
+  select.addEventListener('change', () => void setChatMode(client, chatId, select.value));
+  const cell = document.createElement('td');
+  cell.append(select);
+  const untilCell = document.createElement('td');
+  untilCell.textContent = until ? new Date(until).toLocaleTimeString() : '';
+  row.append(cell, untilCell);
+  return row;
+}
+
+async function loadChatModes() {
+  const list = await api('GET', '/api/v1/chat-modes').catch(() => undefined);
+  if (!list) return;
+  $('#mode-rows').replaceChildren(...list.chats.map(modeRow));
+}
+
+$('#mode-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const chat = $('#mode-chat').value.trim();
+  void setChatMode($('#mode-client').value, chat, $('#mode-mode').value);
+});
+
 // ---------------------------------------------------------------------------------------------
 // Start
 
@@ -782,6 +835,8 @@ async function start() {
     state.simulator = Boolean(doc.paths['/api/v1/simulator/phones/{number}/inbox']);
     $('#sim-panel').hidden = !state.simulator;
     for (const [name, entry] of state.clients) setStatus(name, entry.status);
+    $('#mode-client').replaceChildren(...clients.map((c) => new Option(c.name, c.name)));
+    void loadChatModes();
     if (state.simulator) {
       void loadInbox();
       setInterval(() => void loadInbox(), 3000);

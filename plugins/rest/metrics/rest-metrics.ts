@@ -6,6 +6,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { registerFleetGauges } from './fleet-metrics.js';
 import { registerHealthGauges } from './health-metrics.js';
 import { registerGovernorGauges } from './governor-metrics.js';
+import { registerChatModeMetrics } from './chat-mode-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 import { contract, type BotClient, type TrackedSend } from '../../../src/index.js';
@@ -59,6 +60,7 @@ export class RestMetrics {
     registerFleetGauges(this.registry, sdk, fleet);
     registerHealthGauges(this.registry, sdk);
     registerGovernorGauges(this.registry, sdk);
+    registerChatModeMetrics(this.registry, sdk);
     new Gauge({
       name: 'wakit_event_loop_delay_seconds',
       help: 'Event-loop delay: max, mean and p99 of the last watchdog window, worst since start',

@@ -40,6 +40,8 @@ export interface SimRecord extends SimInboxMessage {
 /** What the network needs from an engine linked to an account. */
 export interface LinkedDevice extends ActionDevice {
   receiveInbound(record: SimRecord, sender: SimAccount): void;
+  /** The account wrote from its phone: its linked devices see the message (`fromMe`). */
+  receiveOwn(record: SimRecord, account: SimAccount): void;
   receiveGroupEvent(event: SimGroupEvent): void;
   /** Someone calls this account. */
   receiveCall(call: CallData): void;

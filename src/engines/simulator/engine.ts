@@ -19,7 +19,7 @@ import { fireGroupEvent } from './groups.js';
 import type { SimGroupEvent } from './types.js';
 import type { SimAccount, SimRecord } from './account.js';
 import type { SimulatorNetwork } from './network.js';
-import { incomingMessage } from './messages.js';
+import { incomingMessage, ownMessage } from './messages.js';
 import {
   decodeSession,
   derivePhone,
@@ -309,6 +309,11 @@ export class SimulatorEngine extends EngineEmitter implements Engine {
     const message = incomingMessage(record, this.account?.id ?? '', sender, this.account);
     this.fire('message', message);
     this.fire('message.create', message);
+  }
+
+  /** @internal Our account wrote from its phone: the message shows here as our own. */
+  receiveOwn(record: SimRecord, account: SimAccount): void {
+    this.fire('message.create', ownMessage(record, account));
   }
 
   /** @internal Someone reacted, edited or revoked in a chat of our account. */

@@ -298,10 +298,9 @@ export class SimulatorNetwork implements GroupHost {
     return resolveTarget(this, sender, chatId);
   }
 
-  /**
-   * @internal Posts a message from `sender` to a resolved target: registers it and, unless
-   * `deliver` is false, puts it in every receiver's inbox and hands it to their linked devices.
-   */
+  /** @internal Posts from `sender` to a resolved target: registers it, shows it on the sender's
+   * devices when written on the phone (`from` absent) and, unless `deliver` is false, puts it in
+   * every receiver's inbox and hands it to their linked devices. */
   post(
     sender: SimAccount,
     target: Target,
@@ -337,6 +336,7 @@ export class SimulatorNetwork implements GroupHost {
     this.messages.remember(record);
     sender.chats.sent(target.account?.id ?? target.id, record, sender);
     if (target.account) this.restrictions?.wrote(sender.id, target.account.id);
+    if (from === undefined) for (const device of sender.devices) device.receiveOwn(record, sender);
     if (!deliver) return record;
     if (target.account) {
       // A person who blocked the sender does not get their private messages (chats.md).

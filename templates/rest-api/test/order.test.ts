@@ -80,3 +80,28 @@ test('no answer: one reminder, then "Order expired."', async () => {
   await carol.expectReply('Order expired.');
   assert.deepEqual(await sdk.conversations.list(), []);
 });
+
+test('handoff: a person answers from the phone; the bot is silent until 30 minutes of quiet', async () => {
+  const { sdk, clock } = await start({ timeoutSeconds: 300 });
+  const dan = testChat(sdk, '15550004444', { clock });
+  const erin = testChat(sdk, '15550005555', { clock });
+  await dan.send('!order');
+  await dan.expectReply(/^Which size\?/);
+  // someone of the shop answers from the phone (or WhatsApp Web) in Dan's chat
+  await dan.fromPhone('Hi Dan, Sam here: which size do you need?');
+  assert.equal((await sdk.chats.mode('bot', dan.id)).mode, 'human');
+  await dan.send('2');
+  await dan.send('!orders');
+  await dan.expectNoReply();
+  // Erin's chat is not affected
+  await erin.send('!order');
+  await erin.expectReply(/^Which size\?/);
+  // no reminder while a person answers; after 30 minutes of quiet the bot is back
+  await dan.advance(29 * 60_000);
+  await dan.expectNoReply();
+  await dan.advance(60_000);
+  await dan.expectReply('I am back: send !order to order something.');
+  // the paused order goes on at its question
+  await dan.send('2');
+  await dan.expectReply('Delivery address?');
+});

@@ -109,6 +109,29 @@
     },
 
     /**
+     * The account itself writes from the phone (a person answering as the business) in the chat
+     * with `to`: the linked device gets it as a new message of its own (`fromMe`), which
+     * whatsapp-web.js emits as `message_create` only. Resolves with its id.
+     */
+    sendFromPhone(input) {
+      const remote = D.wid(input.to);
+      const chat = chatOrThrow(remote);
+      const key = new D.MsgKey({ fromMe: true, remote, id: D.newMessageId() });
+      const attributes = {
+        type: 'chat',
+        body: input.body ?? '',
+        id: key,
+        from: D.wid(D.me.pn),
+        to: remote,
+        t: D.now(),
+        ack: 1,
+        isNewMsg: true,
+      };
+      D.addMessage(chat, new D.Msg(attributes));
+      return keyText(key);
+    },
+
+    /**
      * Someone writes while the client is still coming up: delivered the moment whatsapp-web.js
      * attaches its `Msg` `add` listener (attachEventListeners, Client.js:1129), so it crosses to
      * Node before READY and before wakit's READY-time compat fixes. Resolves with its id.
