@@ -2,14 +2,9 @@ import type { Logger } from 'pino';
 import type { BotClient } from '../client/bot-client.js';
 import type { ClientEventName, ClientEvents } from '../client/client-events.js';
 import { WakitError, isWakitError, issueError, toWakitError } from '../errors/index.js';
-import type { ErrorReport, ErrorSink } from '../kernel/error-sink.js';
-import { prepareContent } from '../client/send/send-contract.js';
-import { CommandRegistry } from './commands.js';
+import type { ErrorReport } from '../kernel/error-sink.js';
 import { isPlugin } from './define-plugin.js';
 import { importConfiguredPlugins } from './loader.js';
-import { EventPipeline, pluginEventOf } from './pipeline.js';
-import { callSafely } from '../kernel/listeners.js';
-import type { EventBus } from '../events/event-bus.js';
 import {
   parsePluginOptions,
   resolvePluginSet,
@@ -17,23 +12,18 @@ import {
   type ResolvedPlugin,
 } from './plugin-set.js';
 import { grantPrivileges } from './privileges.js';
-import type { Clock } from '../kernel/clock.js';
-import { ConversationService } from '../conversations/conversation-service.js';
-import { conversationsContext } from '../conversations/plugin-conversations.js';
-import { TurnWindow } from '../conversations/turn-window.js';
-import { HandoffService } from '../handoff/handoff-service.js';
-import { BUNDLED_ROUTE_PREFIX, RouteRegistry } from './routes.js';
+import type { ConversationService } from '../conversations/conversation-service.js';
+import type { HandoffService } from '../handoff/handoff-service.js';
+import { InboundPath } from './inbound-path.js';
+import { pluginContext } from './plugin-context.js';
+import { RouteRegistry } from './routes.js';
+import type { PluginHostDeps } from './plugin-host-deps.js';
+
+export type { PluginHostDeps } from './plugin-host-deps.js';
 import { Scheduler } from './scheduler.js';
-import { floodMiddleware } from './flood-gate.js';
-import type { ScheduleStore } from './schedule-types.js';
 import type {
   CommandInfo,
   Plugin,
-  PluginClients,
-  PluginContext,
-  PluginEnv,
-  PluginEvents,
-  PluginHttp,
   PluginRouteRegistry,
   PrivilegeName,
   PrivilegedServices,
@@ -57,21 +47,6 @@ export interface LoadedPluginInfo {
   privileges: PrivilegeName[];
 }
 
-/** What the plugin host needs of the SDK (the SDK implements it; plugins never see it whole). */
-export interface PluginHostDeps extends Omit<PluginEnv, 'name'> {
-  readonly clients: PluginClients;
-  /** The core event bus (src/events/). */
-  readonly events: EventBus<BotClient>;
-  /** Read when a plugin that declared a service reads it (a getter may supply it late). */
-  readonly services: PrivilegedServices;
-  readonly logger: Logger;
-  readonly errors: ErrorSink;
-  /** The kernel's clock (conversation timers, recurring jobs). */
-  readonly clock: Clock;
-  /** Where recurring jobs claim their firings (a fleet's store arrives with its code). */
-  readonly schedules: () => ScheduleStore | Promise<ScheduleStore>;
-}
-
 interface Running {
   plugin: Plugin;
   source: string;
@@ -92,14 +67,10 @@ export class PluginHost {
   /** Plugins wakit adds itself (`bundle`): set up when their dependencies are there. */
   readonly #bundled: PluginEntry[] = [];
   readonly #running: Running[] = [];
-  readonly #pipeline: EventPipeline;
-  readonly #commands: CommandRegistry;
+  readonly #inbound: InboundPath;
   readonly #routes = new RouteRegistry();
-  readonly #conversations: ConversationService;
-  readonly #turns: TurnWindow;
   /** Recurring jobs (`ctx.schedule`). */
   readonly scheduler: Scheduler;
-  readonly #handoff: HandoffService;
   #phase: 'idle' | 'starting' | 'started' | 'closed' = 'idle';
   #unsubscribeClients: (() => void) | undefined;
 
@@ -110,56 +81,11 @@ export class PluginHost {
       loadConfigured: options.loadConfigured ?? true,
       setupTimeoutMs: options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS,
     };
-    const handlerTimeoutMs = sdk.config.watchdog.handlerTimeoutMs;
-    this.#pipeline = new EventPipeline(
-      ({ plugin, event, client, messageId, error }) =>
-        this.#report({
-          source: 'plugin',
-          plugin,
-          event,
-          client,
-          ...(messageId ? { messageId } : {}),
-          error,
-        }),
-      {
-        handlerTimeoutMs,
-        concurrency: sdk.config.conversations.concurrency,
-        gate: (client, chatId, message) => this.#handoff.open(client, chatId, message),
-      },
-    );
-    this.#commands = new CommandRegistry(
-      {
-        prefix: sdk.config.commands.prefix,
-        unknownReply: sdk.config.commands.unknownReply,
-        handlerTimeoutMs,
-      },
-      ({ plugin, command, client, messageId, error }) =>
-        this.#report({
-          source: 'command',
-          plugin,
-          event: `command:${command}`,
-          client,
-          messageId,
-          error,
-        }),
-      (message, error) => this.#log.warn({ err: toWakitError(error) }, message),
-    );
-    this.#conversations = new ConversationService({
-      config: sdk.config,
-      baseDir: sdk.baseDir,
-      clock: sdk.clock,
-      logger: sdk.logger,
-      clients: sdk.clients,
-      sentMessageId: async (trackingId) =>
-        (await sdk.services.sends.get(trackingId))?.messageId ?? null,
+    this.#inbound = new InboundPath({
+      sdk,
+      log: this.#log,
       report: (report) => this.#report(report),
-      isCommand: (body) => this.#commands.isCommand(body),
-      held: (client, chatId) => this.#handoff.held(client, chatId),
-    });
-    this.#handoff = new HandoffService({
-      ...sdk,
-      conversations: this.#conversations,
-      report: (report) => this.#report(report),
+      pluginTurns: () => this.#running.flatMap(({ plugin }) => plugin.turns ?? []),
     });
     this.scheduler = new Scheduler({
       clock: sdk.clock,
@@ -167,47 +93,21 @@ export class PluginHost {
       logger: sdk.logger,
       report: (report) => this.#report(report),
     });
-    // flood control before everything: a throttled person's message reaches no handler
-    this.#pipeline.add(
-      'wakit',
-      'message',
-      floodMiddleware(sdk.config.flood, sdk.clock, (r) => this.#report(r)),
-    );
-    this.#turns = new TurnWindow({
-      conversations: this.#conversations,
-      pipeline: this.#pipeline,
-      clock: sdk.clock,
-      configured: sdk.config.conversations.turns,
-      plugins: () => this.#running.flatMap(({ plugin }) => plugin.turns ?? []),
-      report: (report) => this.#report(report),
-    });
-    // a burst is one turn (off by default): the turn, not each message, goes down the chain
-    this.#pipeline.add('wakit', 'message', this.#turns.middleware, undefined, { ownTimeout: true });
-    // conversations first: an answer to a question is not a command, a cancel word not a message
-    this.#pipeline.add('wakit', 'message', this.#conversations.middleware, undefined, {
-      ownTimeout: true,
-    });
-    this.#pipeline.add('wakit', 'message', this.#commands.middleware, undefined, {
-      ownTimeout: true,
-    });
-    this.#pipeline.add('wakit', 'poll.vote', this.#conversations.voteMiddleware, undefined, {
-      ownTimeout: true,
-    });
   }
 
   /** Resolves once every chat's messages in flight were handled. */
   idle(): Promise<void> {
-    return this.#pipeline.idle();
+    return this.#inbound.pipeline.idle();
   }
 
   /** Chat modes bot | human | closed of every client (`sdk.chats`). */
   get handoff(): HandoffService {
-    return this.#handoff;
+    return this.#inbound.handoff;
   }
 
   /** Conversations and chat state of every client (`sdk.conversations`). */
   get conversations(): ConversationService {
-    return this.#conversations;
+    return this.#inbound.conversations;
   }
 
   /** Adds a plugin (before `start()`). Options are validated now: CONFIG_INVALID otherwise. */
@@ -263,7 +163,7 @@ export class PluginHost {
   }
 
   commands(): CommandInfo[] {
-    return this.#commands.list();
+    return this.#inbound.commands.list();
   }
 
   /** Routes plugins added with `ctx.http.route` (the REST plugin mounts them). */
@@ -281,7 +181,7 @@ export class PluginHost {
     ...args: ClientEvents[E]
   ): Promise<void> {
     this.#sdk.events.notify(client, event, args);
-    return this.#pipeline.dispatch(client, event, args);
+    return this.#inbound.dispatch(client, event, args);
   }
 
   /** Loads configured plugins, sets every plugin up in dependency order, then feeds client events. */
@@ -299,15 +199,11 @@ export class PluginHost {
     );
     const ordered = resolvePluginSet([...entries, ...bundled], configured.issues);
     for (const resolved of ordered) await this.#setup(resolved);
-    await this.#conversations.load();
+    await this.#inbound.load();
     await this.scheduler.start();
-    await this.#handoff.load();
     this.#phase = 'started';
     this.#unsubscribeClients = this.#sdk.clients.onClient((client) => {
-      this.#pipeline.attachClient(client);
-      this.#conversations.watch(client);
-      this.#turns.watch(client);
-      this.#handoff.watch(client);
+      this.#inbound.watch(client);
     });
     if (ordered.length > 0) {
       this.#log.info(
@@ -323,13 +219,8 @@ export class PluginHost {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
     this.#unsubscribeClients?.();
-    this.#pipeline.detachAll();
-    this.#turns.close();
     await this.scheduler.close();
-    this.#handoff.close();
-    await this.#conversations
-      .close()
-      .catch((error: unknown) => this.#report({ source: 'conversation', event: 'close', error }));
+    await this.#inbound.close();
     while (this.#running.length > 0) {
       const running = this.#running.pop() as Running;
       while (running.closeHooks.length > 0) {
@@ -354,7 +245,20 @@ export class PluginHost {
       );
     }
     const running: Running = { plugin, source, privileges: granted, closeHooks: [] };
-    const ctx = this.#context(plugin, options, running);
+    const ctx = pluginContext(
+      {
+        sdk: this.#sdk,
+        inbound: this.#inbound,
+        routes: this.#routes,
+        scheduler: this.scheduler,
+        settingUp: () => this.#phase === 'starting',
+        report: (report) => this.#report(report),
+      },
+      plugin,
+      options,
+      running.closeHooks,
+      this.#bundled.some((e) => e.plugin === plugin),
+    );
     const timeoutMs = plugin.setupTimeoutMs ?? this.#options.setupTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -388,107 +292,6 @@ export class PluginHost {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  #context<O>(plugin: Plugin<O>, options: O, running: Running): PluginContext<O> {
-    const sdk = this.#sdk;
-    const name = plugin.name;
-    const log = sdk.logger.child({ plugin: name });
-    const duringSetup = (what: string): void => {
-      if (this.#phase !== 'starting') {
-        throw new WakitError('INVALID_STATE', `Plugin ${name}: ${what} only during setup`);
-      }
-    };
-    const routes = this.#routes;
-    const bundled = this.#bundled.some((e) => e.plugin === plugin);
-    const mount = bundled ? `${BUNDLED_ROUTE_PREFIX}/${name}` : undefined;
-    const http: PluginHttp = {
-      routes: () => routes.routes(),
-      route(definition) {
-        duringSetup('add HTTP routes');
-        routes.add(name, definition, mount);
-      },
-    };
-    const clients = sdk.clients;
-    return {
-      options,
-      log,
-      env: Object.freeze({ name, config: sdk.config, baseDir: sdk.baseDir, testing: sdk.testing }),
-      clients: Object.freeze({
-        list: () => clients.list(),
-        get: (clientName: string) => clients.get(clientName),
-        onClient: (listener: (client: BotClient) => void) => clients.onClient(listener),
-      }),
-      events: Object.freeze({
-        observe: (event, observer, onOptions) => {
-          if (typeof observer !== 'function') {
-            throw new WakitError(
-              'VALIDATION_FAILED',
-              `Plugin ${name}: events.observe(${event}) needs a function`,
-            );
-          }
-          return sdk.events.observe(
-            event,
-            ({ client, args }) => {
-              const observed = pluginEventOf(client, event, args);
-              const messageId = (observed as { message?: { id?: string } }).message?.id;
-              callSafely(observer, [observed], (error) =>
-                this.#report({
-                  source: 'plugin',
-                  plugin: name,
-                  event,
-                  client: client.name,
-                  ...(messageId ? { messageId } : {}),
-                  error,
-                }),
-              );
-            },
-            onOptions?.clients,
-          );
-        },
-        report: (error, where = {}) =>
-          this.#report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
-        bus: sdk.events,
-      } satisfies PluginEvents),
-      on: (event, handler, onOptions) => {
-        if (typeof handler !== 'function') {
-          throw new WakitError(
-            'VALIDATION_FAILED',
-            `Plugin ${name}: on(${event}) needs a handler function`,
-          );
-        }
-        return this.#pipeline.add(name, event, handler, onOptions?.clients, {
-          allModes: onOptions?.allModes === true,
-        });
-      },
-      command: (commandName, handler, meta) => {
-        duringSetup('register commands');
-        this.#commands.register(name, commandName, handler, meta);
-      },
-      send: async (clientName, chatId, content, sendOptions) => {
-        const client = clients.get(clientName);
-        const send = prepareContent(chatId, content, sendOptions?.text);
-        const queued = await client.enqueue(send, {
-          priority: sendOptions?.priority ?? 'normal',
-          ...(sendOptions?.idempotencyKey ? { idempotencyKey: sendOptions.idempotencyKey } : {}),
-          idempotencyScope: `plugin:${name}`,
-        });
-        return queued.result;
-      },
-      conversations: conversationsContext(this.#conversations, {
-        duringSetup,
-        command: (commandName, handler, meta) =>
-          this.#commands.register(name, commandName, handler, meta),
-      }),
-      onClose: (hook) => {
-        if (typeof hook !== 'function')
-          throw new WakitError('VALIDATION_FAILED', `Plugin ${name}: onClose needs a function`);
-        running.closeHooks.push(hook);
-      },
-      schedule: (spec, handler, scheduleOptions) =>
-        this.scheduler.add(name, spec, handler, scheduleOptions),
-      http,
-    };
   }
 
   #report(report: ErrorReport): void {
