@@ -1,0 +1,50 @@
+/**
+ * What a conversation's timer does when it fires (no new message needed): the reminder (journaled
+ * as a step at the journal's next index, so it happens once), then the expiry with the bot's
+ * message. Sends carry idempotency keys: a firing repeated after a crash sends nothing twice.
+ */
+import type { Clock } from '../kernel/clock.js';
+import type { RunHost } from './conversation-run.js';
+import type { ConversationRuns } from './conversation-runs.js';
+import type { ConversationTimers } from './conversation-timers.js';
+import type { ConversationStore, ConversationWait } from './store/conversation-store.js';
+
+export interface TimerFireParts {
+  store(): ConversationStore;
+  runs: ConversationRuns;
+  host: RunHost;
+  timers: ConversationTimers;
+  clock: Clock;
+}
+
+/** Fires the timer of conversation `id` if it is due (else arms it again for when it is). */
+export async function fireTimer(p: TimerFireParts, id: string): Promise<void> {
+  const record = await p.store().get(id);
+  if (!record || record.wait.dueAt === undefined) return;
+  await p.runs.exclusive(record.client, record.chatId, record.member, async () => {
+    const current = await p.store().get(id);
+    const now = p.clock.now();
+    if (!current || current.wait.dueAt === undefined) return false;
+    if (current.wait.dueAt > now) {
+      p.timers.set(id, current.wait.dueAt);
+      return false;
+    }
+    const run = await p.runs.live(current.client, current.chatId, current.member);
+    if (!run || run.record.id !== id) return false;
+    const timeout = p.runs.policy(run).timeout;
+    if (current.wait.phase === 'remind' && timeout?.reminder !== false && timeout) {
+      const reminder = timeout.reminder ?? 'Are you still there?';
+      await p.host.send(current, `${id}:remind:${run.steps}`, reminder);
+      const wait: ConversationWait = {
+        dueAt: now + timeout.seconds * 1000,
+        phase: 'expire',
+        waiting: true,
+      };
+      if (await run.timerFired(wait)) p.timers.set(id, wait.dueAt);
+      return true;
+    }
+    await p.host.send(current, `${id}:expired`, timeout?.expired ?? 'This conversation expired.');
+    await p.runs.stop(run, 'expired');
+    return true;
+  });
+}
