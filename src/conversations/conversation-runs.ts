@@ -90,11 +90,27 @@ export class ConversationRuns {
       });
   }
 
-  /** The active run of a chat member: in memory, or resumed from its journal (replayed). */
+  /**
+   * The active run of a chat member: in memory, or resumed from its journal (replayed). With a
+   * shared store (a fleet) the run in memory is checked against the store first: another node may
+   * have moved the conversation on, or ended it, since this node last ran it (the client moved
+   * away and back, or an operator ended it through another node).
+   */
   async live(client: string, chatId: string, member: string): Promise<ConversationRun | undefined> {
-    const run = this.#runs.get(keyOf({ client, chatId, member }));
-    if (run && !run.done) return run;
-    const record = await this.#p.store().active(client, chatId, member);
+    const key = keyOf({ client, chatId, member });
+    const run = this.#runs.get(key);
+    const store = this.#p.store();
+    if (run && !run.done && store.kind !== 'redis') return run;
+    const record = await store.active(client, chatId, member);
+    if (run && !run.done) {
+      if (record?.id === run.record.id && record.steps === run.steps && run.waiting) return run;
+      // stale: its code is parked at a wait that will never be answered; the journal is the truth
+      this.#runs.delete(key);
+      this.#p.timers.set(
+        run.record.id,
+        record?.id === run.record.id ? record.wait.dueAt : undefined,
+      );
+    }
     return record ? this.#resume(record) : undefined;
   }
 

@@ -63,7 +63,14 @@ export class ConversationService {
     });
     this.#timers = new ConversationTimers(deps.clock, (id) =>
       fireTimer(
-        { store, runs: this.#runs, host: this.#host, timers: this.#timers, clock: deps.clock },
+        {
+          store,
+          runs: this.#runs,
+          host: this.#host,
+          timers: this.#timers,
+          clock: deps.clock,
+          runsHere: (client) => this.#runsHere(client),
+        },
         id,
       ).catch((error: unknown) =>
         deps.report({ source: 'conversation', event: 'conversation:timer', error }),
@@ -123,11 +130,13 @@ export class ConversationService {
    * Replays the conversations of a client that became READY that were cut off in the middle of a
    * step (an answer journaled, its reply not sent yet): they go on by themselves. Those that wait
    * for their person are replayed when the person writes or their timer fires (nothing to do now:
-   * a restart with 10,000 of them open costs one query).
+   * a restart with 10,000 of them open costs one query). The client's timers are armed here: in a
+   * fleet this is how they follow the client to the node that took it over.
    */
   async resumeAll(clientName: string): Promise<number> {
     let resumed = 0;
     const runs = this.#runs;
+    for (const { id, dueAt } of await this.store.timers(clientName)) this.#timers.set(id, dueAt);
     for (const record of await this.store.interrupted(clientName)) {
       await runs.exclusive(record.client, record.chatId, record.member, async () => {
         if (await runs.live(record.client, record.chatId, record.member)) resumed += 1;
@@ -140,6 +149,16 @@ export class ConversationService {
   async close(): Promise<void> {
     this.#timers.close();
     await this.#store?.close();
+  }
+
+  /** A client runs on this node when it is READY here (in a fleet, only on its owner). */
+  #runsHere(client: string): boolean {
+    try {
+      return this.#d.clients.get(client).state === 'READY';
+    } catch {
+      // not reported: a client removed since its conversation started has no node to run on
+      return false;
+    }
   }
 
   /** See ConversationInbound.onMessage. Returns true when the message was consumed. */

@@ -15,12 +15,21 @@ export interface TimerFireParts {
   host: RunHost;
   timers: ConversationTimers;
   clock: Clock;
+  /** Does this node run `client` now (READY here)? Timers fire only where the client runs. */
+  runsHere(client: string): boolean;
 }
 
-/** Fires the timer of conversation `id` if it is due (else arms it again for when it is). */
+/**
+ * Fires the timer of conversation `id` if it is due (else arms it again for when it is). Only on
+ * the node that runs the client: elsewhere it is dropped, and armed again from the store when the
+ * client becomes READY on a node (ConversationService.resumeAll). In a fleet two nodes firing the
+ * same timer at once (a client between owners) still fire it once: the reminder's send has an
+ * idempotency key in the shared outbox, and it is journaled as the step at the journal's next
+ * index, which only one of them can append; the expiry ends the conversation, once.
+ */
 export async function fireTimer(p: TimerFireParts, id: string): Promise<void> {
   const record = await p.store().get(id);
-  if (!record || record.wait.dueAt === undefined) return;
+  if (!record || record.wait.dueAt === undefined || !p.runsHere(record.client)) return;
   await p.runs.exclusive(record.client, record.chatId, record.member, async () => {
     const current = await p.store().get(id);
     const now = p.clock.now();

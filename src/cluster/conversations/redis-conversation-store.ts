@@ -295,17 +295,30 @@ function toRecord(hash: Record<string, string>): ConversationRecord | undefined 
   };
 }
 
-/** The store of this node of the fleet, on a connection of its own. */
-export function createRedisConversationStore(
+/**
+ * The store of this node of the fleet, on a connection of its own; resolves once Redis answers
+ * (or after `readyMs`: its calls then fail with STORAGE_UNAVAILABLE until Redis is back).
+ */
+export async function createRedisConversationStore(
   cluster: ClusterConfig,
   now: () => number,
   logger?: Logger,
-): RedisConversationStore {
+  readyMs = 10_000,
+): Promise<RedisConversationStore> {
   const redis = createRedis({
     url: cluster.url,
     name: `wakit:${nodeIdOf(cluster)}:conversations`,
     ...(logger ? { logger } : {}),
   });
+  if (redis.status !== 'ready') {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, readyMs);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
   return new RedisConversationStore({
     redis,
     keyPrefix: cluster.keyPrefix,
