@@ -246,10 +246,11 @@ export const turnsSchema = z
 export const conversationsSchema = z
   .object({
     /**
-     * Where conversations and chat state are kept: `sqlite` (a file beside the outbox, the
-     * default), `memory` (tests: lost on restart). A fleet's shared store is not built yet.
+     * Where conversations and chat state are kept: `auto` (the default: `redis` with `cluster`,
+     * else `sqlite`), `sqlite` (a file beside the outbox), `redis` (the fleet's Redis, shared by
+     * every node: needs `cluster`), `memory` (tests: lost on restart).
      */
-    store: z.enum(['sqlite', 'memory']).default('sqlite'),
+    store: z.enum(['auto', 'sqlite', 'redis', 'memory']).default('auto'),
     /** The SQLite file; default `<auth.dataPath>/conversations.db`. */
     path: z.string().min(1).optional(),
     /** Chats whose messages are handled at the same time (each chat's in order, one at a time). */
@@ -296,6 +297,10 @@ export const configSchema = z
     cluster: clusterSchema.optional(),
   })
   .strict()
+  .refine((config) => config.conversations.store !== 'redis' || config.cluster !== undefined, {
+    message: 'conversations.store "redis" is the fleet\'s Redis: it needs the cluster section',
+    path: ['conversations', 'store'],
+  })
   .refine((config) => !config.cluster || config.auth.type === 'remote', {
     message:
       'cluster mode needs remote (GCS) sessions so any node can take over any client: set auth.type to "remote"',

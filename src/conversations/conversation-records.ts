@@ -3,19 +3,37 @@ import path from 'node:path';
 import type { Message } from '../client/inbound/message.js';
 import type { WakitConfig } from '../config/schema.js';
 import { WakitError } from '../errors/index.js';
+import { deferredConversationStore } from './store/deferred-conversation-store.js';
 import { MemoryConversationStore } from './store/memory-conversation-store.js';
 import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
 import type { ConversationRecord, ConversationStore } from './store/conversation-store.js';
 import type { ConversationInfo, Reply } from './types.js';
 
-/** The configured store: SQLite beside the outbox by default, memory for tests. */
+/** The store `conversations.store` names: `auto` is Redis in a fleet, SQLite alone. */
+export function storeKindOf(config: Readonly<WakitConfig>): ConversationStore['kind'] {
+  const kind = config.conversations.store;
+  if (kind !== 'auto') return kind;
+  return config.cluster ? 'redis' : 'sqlite';
+}
+
+/** The configured store: SQLite beside the outbox by default, Redis in a fleet, memory for tests. */
 export function createConversationStore(
   config: Readonly<WakitConfig>,
   baseDir: string,
   now: () => number,
 ): ConversationStore {
   const settings = config.conversations;
-  if (settings.store === 'memory') return new MemoryConversationStore(now);
+  const kind = storeKindOf(config);
+  if (kind === 'memory') return new MemoryConversationStore(now);
+  const cluster = config.cluster;
+  if (kind === 'redis' && cluster) {
+    // the fleet's code (src/cluster, ioredis) is loaded only in a fleet
+    const loading = import('../cluster/conversations/redis-conversation-store.js');
+    return deferredConversationStore(
+      'redis',
+      loading.then((m) => m.createRedisConversationStore(cluster, now)),
+    );
+  }
   const file = path.resolve(
     baseDir,
     settings.path ?? path.join(config.auth.dataPath, 'conversations.db'),

@@ -177,17 +177,37 @@ export class ConversationRun {
       this.#cursor += 1;
       return (step as { v?: unknown }).v as T;
     }
+    await this.#flush({});
     const { step, value } = await live(index);
-    if (!(await this.#host.append(this.record.id, index, step, {}))) {
+    // a send is journaled with what comes next (the wait, usually): one write a step instead of
+    // two. Until then a replay sends it again under the same idempotency key: sent once.
+    if (kind === 'say') this.#unjournaled = { index, step };
+    else await this.#journalAt(index, step, {});
+    this.#journal.push(step);
+    this.#cursor += 1;
+    return value;
+  }
+
+  /** A send not journaled yet (the last step), journaled by the next write. */
+  #unjournaled: { index: number; step: Step } | undefined;
+
+  /** Journals the send not journaled yet, with `wait`; false when there was none. */
+  async #flush(wait: ConversationWait): Promise<boolean> {
+    const pending = this.#unjournaled;
+    if (!pending) return false;
+    this.#unjournaled = undefined;
+    await this.#journalAt(pending.index, pending.step, wait);
+    return true;
+  }
+
+  async #journalAt(index: number, step: Step, wait: ConversationWait): Promise<void> {
+    if (!(await this.#host.append(this.record.id, index, step, wait))) {
       throw new WakitError(
         'STATE_CONFLICT',
         `Conversation ${this.record.id}: step ${index} was journaled by another writer`,
         { details: { conversation: this.record.id, step: index } },
       );
     }
-    this.#journal.push(step);
-    this.#cursor += 1;
-    return value;
   }
 
   #diverged(index: number, found: string, wanted: string): WakitError {
@@ -224,11 +244,13 @@ export class ConversationRun {
     }
     const resumed = this.#resumedWait;
     this.#resumedWait = undefined;
-    if (!resumed) {
-      const wait: ConversationWait = { ...this.#host.waitFor(this.#definition), waiting: true };
-      await this.#host.setWait(this.record.id, wait);
-      this.record.wait = wait;
-    }
+    const wait: ConversationWait = resumed ?? {
+      ...this.#host.waitFor(this.#definition),
+      waiting: true,
+    };
+    // the last send and the wait in one write (or the wait alone)
+    if (!(await this.#flush(wait)) && !resumed) await this.#host.setWait(this.record.id, wait);
+    this.record.wait = wait;
     const reply = new Promise<Reply>((resolve, reject) => {
       this.#waiting = { resolve, reject };
     });

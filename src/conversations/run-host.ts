@@ -27,7 +27,11 @@ export interface RunHostParts {
 
 export function createRunHost(p: RunHostParts): RunHost {
   const host: RunHost = {
-    append: (id, index, step, wait) => p.store().append(id, index, step, wait),
+    append: async (id, index, step, wait) => {
+      if (!(await p.store().append(id, index, step, wait))) return false;
+      p.timers.set(id, wait.dueAt);
+      return true;
+    },
     setWait: async (id, wait) => {
       await p.store().setWait(id, wait);
       p.timers.set(id, wait.dueAt);

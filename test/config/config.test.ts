@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfigFile, parseConfig, substituteEnv } from '../../src/config/index.js';
+import { storeKindOf } from '../../src/conversations/conversation-records.js';
 import type { WakitError } from '../../src/errors/index.js';
 import { fullConfigJsonSchema } from '../../scripts/write-config-schema.js';
 
@@ -78,6 +79,26 @@ describe('configuration', () => {
       heartbeatMs: 2_000,
       maxClients: 4,
     });
+  });
+
+  it('conversations.store: auto is redis in a fleet and sqlite alone; redis without cluster is refused', () => {
+    const remote = { type: 'remote', storage: { projectId: 'p', bucket: 'bkt' } };
+    const alone = parseConfig({ auth: { type: 'local' } });
+    expect(alone.conversations.store).to.equal('auto');
+    expect(storeKindOf(alone)).to.equal('sqlite');
+    const fleet = parseConfig({ auth: remote, cluster: { type: 'redis', url: 'redis://r:6379' } });
+    expect(storeKindOf(fleet)).to.equal('redis');
+    const own = parseConfig({
+      auth: remote,
+      cluster: { type: 'redis', url: 'redis://r:6379' },
+      conversations: { store: 'sqlite' },
+    });
+    expect(storeKindOf(own)).to.equal('sqlite');
+    const refused = failure(() =>
+      parseConfig({ auth: { type: 'local' }, conversations: { store: 'redis' } }),
+    );
+    expect(refused.code).to.equal('CONFIG_INVALID');
+    expect(refused.issues?.[0]?.path).to.equal('conversations.store');
   });
 
   it('rejects a missing auth section and unknown engines', () => {

@@ -99,7 +99,8 @@ export class Fleet {
       process.execPath,
       ['--import', 'tsx', NODE_SCRIPT, JSON.stringify(options)],
       {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        // stdin: commands to nodes that run the order dialog (fleet-node.ts)
+        stdio: ['pipe', 'pipe', 'inherit'],
       },
     );
     const node: FleetNode = Object.assign(

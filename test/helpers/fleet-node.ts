@@ -8,11 +8,22 @@
  * tagged with this node's id, so a SIGKILL never loses the record of a message that arrived.
  *
  * stdout: JSON lines `{ "event": ..., "node": ... }`: `started`, `qr`, `authenticated` (restored),
- * `ready`, `state`, `stopping`, `stopped`, `failed`.
+ * `ready`, `state`, `stopping`, `stopped`, `failed`, `received` (a phone got a message), and with
+ * `order` `phone-sent` and `settled`.
+ *
+ * With `order`: the scaffolded bot's order dialog (templates/basic/plugins/order.ts, as it ships)
+ * and commands on stdin (JSON lines): `{ "cmd": "send", "from", "client", "text" }` (the phone
+ * `from` of this node's simulated network writes to the client, which must run here) and
+ * `{ "cmd": "settle", "seq", "client" }` (every inbound message handled and the client's queue
+ * empty: reports `settled` with the active conversations, read from the shared store).
  *
  * Usage: node --import tsx test/helpers/fleet-node.ts '<FleetNodeOptions as JSON>'
  */
+import './wakitjs-alias.js';
 import { appendFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { createSdk, definePlugin, isWakitError } from '../../src/index.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
@@ -37,7 +48,14 @@ export interface FleetNodeOptions {
   queue?: Record<string, number>;
   /** The send governor's config (none: `off`, the simulator's default). */
   governor?: Record<string, unknown>;
+  /** The order dialog with this `timeoutSeconds` (reminder, then expiry), and stdin commands. */
+  order?: { timeoutSeconds: number };
 }
+
+const ORDER_PLUGIN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../templates/basic/plugins/order.ts',
+);
 
 const options = JSON.parse(process.argv[2] ?? '') as FleetNodeOptions;
 const node = options.nodeId;
@@ -74,6 +92,9 @@ try {
     },
     log: { level: 'warn' },
     plugins: {
+      ...(options.order
+        ? { [ORDER_PLUGIN]: { timeoutSeconds: options.order.timeoutSeconds, menu: 'text' } }
+        : {}),
       rest: {
         port: options.port,
         tokens: [{ token: options.token, clients: ['*'] }],
@@ -112,6 +133,7 @@ for (const number of options.phones) {
       `${JSON.stringify({ to: number, body: record.body, node })}\n`,
     );
     receive(record);
+    report('received', { to: number, body: record.body });
   };
 }
 
@@ -132,6 +154,40 @@ started.use(
     },
   }),
 );
+
+/** Every inbound message handled, the client's queue empty (as the dialog test kit settles). */
+async function settle(client: string): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  for (;;) {
+    await started.plugins.idle();
+    const { pending, running } = started.client(client).info().queue;
+    if (pending + running === 0) break;
+    // the queue settles on its own events: yield until it did (the test holds the deadline)
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await started.plugins.idle();
+}
+
+type Command =
+  | { cmd: 'send'; from: string; client: string; text: string }
+  | { cmd: 'settle'; seq: number; client: string };
+
+if (options.order) {
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const cmd = JSON.parse(line) as Command;
+    if (cmd.cmd === 'settle') {
+      void settle(cmd.client)
+        .then(() => started.conversations.list())
+        .then((conversations) => report('settled', { seq: cmd.seq, conversations }));
+      return;
+    }
+    const bot = started.client(cmd.client).info().me?.id ?? '';
+    void started.simulator
+      .phone(cmd.from)
+      .send(bot, cmd.text)
+      .then(({ id }) => report('phone-sent', { from: cmd.from, text: cmd.text, id }));
+  });
+}
 
 let stopping = false;
 process.on('SIGTERM', () => {

@@ -89,8 +89,8 @@ export interface ConversationStore {
   list(client?: string): Promise<ConversationRecord[]>;
   /** Active conversations of a client cut off in the middle of a step (not waiting). */
   interrupted(client: string): Promise<ConversationRecord[]>;
-  /** Every active conversation that has a timer, with when it fires. */
-  timers(): Promise<{ id: string; client: string; dueAt: number }[]>;
+  /** Every active conversation that has a timer (optionally of one client), with when it fires. */
+  timers(client?: string): Promise<{ id: string; client: string; dueAt: number }[]>;
   close(): Promise<void>;
 }
 

@@ -34,7 +34,14 @@ export class MemoryConversationStore implements ConversationStore {
     expectedVersion: number,
     expiresAt?: number,
   ): Promise<number | undefined> {
-    const current = this.#states.get(key);
+    let current = this.#states.get(key);
+    // an expired value counts as absent: version 0 replaces it (as SQLite and Redis do)
+    if (
+      expectedVersion === 0 &&
+      current?.expiresAt !== undefined &&
+      current.expiresAt <= this.#now()
+    )
+      current = undefined;
     if ((current?.version ?? 0) !== expectedVersion) return undefined;
     const version = expectedVersion + 1;
     this.#states.set(key, {
@@ -60,7 +67,11 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   async begin(record: ConversationRecord): Promise<boolean> {
-    if (await this.active(record.client, record.chatId, record.member)) return false;
+    // checked and taken in one synchronous turn: two begins at once cannot both win
+    for (const r of this.#records.values()) {
+      if (r.client === record.client && r.chatId === record.chatId && r.member === record.member)
+        return false;
+    }
     this.#records.set(record.id, clone(record));
     this.#steps.set(record.id, []);
     return true;
@@ -119,9 +130,9 @@ export class MemoryConversationStore implements ConversationStore {
     return (await this.list(client)).filter((r) => !r.wait.waiting);
   }
 
-  async timers(): Promise<{ id: string; client: string; dueAt: number }[]> {
+  async timers(client?: string): Promise<{ id: string; client: string; dueAt: number }[]> {
     return [...this.#records.values()]
-      .filter((r) => r.wait.dueAt !== undefined)
+      .filter((r) => r.wait.dueAt !== undefined && (client === undefined || r.client === client))
       .map((r) => ({ id: r.id, client: r.client, dueAt: r.wait.dueAt as number }));
   }
 

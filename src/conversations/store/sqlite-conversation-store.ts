@@ -150,6 +150,9 @@ export class SqliteConversationStore implements ConversationStore {
       timers: db.prepare<[], { id: string; client: string; due_at: number }>(
         'SELECT id, client, due_at FROM conversations WHERE due_at IS NOT NULL',
       ),
+      clientTimers: db.prepare<[string], { id: string; client: string; due_at: number }>(
+        'SELECT id, client, due_at FROM conversations WHERE client = ? AND due_at IS NOT NULL',
+      ),
     };
     const append = (id: string, index: number, step: Step, wait: ConversationWait): boolean => {
       const inserted = this.#q.insertStep.run(id, index, JSON.stringify(step));
@@ -280,10 +283,9 @@ export class SqliteConversationStore implements ConversationStore {
     return this.#q.interrupted.all(client).map(toRecord);
   }
 
-  async timers(): Promise<{ id: string; client: string; dueAt: number }[]> {
-    return this.#q.timers
-      .all()
-      .map((row) => ({ id: row.id, client: row.client, dueAt: row.due_at }));
+  async timers(client?: string): Promise<{ id: string; client: string; dueAt: number }[]> {
+    const rows = client === undefined ? this.#q.timers.all() : this.#q.clientTimers.all(client);
+    return rows.map((row) => ({ id: row.id, client: row.client, dueAt: row.due_at }));
   }
 
   async close(): Promise<void> {
