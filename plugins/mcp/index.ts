@@ -56,7 +56,7 @@ export function stdioMcpPlugin(options: StdioMcpOptions) {
     version: MCP_SERVER_VERSION,
     privileges: ['sends', 'conversations'],
     async setup(ctx, services) {
-      const server = createMcpServer(localBackend(ctx, services, options.defaultClient), {
+      const server = await createMcpServer(localBackend(ctx, services, options.defaultClient), {
         version: MCP_SERVER_VERSION,
       });
       await server.connect(new StdioServerTransport(options.input, options.output));

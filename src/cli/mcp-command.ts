@@ -54,6 +54,7 @@ export async function runMcp(options: McpCommandOptions, io: CliIo): Promise<num
     {
       config: options.config,
       dev: false,
+      command: 'mcp',
       logTo: 'stderr',
       plugins: [plugin],
       ...(options.drainTimeoutMs !== undefined ? { drainTimeoutMs: options.drainTimeoutMs } : {}),

@@ -27,6 +27,8 @@ export interface RunOptions {
   input?: Readable;
   /** Where the SDK logs (default stdout; `wakit mcp`: stderr, its stdout is the protocol). */
   logTo?: 'stdout' | 'stderr';
+  /** The command's name in what it prints (default `start`; `wakit mcp`: `mcp`). */
+  command?: string;
   /** Plugins used besides the configured ones (`wakit mcp`: the MCP server over stdio). */
   plugins?: readonly Plugin[];
 }
@@ -152,7 +154,7 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     io.err('No clients in config.clients: add one, e.g. "clients": ["bot"].');
   }
   io.out(
-    `wakit ${options.dev ? 'dev (simulator engine)' : 'start'}: ${loaded.file}` +
+    `wakit ${options.dev ? 'dev (simulator engine)' : (options.command ?? 'start')}: ${loaded.file}` +
       ` — clients: ${config.clients.join(', ') || '(none)'}; Ctrl+C stops.`,
   );
   await sdk.start();
@@ -183,7 +185,7 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     return stopping;
   };
   const watch = watchAllFailed(sdk, io, {
-    command: options.dev ? 'wakit dev' : 'wakit start',
+    command: options.dev ? 'wakit dev' : `wakit ${options.command ?? 'start'}`,
     exitOnAllFailed: config.watchdog.exitOnAllFailed ?? !options.dev,
     exit: () => void stop(1),
   });

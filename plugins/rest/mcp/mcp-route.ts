@@ -4,7 +4,6 @@
  * every route. The token's client scopes are the tools' (restBackend): a tool that names another
  * client is FORBIDDEN. The body is read and checked as every REST body is (size limit, UTF-8 JSON).
  */
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { WakitError } from '../../../src/index.js';
 import type { RestContext } from '../context.js';
@@ -63,9 +62,12 @@ export function mcpRoutes(rc: RestContext): AnyRoute[] {
       errors: [400, 401, 406, 413, 415],
       async handler(ctx, { body, principal }) {
         requireAccept(ctx.get('accept'));
-        const server = createMcpServer(restBackend(rc, principal), {
+        const server = await createMcpServer(restBackend(rc, principal), {
           version: MCP_SERVER_VERSION,
         });
+        // loaded on the first MCP request, as the server (mcp-server.ts)
+        const { StreamableHTTPServerTransport } =
+          await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,

@@ -3,25 +3,31 @@
  * `tools/call` over the tools of tools.ts, `resources/list`, `resources/templates/list` and
  * `resources/read` over resources.ts, on one backend (a token's view over HTTP, the local user's
  * over stdio). A tool's failure is a tool error result carrying wakit's stable code (never a
- * stack); an unknown tool or resource is a protocol error.
+ * stack); an unknown tool or resource is a protocol error. The SDK is loaded on first use (it
+ * takes ~0.5-2 s to load): the REST server starts without it.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode as RpcCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type * as McpTypes from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { McpBackend } from './mcp-backend.js';
 import { parseArgs, toolError, type McpTool, type ToolError } from './mcp-tool.js';
 import { RESOURCE_TEMPLATES, listResources, readResource } from './resources.js';
 import { MCP_TOOLS } from './tools.js';
+
+type McpSdk = typeof McpTypes & {
+  Server: typeof Server;
+};
+let loading: Promise<McpSdk> | undefined;
+
+/** The SDK's server and protocol schemas, loaded once. */
+function mcpSdk(): Promise<McpSdk> {
+  loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, types]) => ({ ...types, Server: server.Server }));
+  return loading;
+}
 
 /** MCP's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -75,7 +81,20 @@ export interface McpServerOptions {
 }
 
 /** A server for one backend; connect it to a transport (stdio, Streamable HTTP). */
-export function createMcpServer(backend: McpBackend, options: McpServerOptions): Server {
+export async function createMcpServer(
+  backend: McpBackend,
+  options: McpServerOptions,
+): Promise<Server> {
+  const {
+    Server,
+    CallToolRequestSchema,
+    ErrorCode: RpcCode,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ListToolsRequestSchema,
+    McpError,
+    ReadResourceRequestSchema,
+  } = await mcpSdk();
   const server = new Server(
     { name: 'wakit', title: 'wakit (WhatsApp)', version: options.version },
     {

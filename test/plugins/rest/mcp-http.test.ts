@@ -93,7 +93,7 @@ describe('MCP over Streamable HTTP (POST /api/v1/mcp)', function () {
     const text = 'hello from an agent';
     const args = { chatId: CONTACT, content: text, idempotencyKey: 'mcp-send-1' };
     const first = await admin.callTool({ name: 'messages_send', arguments: args });
-    expect(first.isError ?? false).to.equal(false);
+    expect(first.isError ?? false, JSON.stringify(first)).to.equal(false);
     const accepted = first.structuredContent as { id: string; status: string; chatId: string };
     expect(accepted).to.include({ status: 'queued', chatId: CONTACT_ID, client: 'bot' });
     const again = await admin.callTool({ name: 'messages_send', arguments: args });
