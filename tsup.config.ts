@@ -29,6 +29,7 @@ export default defineConfig({
     'plugins/auto-reply/index': 'plugins/auto-reply/index.ts',
     'plugins/forwarder/index': 'plugins/forwarder/index.ts',
     'plugins/media-saver/index': 'plugins/media-saver/index.ts',
+    'plugins/mcp/index': 'plugins/mcp/index.ts',
   },
   format: ['esm'],
   target: 'node20',

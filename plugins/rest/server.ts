@@ -36,6 +36,7 @@ import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './events/client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
 import { actionRoutes } from './routes/actions.js';
+import { mcpRoutes } from './mcp/mcp-route.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './events/webhooks.js';
 import { rateLimitMiddleware } from './middleware/rate-limit.js';
@@ -214,6 +215,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),
     ...actionRoutes(rc),
+    ...mcpRoutes(rc),
     ...(options.dashboard ? await dashboardRoutes() : []),
     ...(init.routes ?? []),
   );

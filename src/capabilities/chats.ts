@@ -32,6 +32,7 @@ const ChatPinSchema = z
 function pinning(pin: boolean) {
   return defineCapability({
     name: pin ? 'chats.pin' : 'chats.unpin',
+    effect: 'additive', // pin and unpin undo each other
     summary: pin
       ? 'Pin a chat to the top of the chat list (WhatsApp pins 3 at most)'
       : 'Unpin a chat (nothing happens when it is not pinned)',

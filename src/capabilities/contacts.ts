@@ -34,6 +34,7 @@ const BlockResult = z.object({ id: z.string(), blocked: z.boolean() }).strict();
 function blocking(blocked: boolean) {
   return defineCapability({
     name: blocked ? 'contacts.block' : 'contacts.unblock',
+    effect: blocked ? 'destructive' : 'additive',
     summary: blocked
       ? 'Block a person: their messages and calls no longer reach the account'
       : 'Unblock a person',
@@ -126,6 +127,7 @@ export const contacts = {
   }),
   isRegistered: defineCapability({
     name: 'contacts.isRegistered',
+    effect: 'read',
     summary: 'Whether a phone number is on WhatsApp',
     docs: 'docs/chats.md#contacts',
     mode: 'direct',

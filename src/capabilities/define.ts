@@ -11,6 +11,9 @@ import type { PreparedSend } from '../client/send/send-contract.js';
 
 export type CapabilityHttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What a capability does to the account (see `Capability.effect`). */
+export type CapabilityEffect = 'read' | 'additive' | 'destructive';
+
 /** A validated REST request, as the route generator hands it to `toInput`. */
 export interface CapabilityRequest {
   params: Record<string, unknown>;
@@ -88,6 +91,13 @@ export interface Capability<
   readonly options?: O;
   /** The codes the capability itself may fail with (besides VALIDATION_FAILED and CLIENT_NOT_READY). */
   readonly errors: readonly ErrorCode[];
+  /**
+   * What a call does to the account, for agents (the MCP tools' `readOnlyHint` and
+   * `destructiveHint`): `read` changes nothing; `additive` adds something or is undone by its twin
+   * (a reaction, a pin, a presence); `destructive` removes or overwrites. Default: `read` for a
+   * `GET` route, `destructive` otherwise (an agent asks before it).
+   */
+  readonly effect?: CapabilityEffect;
   /** The engine call. */
   run(engine: Engine, input: z.output<I>): Promise<R>;
   readonly http?: CapabilityHttp<z.input<I>, z.output<I>, R>;

@@ -60,6 +60,8 @@ function participants(
 ) {
   return defineCapability({
     name: `groups.${method}`,
+    effect:
+      method === 'addParticipants' || method === 'promoteParticipants' ? 'additive' : 'destructive',
     summary,
     docs: 'docs/groups.md#results-per-person',
     mode: 'direct',
@@ -165,6 +167,7 @@ const setters = {
 export const groups = {
   create: defineCapability({
     name: 'groups.create',
+    effect: 'additive',
     summary:
       'Creates a group with this account as its creator (superadmin); participants may be []',
     docs,
@@ -309,6 +312,7 @@ export const groups = {
   revokeInvite: invite(true),
   join: defineCapability({
     name: 'groups.join',
+    effect: 'additive',
     summary: 'Joins by invite code (or full chat.whatsapp.com link); resolves to the group id',
     docs,
     mode: 'direct',
@@ -357,6 +361,7 @@ export const groups = {
   }),
   isAdmin: defineCapability({
     name: 'groups.isAdmin',
+    effect: 'read',
     summary: 'Whether a person is an admin of the group (adminOnly commands ask it)',
     docs,
     mode: 'direct',

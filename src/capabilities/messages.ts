@@ -24,6 +24,7 @@ const docs = 'docs/actions.md';
 export const messages = {
   react: defineQueuedCapability({
     name: 'messages.react',
+    effect: 'additive',
     summary: "React to a message with one emoji; `''` removes this account's reaction",
     docs,
     mode: 'queued',

@@ -15,6 +15,7 @@ const errors = [400, 401, 403, 404, 409, 415, 429, 502, 504] as const;
 export const presence = {
   markSeen: defineQueuedCapability({
     name: 'presence.markSeen',
+    effect: 'additive',
     summary: 'Mark every message of the chat as read (their senders see blue ticks)',
     docs: 'docs/presence.md',
     mode: 'queued',
@@ -35,6 +36,7 @@ export const presence = {
   }),
   send: defineQueuedCapability({
     name: 'presence.send',
+    effect: 'additive',
     summary:
       'Show "typing…" or "recording audio…" in the chat (WhatsApp clears it after ~25 s), or stop it (`paused`)',
     docs: 'docs/presence.md',
@@ -64,6 +66,7 @@ export const presence = {
   }),
   setOnline: defineQueuedCapability({
     name: 'presence.setOnline',
+    effect: 'additive',
     summary: 'Show this account online (`true`) or offline (`false`) to its contacts',
     docs: 'docs/presence.md',
     mode: 'queued',

@@ -8,6 +8,7 @@ import { createProject, TEMPLATES } from './create.js';
 import { runDoctor } from './doctor.js';
 import { describeError, processIo, type CliIo } from './io.js';
 import { packageRoot } from './paths.js';
+import { runMcp } from './mcp-command.js';
 import { runBot } from './run.js';
 import { runTests } from './test-command.js';
 import { watchAndRestart } from './watch.js';
@@ -20,6 +21,7 @@ Examples:
   $ wakit dev                              run it on the simulator: links by itself, chat in the terminal
   $ wakit dev --port 3001 --watch          REST plugin on port 3001, restart when plugins or config change
   $ wakit start -c bot.config.json         run it on WhatsApp: scan the QR code in the terminal
+  $ wakit mcp -c bot.config.json           the bot as tools for an AI agent (MCP on stdio)
   $ wakit test                             run every test/**/*.test.ts of the project
   $ wakit config check                     list every problem of bot.config.json
   $ wakit doctor --client bot              can this machine run the config? and the client's build
@@ -149,6 +151,16 @@ export function buildProgram(
     .option('-w, --watch', 'restart when a plugin file or the config changes')
     .option('--auto-scan <ms>', 'delay before the simulator scans a QR code', '1000')
     .action(run(true));
+
+  program
+    .command('mcp')
+    .description(
+      'serve the bot to an AI agent over MCP on stdin/stdout (runs the bot from the config, ' +
+        'like start; logs go to stderr): docs/mcp.md',
+    )
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG)
+    .option('--client <name>', 'the client of tools called without one (default: the first)')
+    .action(async (opts: { config: string; client?: string }) => setCode(await runMcp(opts, io)));
 
   program
     .command('test')

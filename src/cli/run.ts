@@ -6,6 +6,8 @@ import { loadConfigChecked } from './config-commands.js';
 import { parseConfig } from '../config/validate.js';
 import { isWakitError } from '../errors/index.js';
 import { createSdk, type Sdk } from '../sdk.js';
+import { createLogger } from '../kernel/logger.js';
+import type { Plugin } from '../plugins/types.js';
 import { watchAllFailed } from './all-failed-watch.js';
 import { loadDotEnv } from './env.js';
 import type { CliIo } from './io.js';
@@ -23,6 +25,12 @@ export interface RunOptions {
   port?: number;
   /** dev: lines typed here are sent by a simulated contact (default: process.stdin). */
   input?: Readable;
+  /** Where the SDK logs (default stdout; `wakit mcp`: stderr, its stdout is the protocol). */
+  logTo?: 'stdout' | 'stderr';
+  /** The command's name in what it prints (default `start`; `wakit mcp`: `mcp`). */
+  command?: string;
+  /** Plugins used besides the configured ones (`wakit mcp`: the MCP server over stdio). */
+  plugins?: readonly Plugin[];
 }
 
 /** The config with the REST plugin on `port`; a note when the REST plugin is not enabled. */
@@ -130,7 +138,11 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     ? devConfig(loaded.config, loaded.baseDir, options.autoScanMs)
     : loaded.config;
   if (options.port !== undefined) config = withRestPort(config, options.port, io);
-  const sdk = createSdk(config, { baseDir: loaded.baseDir });
+  const sdk = createSdk(config, {
+    baseDir: loaded.baseDir,
+    ...(options.logTo === 'stderr' ? { logger: createLogger(config.log, 2) } : {}),
+  });
+  for (const plugin of options.plugins ?? []) sdk.use(plugin);
   let chat: TerminalChat | undefined;
   const chatWith = config.clients[0];
   narrate(sdk, io, options.dev, (name) => {
@@ -142,7 +154,7 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     io.err('No clients in config.clients: add one, e.g. "clients": ["bot"].');
   }
   io.out(
-    `wakit ${options.dev ? 'dev (simulator engine)' : 'start'}: ${loaded.file}` +
+    `wakit ${options.dev ? 'dev (simulator engine)' : (options.command ?? 'start')}: ${loaded.file}` +
       ` — clients: ${config.clients.join(', ') || '(none)'}; Ctrl+C stops.`,
   );
   await sdk.start();
@@ -173,7 +185,7 @@ export async function runBot(options: RunOptions, io: CliIo): Promise<RunningBot
     return stopping;
   };
   const watch = watchAllFailed(sdk, io, {
-    command: options.dev ? 'wakit dev' : 'wakit start',
+    command: options.dev ? 'wakit dev' : `wakit ${options.command ?? 'start'}`,
     exitOnAllFailed: config.watchdog.exitOnAllFailed ?? !options.dev,
     exit: () => void stop(1),
   });

@@ -72,6 +72,7 @@ export const ERROR_CODES = {
   FORBIDDEN: { status: 403, title: 'Token may not access this resource', transient: false },
   NOT_FOUND: { status: 404, title: 'Route not found', transient: false },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', transient: false },
+  NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', transient: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported content type', transient: false },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body is too large', transient: false },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests', transient: true },

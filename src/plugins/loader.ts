@@ -32,6 +32,11 @@ export function isPathKey(key: string): boolean {
  * the TypeScript sources of the package (run through tsx) as a fallback.
  */
 export function builtInPluginFile(name: BuiltInPluginName): string | undefined {
+  return bundledModuleFile(name);
+}
+
+/** Where a module under the package's plugins/ is (a built-in plugin, or `mcp` of `wakit mcp`). */
+function bundledModuleFile(name: string): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [
     path.resolve(here, '../../plugins', name, 'index.ts'),
@@ -129,6 +134,16 @@ export function pluginFromModule(module: Record<string, unknown>): Plugin | unde
     if (isPlugin(candidate)) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The module of `wakit mcp` (plugins/mcp/: the MCP server over stdio), loaded by file like a
+ * built-in plugin (nothing in src/ imports plugins/); it is not a `config.plugins` key.
+ */
+export async function importMcpModule(): Promise<Record<string, unknown>> {
+  const file = bundledModuleFile('mcp');
+  if (!file) throw new Error('the MCP server (plugins/mcp) is not available in this installation');
+  return importFile(file);
 }
 
 /** Imports the module behind one `config.plugins` key. */

@@ -33,6 +33,19 @@ describe('capability table', () => {
     }
   });
 
+  it('says what each declaration does: a GET route reads, a declared read has no other route', () => {
+    for (const capability of declarations) {
+      const { effect, http } = capability;
+      if (effect === undefined) continue;
+      expect(['read', 'additive', 'destructive'], capability.name).to.include(effect);
+      if (http?.method === 'GET') expect(effect, capability.name).to.equal('read');
+      if (effect === 'read' && http) expect(http.method, capability.name).to.equal('GET');
+    }
+    // the MCP annotations need it where no GET route says it: the look-ups without a route
+    const unrouted = declarations.filter((c) => !c.http && !c.name.includes('.set'));
+    for (const capability of unrouted) expect(capability.effect, capability.name).to.equal('read');
+  });
+
   describe('managers', () => {
     let sdk: Sdk;
     let cleanup: () => Promise<void>;
