@@ -33,6 +33,7 @@ import { clusterRoutes } from './routes/cluster.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './events/client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
+import { scheduledMessageRoutes } from './routes/scheduled-messages.js';
 import { actionRoutes } from './routes/actions.js';
 import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './events/webhooks.js';
@@ -207,6 +208,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...conversationRoutes(rc),
     ...clusterRoutes(rc),
     ...messageRoutes(rc),
+    ...scheduledMessageRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),
     ...actionRoutes(rc),
