@@ -1,4 +1,4 @@
-/** Scheduled sends over REST (docs/scheduling.md): cancel one, move one. Listed by `GET /messages?status=scheduled`. */
+/** Scheduled sends over REST (docs/scheduling.md): cancel one, move one (POST …/cancel, …/reschedule). Listed by `GET /messages?status=scheduled`. */
 import { z } from 'zod';
 import type { RestContext } from '../context.js';
 import { visibleClients } from '../context.js';
@@ -26,8 +26,8 @@ export function scheduledMessageRoutes(rc: RestContext): AnyRoute[] {
       },
     }),
     defineRoute({
-      method: 'PATCH',
-      path: '/api/v1/messages/{id}',
+      method: 'POST',
+      path: '/api/v1/messages/{id}/reschedule',
       operationId: 'rescheduleMessage',
       summary:
         'Move a scheduled send to another `sendAt`; 409 MESSAGE_NOT_SCHEDULED once its time came',

@@ -26,6 +26,7 @@ export function scheduleTime(
   const at = timeOf(sendAt);
   const refuse = (reason: string, message: string, limitMs?: number): never => {
     throw new WakitError('INVALID_SEND_AT', message, {
+      issues: [{ path: 'sendAt', message }],
       details: {
         reason,
         sendAt: typeof sendAt === 'string' ? sendAt : String(at),
@@ -41,10 +42,18 @@ export function scheduleTime(
     );
   }
   if (at < now - limits.pastToleranceMs) {
-    return refuse('past', 'sendAt lies in the past', limits.pastToleranceMs);
+    return refuse(
+      'past',
+      `sendAt lies in the past (more than ${limits.pastToleranceMs} ms)`,
+      limits.pastToleranceMs,
+    );
   }
   if (at > now + limits.maxAheadMs) {
-    return refuse('too_far', 'sendAt lies too far ahead', limits.maxAheadMs);
+    return refuse(
+      'too_far',
+      `sendAt lies too far ahead (more than ${limits.maxAheadMs} ms)`,
+      limits.maxAheadMs,
+    );
   }
   return at <= now ? undefined : at;
 }
