@@ -182,7 +182,9 @@ export class ScheduledSends {
       const wait = next === undefined ? (this.#d.pollMs ?? MAX_WAIT_MS) : next - clock.now();
       this.#arm(Math.min(wait, this.#d.pollMs ?? MAX_WAIT_MS));
     } catch (error) {
-      if ((error as WakitError).code === 'SHUTTING_DOWN') return;
+      const code = (error as WakitError).code;
+      // stopping, or an outbox without scheduled sends (nothing can be scheduled there)
+      if (code === 'SHUTTING_DOWN' || code === 'SCHEDULE_UNSUPPORTED') return;
       this.#d.log.error({ err: error, client: this.#d.client }, 'releasing scheduled sends failed');
       this.#arm(RETRY_MS);
     } finally {
