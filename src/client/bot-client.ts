@@ -175,6 +175,7 @@ export class BotClient extends ClientSends {
             engine: () => this.#supervisor.engine,
             media,
             health: this.#health,
+            clock,
             ...(config.queue.typingBeforeSend ? { typing: { clock } } : {}),
           },
           chatId,

@@ -42,6 +42,11 @@ export interface EnqueueOptions {
    * `queue.schedule.pastToleranceMs`) it goes at once; else INVALID_SEND_AT.
    */
   sendAt?: number | Date | string;
+  /**
+   * Show "typing…" ("recording…" for audio) before the message goes: `true` for a time that fits
+   * the text (30 ms a character, 0.5–4 s; 2 s for media), or that many ms (at most 20 s).
+   */
+  typing?: boolean | number;
 }
 
 /**
@@ -131,6 +136,7 @@ export abstract class ClientSends {
       ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
       ...(options.bypassBudget ? { bypassBudget: true } : {}),
       ...(options.sendAt !== undefined ? { sendAt: options.sendAt } : {}),
+      ...(options.typing !== undefined ? { typing: options.typing } : {}),
     });
   }
 

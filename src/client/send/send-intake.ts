@@ -10,6 +10,7 @@ import { outboxBacklog } from './outbox-backlog.js';
 import { isActionKind, isLightKind } from './action-contract.js';
 import { ScheduledSends } from './scheduled-sends.js';
 import { scheduleTime, type ScheduleLimits, type SendAt } from './send-at.js';
+import { withTyping, type TypingOption } from './typing.js';
 import type { OutgoingContent, SendResult } from '../types.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
@@ -33,6 +34,8 @@ export interface AcceptOptions {
   bypassBudget?: boolean;
   /** Not before this time: journaled `scheduled` until then (docs/scheduling.md). */
   sendAt?: SendAt;
+  /** Show "typing…" / "recording…" before the message goes (journaled with its content). */
+  typing?: TypingOption;
 }
 
 export interface SendIntakeDeps {
@@ -131,7 +134,7 @@ export class SendIntake {
     }
     const admitted = route.admit();
     if (admitted) await admitted;
-    const stored = await this.#bytesOfPath(content);
+    const stored = withTyping(await this.#bytesOfPath(content), options.typing);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
     // one acceptance time for the outbox record and the queue's entry (list and item agree)
