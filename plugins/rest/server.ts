@@ -35,6 +35,7 @@ import { scheduleRoutes } from './routes/schedules.js';
 import { restFleet } from './fleet-view.js';
 import { ClientWebhooks } from './events/client-webhooks.js';
 import { messageRoutes } from './routes/messages.js';
+import { scheduledMessageRoutes } from './routes/scheduled-messages.js';
 import { actionRoutes } from './routes/actions.js';
 import { mcpRoutes } from './mcp/mcp-route.js';
 import { systemRoutes } from './routes/system.js';
@@ -212,6 +213,7 @@ export async function createRestServer(init: RestServerOptions): Promise<RestSer
     ...clusterRoutes(rc),
     ...scheduleRoutes(rc),
     ...messageRoutes(rc),
+    ...scheduledMessageRoutes(rc),
     ...capabilityRoutes(rc),
     ...eventRoutes(rc),
     ...actionRoutes(rc),

@@ -169,6 +169,7 @@ export class BotClient extends ClientSends {
       retryHeld: () => this.queue.retryHeld(),
     });
     this.#intake = intake({
+      ready: () => this.state === 'READY',
       account: () => this.#supervisor.engine?.me()?.id ?? null,
       deliver: (chatId, content, account) =>
         deliver(
@@ -178,6 +179,7 @@ export class BotClient extends ClientSends {
             engine: () => this.#supervisor.engine,
             media,
             health: this.#health,
+            clock,
             ...(config.queue.typingBeforeSend ? { typing: { clock } } : {}),
           },
           chatId,
@@ -319,6 +321,16 @@ export class BotClient extends ClientSends {
     return this.#health.retryHeld();
   }
 
+  /** Cancels a scheduled send (`sendAt`): it never goes (docs/scheduling.md). */
+  cancelScheduled(trackingId: string): Promise<TrackedSend> {
+    return this.#intake.scheduled.cancel(trackingId);
+  }
+
+  /** Moves a scheduled send to `sendAt` (epoch ms, a Date or an RFC 3339 date-time). */
+  reschedule(trackingId: string, sendAt: number | Date | string): Promise<TrackedSend> {
+    return this.#intake.scheduled.reschedule(trackingId, sendAt);
+  }
+
   /**
    * Who a person is: `{ id, lid?, phone?, pushname?, isRegistered }` by phone number, `@c.us` or
    * `@lid` id, through the engine's look-up (whatsapp-web.js `getContactLidAndPhone`), cached.
@@ -376,6 +388,7 @@ export class BotClient extends ClientSends {
 
   async #close(): Promise<void> {
     this.#placement.close();
+    this.#intake.scheduled.close();
     await this.stop().catch((error: unknown) => {
       if (!isWakitError(error)) this.log.error({ err: toWakitError(error) }, 'stop failed');
     });

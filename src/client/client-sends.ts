@@ -36,6 +36,17 @@ export interface EnqueueOptions {
    * warning; docs/safety.md). Not kept in the outbox: after a restart the send is governed.
    */
   bypassBudget?: boolean;
+  /**
+   * Not before this time (epoch ms, a `Date` or an RFC 3339 date-time): accepted now, journaled
+   * `scheduled`, sent at its time (docs/scheduling.md). At or before now (within
+   * `queue.schedule.pastToleranceMs`) it goes at once; else INVALID_SEND_AT.
+   */
+  sendAt?: number | Date | string;
+  /**
+   * Show "typing…" ("recording…" for audio) before the message goes: `true` for a time that fits
+   * the text (30 ms a character, 0.5–4 s; 2 s for media), or that many ms (at most 20 s).
+   */
+  typing?: boolean | number;
 }
 
 /**
@@ -124,6 +135,8 @@ export abstract class ClientSends {
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
       ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
       ...(options.bypassBudget ? { bypassBudget: true } : {}),
+      ...(options.sendAt !== undefined ? { sendAt: options.sendAt } : {}),
+      ...(options.typing !== undefined ? { typing: options.typing } : {}),
     });
   }
 

@@ -131,6 +131,18 @@ export const queueSchema = z
     onSessionEnd: z.enum(['fail', 'keep']).default('fail'),
     /** How long `sdk.stop()` (and SIGTERM in the CLI) lets queued sends go out; the rest stays journaled. */
     drainTimeoutMs: z.number().int().min(0).default(10_000),
+    /** Scheduled sends (`sendAt`, docs/scheduling.md): how far ahead, how far back. */
+    schedule: z
+      .object({
+        maxAheadMs: z
+          .number()
+          .int()
+          .min(1_000)
+          .default(90 * 24 * 3600_000),
+        pastToleranceMs: z.number().int().min(0).default(60_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

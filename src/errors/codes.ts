@@ -143,6 +143,22 @@ export const ERROR_CODES = {
     title: 'Media is not of the declared type',
     transient: false,
   },
+  INVALID_SEND_AT: {
+    status: 400,
+    title: 'sendAt is not a valid time within the schedule limits',
+    transient: false,
+  },
+  MESSAGE_NOT_SCHEDULED: {
+    status: 409,
+    title: 'The message is not scheduled (any more)',
+    transient: false,
+  },
+  SEND_CANCELLED: { status: 409, title: 'The scheduled send was cancelled', transient: false },
+  SCHEDULE_UNSUPPORTED: {
+    status: 501,
+    title: 'This outbox cannot hold scheduled sends',
+    transient: false,
+  },
 } as const satisfies Record<string, { status: number; title: string; transient: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -32,7 +32,7 @@ export type SupervisorWiring = Pick<
 export type SupervisorFactory = (wiring: SupervisorWiring) => ConnectionSupervisor;
 
 /** What a client gives its send intake: the linked account and how a send is made. */
-export type IntakeWiring = Pick<SendIntakeDeps, 'account' | 'deliver'>;
+export type IntakeWiring = Pick<SendIntakeDeps, 'account' | 'deliver' | 'ready'>;
 export type IntakeFactory = (wiring: IntakeWiring) => SendIntake;
 
 /** The client's connection supervisor: starts, reconnects and stops its engine, holds its lease. */
@@ -55,7 +55,9 @@ export function supervisorOf(c: DependencyContainer): SupervisorFactory {
 
 /** The default SEND_INTAKE of the client whose child container `c` is. */
 export function intakeOf(c: DependencyContainer): IntakeFactory {
+  const { queue } = c.resolve(CONFIG);
   const base = {
+    schedule: { ...queue.schedule, maxSize: queue.maxSize },
     client: c.resolve(CLIENT_NAME),
     queue: c.resolve(OUTBOUND_QUEUE),
     outbox: c.resolve(OUTBOX),

@@ -18,6 +18,7 @@ import { chatsView } from '../handoff/chats-view.js';
 import { EventBus } from '../events/event-bus.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
+import { WakitError } from '../errors/index.js';
 import { ClientAdmin } from './client-admin.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';
 import { FileClientRegistry } from './file-client-registry.js';
@@ -152,7 +153,16 @@ export function sendLookupOf(c: DependencyContainer): SendLookup {
     list: (query) => outbox.list(query),
     open: async (client) =>
       Object.values(await outbox.countOpen(client)).reduce((sum, n) => sum + n, 0),
+    cancel: async (trackingId) => (await clientOf(trackingId)).cancelScheduled(trackingId),
+    reschedule: async (trackingId, sendAt) =>
+      (await clientOf(trackingId)).reschedule(trackingId, sendAt),
   };
+  /** The client a send belongs to (MESSAGE_NOT_FOUND when there is no such send or client). */
+  async function clientOf(trackingId: string): Promise<BotClient> {
+    const record = await outbox.get(trackingId);
+    if (record) return clients.get(record.client);
+    throw new WakitError('MESSAGE_NOT_FOUND', `No message with tracking id ${trackingId}`);
+  }
 }
 
 export function eventLoopOf(c: DependencyContainer): EventLoopMonitor {

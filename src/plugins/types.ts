@@ -330,4 +330,11 @@ export interface SendLookup {
   list(query: ListQuery): Promise<ListPage>;
   /** How many sends of `client` are unfinished in the outbox (every node's accepts in a fleet). */
   open(client: string): Promise<number>;
+  /**
+   * Cancels a scheduled send (`sendAt`; docs/scheduling.md): it never goes. MESSAGE_NOT_FOUND, or
+   * MESSAGE_NOT_SCHEDULED when its time came already (or it was never scheduled).
+   */
+  cancel(trackingId: string): Promise<TrackedSend>;
+  /** Moves a scheduled send to `sendAt` (epoch ms, a Date or an RFC 3339 date-time). */
+  reschedule(trackingId: string, sendAt: number | Date | string): Promise<TrackedSend>;
 }

@@ -161,7 +161,8 @@ export class OutboundQueue {
       return new PagedHandle(entry.id, this);
     }
     this.#tracking.add(entry);
-    pending.push(entry);
+    if (job.sendAt !== undefined) pending.pushFront(entry);
+    else pending.push(entry);
     this.#emit(entry);
     this.#loop.pump();
     return new Handle(entry);

@@ -43,6 +43,8 @@ export class SendEntry {
   job: QueueJob | undefined;
   /** Its sequence number in the outbox, when journaled (`QueueJob.seq`). */
   readonly seq: number | undefined;
+  /** A scheduled send: its `sendAt` (`QueueJob.sendAt`). */
+  readonly sendAt: number | undefined;
   #outcome: 0 | 1 | 2 = 0; // pending | resolved | rejected
   #createdIso: string | undefined = undefined;
   #sentIso: string | undefined = undefined;
@@ -62,6 +64,7 @@ export class SendEntry {
     this.updatedAt = createdAt;
     this.job = job;
     this.seq = job.seq;
+    this.sendAt = job.sendAt;
   }
 
   /** True once the send succeeded or failed for good (acks may still follow). */
@@ -137,6 +140,7 @@ export class SendEntry {
     if (this.ack !== undefined) record.ack = this.ack;
     if (this.error) record.error = { code: this.error.code, message: this.error.message };
     if (this.sentAt) record.sentAt = this.#sentIso ??= isoOf(this.sentAt);
+    if (this.sendAt !== undefined) record.sendAt = new Date(this.sendAt).toISOString();
     if (this.deferral) {
       record.budget = this.deferral.budget;
       record.dueAt = new Date(this.deferral.dueAt).toISOString();

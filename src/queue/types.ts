@@ -7,10 +7,22 @@ export type { GateAnswer, SendGate, SendPriority } from './send-gate.js';
  * Life of one accepted send: queued → sending → sent → delivered → read → played, or failed;
  * `held` when the engine cannot make it on this WhatsApp Web build (ENGINE_INCOMPATIBLE): it waits,
  * still queued in the outbox, for `retryHeld()` (after an upgrade or reload); `deferred` when the
- * send governor keeps it until `dueAt` (a budget is spent: `budget`), still queued in the outbox.
+ * send governor keeps it until `dueAt` (a budget is spent: `budget`), still queued in the outbox;
+ * `scheduled` while a send with `sendAt` waits in the outbox for its time (then `queued`), and
+ * `cancelled` when it was cancelled before that (it never goes; docs/scheduling.md).
  */
 export type TrackingStatus =
-  'queued' | 'sending' | 'held' | 'deferred' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+  | 'scheduled'
+  | 'queued'
+  | 'sending'
+  | 'held'
+  | 'deferred'
+  | 'sent'
+  | 'delivered'
+  | 'read'
+  | 'played'
+  | 'failed'
+  | 'cancelled';
 
 /** A snapshot of one tracked send, as REST, SSE and metrics see it (plain, serialisable data). */
 export interface TrackedSend {
@@ -30,6 +42,8 @@ export interface TrackedSend {
   /** While `deferred`: the budget it waits for (docs/safety.md) and when it is due. */
   budget?: string;
   dueAt?: string;
+  /** A scheduled send: not before this time (docs/scheduling.md); kept once it went. */
+  sendAt?: string;
   createdAt: string;
   sentAt?: string;
   updatedAt: string;
@@ -64,6 +78,8 @@ export interface QueueJob {
   action?: 'light' | 'paced';
   /** Goes out whatever the send governor's budgets say (an operator's override, logged). */
   bypassBudget?: boolean;
+  /** A scheduled send whose time came (its `sendAt`): it goes at the head of its priority. */
+  sendAt?: number;
   run(signal: AbortSignal): Promise<SendResult>;
 }
 

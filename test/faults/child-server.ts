@@ -51,6 +51,8 @@ export interface ChildServer {
 export interface Received {
   to: string;
   body: string;
+  /** When it reached the recipient (the child's Date.now()). */
+  at: number;
 }
 
 /** A scratch directory for one test: data path (session + outbox.db) and the ground truth file. */

@@ -61,7 +61,7 @@ function isGeneric(name: string): boolean {
  * Refusals (400) that JSON Schema cannot state, each described in words in the document: a paging
  * cursor this server did not issue, `confirm` that must equal the client's name, the address
  * policy of webhook URLs (resolved addresses, not spelling) and their configured number per
- * client, poll options that the poll does not have. Recognised by the paths of the problem's `errors` or its `details`.
+ * client, poll options that the poll does not have, a `sendAt` too far back or ahead of now. Recognised by the paths of the problem's `errors` or its `details`.
  */
 function beyondSchema(problem: unknown): boolean {
   const p = problem as { errors?: { path: string; message: string }[]; details?: Json };
@@ -70,6 +70,7 @@ function beyondSchema(problem: unknown): boolean {
     ({ path, message }) =>
       /^(query\.)?(cursor|before)$/.test(path) ||
       path === 'query.confirm' ||
+      (path === 'sendAt' && /in the past|too far ahead/.test(message)) ||
       (path === 'webhooks' && message.startsWith('at most')) ||
       (/^webhooks\.\d+\.url$/.test(path) && message.includes('addresses are refused')),
   );

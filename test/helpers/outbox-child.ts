@@ -78,7 +78,10 @@ for (const number of options.phones) {
   const receive = account.receive.bind(account);
   account.receive = (record) => {
     count += 1;
-    appendFileSync(options.received, `${JSON.stringify({ to: number, body: record.body })}\n`);
+    appendFileSync(
+      options.received,
+      `${JSON.stringify({ to: number, body: record.body, at: Date.now() })}\n`,
+    );
     // The worst moment for a crash: the message has arrived, the engine's send call has not
     // returned, so its `sent` is not journaled.
     if (killOnReceive !== undefined && count >= killOnReceive) process.kill(process.pid, 'SIGKILL');

@@ -4,7 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import { createSdk, type BotClient, type Sdk, type WakitConfigInput } from '../../src/index.js';
+import {
+  createSdk,
+  type BotClient,
+  type Sdk,
+  type SdkOptions,
+  type WakitConfigInput,
+} from '../../src/index.js';
 import type { ClusterView } from '../../src/entries/cluster.js';
 import { createRestServer, type RestServer } from '../../plugins/rest/server.js';
 import type { RestOptionsInput } from '../../plugins/rest/options.js';
@@ -59,6 +65,8 @@ export interface FixtureOptions {
   logger?: Logger;
   /** A hand-made fleet view the REST server gets as `host.cluster` (fleet tests). */
   cluster?: ClusterView;
+  /** Replaces kernel services (e.g. the CLOCK with a VirtualClock). */
+  services?: SdkOptions['services'];
 }
 
 export async function restFixture(options: FixtureOptions = {}): Promise<RestFixture> {
@@ -72,7 +80,7 @@ export async function restFixture(options: FixtureOptions = {}): Promise<RestFix
       clients: options.clients ?? ['bot', 'other'],
       ...options.config,
     },
-    { logger },
+    { logger, ...(options.services ? { services: options.services } : {}) },
   );
   for (const name of sdk.config.clients) sdk.createClient({ name });
   sdk.simulator.phone(CONTACT, { pushname: 'Alice' });

@@ -36,6 +36,7 @@ export function statusOf(record: TrackedSend): z.output<typeof MessageStatus> {
     chatId: record.chatId,
     kind: record.kind,
     status: record.status,
+    ...(record.sendAt !== undefined ? { sendAt: record.sendAt } : {}),
     ...(record.budget !== undefined ? { budget: record.budget, dueAt: record.dueAt } : {}),
     ...(record.messageId !== undefined ? { messageId: record.messageId } : {}),
     ...(record.ack !== undefined ? { ack: record.ack } : {}),
@@ -80,17 +81,25 @@ export async function enqueueAndRespond(
   prepared: contract.PreparedSend,
   principal: Principal,
   bypassBudget?: boolean,
+  sendAt?: string,
 ): Promise<void> {
   ctx.state.client = client.name;
   const options = idempotencyOf(ctx, principal);
-  const queued = await client.enqueue(
-    prepared,
-    bypassBudget ? { ...options, bypassBudget } : options,
-  );
-  const { trackingId, chatId } = queued;
+  const queued = await client.enqueue(prepared, {
+    ...options,
+    ...(bypassBudget ? { bypassBudget } : {}),
+    ...(sendAt !== undefined ? { sendAt } : {}),
+  });
+  const { trackingId, chatId, scheduledAt } = queued;
   const wait = preferWait(ctx.get('prefer'));
   ctx.set('Location', `/api/v1/messages/${encodeURIComponent(trackingId)}`);
   const accepted = { id: trackingId, status: 'queued', client: client.name, chatId };
+  if (scheduledAt !== undefined) {
+    // scheduled: it will not go within any wait (a sendAt within the tolerance goes now, unscheduled)
+    ctx.status = 202;
+    ctx.body = { ...accepted, status: 'scheduled', sendAt: new Date(scheduledAt).toISOString() };
+    return;
+  }
   if (wait === undefined || wait === 0) {
     // `result` is not read: the SDK then makes no promise for it at all (an unread result never
     // becomes an unhandled rejection), which saves four promises per request.
@@ -159,7 +168,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
     201: { description: 'With `Prefer: wait=N`: sent within N seconds', schema: MessageSent },
     202: {
       description:
-        'Accepted and queued (also with `Prefer: wait=N` when not sent in time); `deferred` with `Prefer: wait=N` when the send governor keeps it until `dueAt` (docs/safety.md)',
+        'Accepted and queued (also with `Prefer: wait=N` when not sent in time); `scheduled` with `sendAt` (until then, docs/scheduling.md); `deferred` with `Prefer: wait=N` when the send governor keeps it until `dueAt` (docs/safety.md)',
       schema: MessageAccepted,
       headers: { Location: 'URL of the message status' },
     },
@@ -188,6 +197,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
           body.send,
           principal,
           body.bypassBudget,
+          body.sendAt,
         );
       },
     }),
@@ -216,6 +226,7 @@ export function messageRoutes(rc: RestContext): AnyRoute[] {
           body.send,
           principal,
           body.bypassBudget,
+          body.sendAt,
         );
       },
     }),

@@ -116,6 +116,19 @@ export const PairingCode = named('PairingCode', z.object({ code: z.string() }).s
 /** The text options of the send contract (one definition, shared with the SDK). */
 export const TextOptions = named('TextOptions', contract.textOptionsSchema);
 
+/** `sendAt` over REST: one form, an RFC 3339 date-time (the SDK also takes epoch ms and a Date). */
+const SendAtField = z.iso
+  .datetime({ offset: true, error: 'must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z' })
+  .describe(
+    'Schedule the send: not before this RFC 3339 date-time (e.g. 2026-01-31T12:00:00Z); accepted now (202, status `scheduled`), sent at its time (docs/scheduling.md). Within `queue.schedule.pastToleranceMs` in the past: sent now; further back, further ahead than `queue.schedule.maxAheadMs`: 400 INVALID_SEND_AT (its `errors` name `sendAt`); not a date-time: 400 VALIDATION_FAILED',
+  );
+
+/** `POST /api/v1/messages/{id}/reschedule`: move a scheduled send. */
+export const RescheduleRequest = named(
+  'RescheduleRequest',
+  z.object({ sendAt: SendAtField }).strict(),
+);
+
 /**
  * `POST /api/v1/messages`: the send contract's HTTP body (`chatId`, `content` as text or media by
  * http(s) `url` or base64 `data`, `options` for text) plus `client`. Parsing it prepares the send.
@@ -130,11 +143,13 @@ export const SendMessageRequest = named(
       .describe(
         "Operators: the send goes whatever the send governor's budgets say (logged with the send and the budget bypassed; docs/safety.md)",
       ),
+    sendAt: SendAtField.optional(),
   }),
 );
 
 /** Statuses the outbox lists by (a held send is `queued` there). */
 export const TRACKING_STATUSES = [
+  'scheduled',
   'queued',
   'sending',
   'sent',
@@ -142,6 +157,7 @@ export const TRACKING_STATUSES = [
   'read',
   'played',
   'failed',
+  'cancelled',
 ] as const;
 
 export const MessageAccepted = named(
@@ -149,8 +165,12 @@ export const MessageAccepted = named(
   z
     .object({
       id: z.string(),
-      /** `deferred` (with `Prefer: wait=N`): the send governor keeps it until `dueAt` for `budget`. */
-      status: z.enum(['queued', 'deferred']),
+      /**
+       * `scheduled` (with `sendAt`): waits until `sendAt`; `deferred` (with `Prefer: wait=N`): the
+       * send governor keeps it until `dueAt` for `budget`.
+       */
+      status: z.enum(['scheduled', 'queued', 'deferred']),
+      sendAt: isoTime.optional(),
       budget: z.string().optional(),
       dueAt: isoTime.optional(),
       client: z.string(),
@@ -186,6 +206,8 @@ export const MessageStatus = named(
        * the send governor until `dueAt` for `budget` (docs/safety.md).
        */
       status: z.enum([...TRACKING_STATUSES, 'held', 'deferred']),
+      /** A scheduled send: not before this time (kept once it went). */
+      sendAt: isoTime.optional(),
       budget: z.string().optional(),
       dueAt: isoTime.optional(),
       messageId: z.string().optional(),

@@ -6,6 +6,8 @@ import type { MediaResolver } from '../media/media-resolver.js';
 import type { ClientState, OutgoingContent } from '../types.js';
 import type { Clock } from '../../kernel/clock.js';
 import { deliverAction, typingDelayMs } from './deliver-action.js';
+import { typingOf } from './typing.js';
+import type { ChatState } from '../../engines/ports/presence.js';
 import type { EngineHealthMonitor } from '../connection/engine-health.js';
 
 /** What making one send needs of its client. */
@@ -16,6 +18,8 @@ export interface DeliveryDeps {
   media: MediaResolver;
   /** `queue.typingBeforeSend`: show "typing…" before a text, for a time by its length. */
   typing?: { clock: Clock };
+  /** The client's clock: the per-send `typing` option waits on it. */
+  clock?: Clock;
   /** Engine health: a send whose capability is broken on this build is ENGINE_INCOMPATIBLE. */
   health?: Pick<EngineHealthMonitor, 'blocked' | 'recheck'>;
 }
@@ -48,7 +52,12 @@ export async function deliver(
   const blocked = deps.health?.blocked(content.kind);
   if (blocked) throw blocked;
   try {
-    if (deps.typing && content.kind === 'text') await typeFirst(deps, engine, chatId, content.text);
+    const shown = typingOf(content);
+    if (shown && (deps.clock ?? deps.typing?.clock)) {
+      await showFirst(deps, engine, chatId, shown.state, shown.ms);
+    } else if (deps.typing && content.kind === 'text') {
+      await showFirst(deps, engine, chatId, 'typing', typingDelayMs(content.text));
+    }
     return await make(engine, deps.media, chatId, content);
   } catch (error) {
     if (deps.state() !== 'READY' && !isWakitError(error, 'CHAT_NOT_FOUND')) {
@@ -94,23 +103,24 @@ async function make(
 }
 
 /**
- * Shows "typing…" for `typingDelayMs(text)`, then lets the send go. A failing indicator does not
+ * Shows "typing…" (or "recording…") for `ms`, then lets the send go. A failing indicator does not
  * stop the message (the send itself reports a missing chat); a client that stopped meanwhile does.
  */
-async function typeFirst(
+async function showFirst(
   deps: DeliveryDeps,
   engine: Engine,
   chatId: string,
-  text: string,
+  state: ChatState,
+  ms: number,
 ): Promise<void> {
   try {
-    await engine.ops.presence.sendState(chatId, 'typing');
+    await engine.ops.presence.sendState(chatId, state);
   } catch {
     // not reported: the typing indicator is best effort; the send goes on without it
     return;
   }
-  const clock = deps.typing!.clock;
-  await new Promise<void>((resolve) => clock.setTimeout(resolve, typingDelayMs(text)));
+  const clock = (deps.clock ?? deps.typing?.clock)!;
+  await new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
   if (deps.state() !== 'READY') {
     throw new WakitError('CONNECTION_LOST', `Client ${deps.client} is ${deps.state()}`);
   }

@@ -1,6 +1,6 @@
 import { WakitError } from '../../errors/index.js';
 import type { BacklogSource, PagedJob } from '../../queue/index.js';
-import { decodeContent, type OutboxStore } from '../../queue/outbox/index.js';
+import { decodeContent, type OpenEntry, type OutboxStore } from '../../queue/outbox/index.js';
 import { isActionKind, isLightKind } from './action-contract.js';
 import type { OutgoingContent } from '../types.js';
 
@@ -29,32 +29,7 @@ export function outboxBacklog(deps: OutboxBacklogDeps): BacklogSource {
     async load(priority, after, limit) {
       const rows = await outbox.openPage({ client, priority, after }, limit);
       const account = deps.account();
-      return rows.map((row): PagedJob => {
-        const job: PagedJob = {
-          id: row.id,
-          seq: row.seq,
-          createdAt: row.createdAt,
-          chatId: row.chatId,
-          kind: row.kind,
-          priority: row.priority,
-          ...(isActionKind(row.kind) ? { action: isLightKind(row.kind) ? 'light' : 'paced' } : {}),
-          ...(row.bypassBudget ? { bypassBudget: true } : {}),
-          ...(row.deferral ? { deferral: row.deferral } : {}),
-          run: async () =>
-            deps.deliver(
-              row.chatId,
-              await decodeContent(row.content, () => outbox.media(row.id)),
-              row.account,
-            ),
-        };
-        if (row.account && account && row.account !== account) {
-          job.error = new WakitError(
-            'SESSION_EXPIRED',
-            `Accepted for account ${row.account}, but ${account} is linked now: not sent`,
-          );
-        }
-        return job;
-      });
+      return rows.map((row) => journaledJob(deps, row, account));
     },
     fail(priority, after, error, now, except) {
       return outbox.failOpen(
@@ -63,4 +38,42 @@ export function outboxBacklog(deps: OutboxBacklogDeps): BacklogSource {
       );
     },
   };
+}
+
+/**
+ * A journaled send as a queue job (loaded from the backlog, or released when its time came): its
+ * content is decoded when it is its turn; one accepted for another account than the one linked now
+ * (`account`) carries SESSION_EXPIRED and is never sent.
+ */
+export function journaledJob(
+  deps: Pick<OutboxBacklogDeps, 'outbox' | 'deliver'>,
+  row: OpenEntry,
+  account: string | null,
+): PagedJob {
+  const { outbox } = deps;
+  const job: PagedJob = {
+    id: row.id,
+    seq: row.seq,
+    createdAt: row.createdAt,
+    chatId: row.chatId,
+    kind: row.kind,
+    priority: row.priority,
+    ...(isActionKind(row.kind) ? { action: isLightKind(row.kind) ? 'light' : 'paced' } : {}),
+    ...(row.bypassBudget ? { bypassBudget: true } : {}),
+    ...(row.deferral ? { deferral: row.deferral } : {}),
+    ...(row.sendAt !== undefined ? { sendAt: row.sendAt } : {}),
+    run: async () =>
+      deps.deliver(
+        row.chatId,
+        await decodeContent(row.content, () => outbox.media(row.id)),
+        row.account,
+      ),
+  };
+  if (row.account && account && row.account !== account) {
+    job.error = new WakitError(
+      'SESSION_EXPIRED',
+      `Accepted for account ${row.account}, but ${account} is linked now: not sent`,
+    );
+  }
+  return job;
 }

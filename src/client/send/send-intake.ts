@@ -8,6 +8,9 @@ import { FINISHED, encodeContent, type OutboxStore } from '../../queue/outbox/in
 import type { MediaResolver } from '../media/media-resolver.js';
 import { outboxBacklog } from './outbox-backlog.js';
 import { isActionKind, isLightKind } from './action-contract.js';
+import { ScheduledSends } from './scheduled-sends.js';
+import { scheduleTime, type ScheduleLimits, type SendAt } from './send-at.js';
+import { withTyping, type TypingOption } from './typing.js';
 import type { OutgoingContent, SendResult } from '../types.js';
 
 /** A send accepted by the queue: its tracking id and chat now, its WhatsApp id when it is sent. */
@@ -18,6 +21,8 @@ export interface QueuedSend {
   result: Promise<SendResult>;
   /** True when an idempotency key matched an earlier send: this is that send, not a new one. */
   duplicate?: boolean;
+  /** A scheduled send (`sendAt` ahead of now): not before this time (ms since epoch). */
+  scheduledAt?: number;
 }
 
 export interface AcceptOptions {
@@ -27,6 +32,10 @@ export interface AcceptOptions {
   idempotencyScope?: string;
   /** Past the send governor's budgets (`EnqueueOptions.bypassBudget`). */
   bypassBudget?: boolean;
+  /** Not before this time: journaled `scheduled` until then (docs/scheduling.md). */
+  sendAt?: SendAt;
+  /** Show "typing…" / "recording…" before the message goes (journaled with its content). */
+  typing?: TypingOption;
 }
 
 export interface SendIntakeDeps {
@@ -36,6 +45,10 @@ export interface SendIntakeDeps {
   media: MediaResolver;
   clock: Clock;
   log: Logger;
+  /** `queue.schedule` and `queue.maxSize`: limits of `sendAt`, room a release may take. */
+  schedule: ScheduleLimits & { maxSize: number };
+  /** This process runs the client and it is READY (scheduled sends are released only then). */
+  ready(): boolean;
   /** The linked account (`me` id) now, or null. */
   account(): string | null;
   /** Makes the send through the engine, refusing another account than `account`. */
@@ -79,10 +92,18 @@ export class SendIntake {
   #recovered = false;
   /** Every send queued here, its result from the queue. */
   readonly local: SendRoute;
+  /** The client's scheduled sends: released into the queue at their time, cancel, reschedule. */
+  readonly scheduled: ScheduledSends;
 
   constructor(deps: SendIntakeDeps) {
     this.#d = deps;
     deps.queue.pageTo(outboxBacklog(deps));
+    this.scheduled = new ScheduledSends({
+      ...deps,
+      maxSize: deps.schedule.maxSize,
+      limits: deps.schedule,
+      ...(deps.outbox.watch ? { pollMs: 1_000 } : {}),
+    });
     this.local = {
       admit: () => deps.queue.assertCapacity(),
       queueHere: true,
@@ -104,9 +125,16 @@ export class SendIntake {
     const { queue, outbox, clock } = this.#d;
     // a media URL the address policy refuses is the caller's error now, never a failed record later
     if ('source' in content) this.#d.media.check?.(content.source);
+    const sendAt = scheduleTime(options.sendAt, clock.now(), this.#d.schedule);
+    if (sendAt !== undefined && !outbox.schedule) {
+      throw new WakitError(
+        'SCHEDULE_UNSUPPORTED',
+        `The ${outbox.kind} outbox has no scheduled sends`,
+      );
+    }
     const admitted = route.admit();
     if (admitted) await admitted;
-    const stored = await this.#bytesOfPath(content);
+    const stored = withTyping(await this.#bytesOfPath(content), options.typing);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
     // one acceptance time for the outbox record and the queue's entry (list and item agree)
@@ -116,7 +144,7 @@ export class SendIntake {
       ? {
           scope: `${options.idempotencyScope ?? 'sdk'}:${this.#d.client}`,
           key: options.idempotencyKey,
-          hash: requestHash(chatId, json, media),
+          hash: requestHash(chatId, json, media, sendAt),
         }
       : undefined;
     const slot = idempotency && `${idempotency.scope}\n${idempotency.key}`;
@@ -143,13 +171,18 @@ export class SendIntake {
         ...(media ? { media } : {}),
         ...(idempotency ? { idempotency } : {}),
         ...(options.bypassBudget ? { bypassBudget: true } : {}),
+        ...(sendAt !== undefined ? { sendAt } : {}),
         createdAt,
       }));
     } finally {
       if (slot) this.#accepting.delete(slot);
     }
     if (duplicateOf) return this.#replay(duplicateOf, idempotency!.hash, route);
-    if (!route.queueHere) return this.#journaledFor(id, chatId, route);
+    if (!route.queueHere) {
+      const journaled = this.#journaledFor(id, chatId, route);
+      return sendAt === undefined ? journaled : Object.assign(journaled, { scheduledAt: sendAt });
+    }
+    if (sendAt !== undefined) return this.#scheduledHere(id, chatId, sendAt);
     let handle;
     try {
       handle = queue.enqueue({
@@ -191,6 +224,23 @@ export class SendIntake {
     };
   }
 
+  /** A send scheduled here: the scheduler releases it into this queue at its time. */
+  #scheduledHere(trackingId: string, chatId: string, scheduledAt: number): QueuedSend {
+    this.scheduled.poke();
+    const scheduled = this.scheduled;
+    let result: Promise<SendResult> | undefined;
+    return {
+      trackingId,
+      chatId,
+      scheduledAt,
+      get result() {
+        return (result ??= quiet(
+          scheduled.follow(trackingId).then(({ id }) => ({ id, trackingId })),
+        ));
+      },
+    };
+  }
+
   /** A send only journaled here: its result is the route's to follow. */
   #journaledFor(trackingId: string, chatId: string, route: SendRoute): QueuedSend {
     let result: Promise<SendResult> | undefined;
@@ -212,6 +262,7 @@ export class SendIntake {
    * After `rearm()` it runs again.
    */
   async recover(): Promise<number> {
+    this.scheduled.poke();
     if (this.#recovered) return 0;
     this.#recovered = true;
     const { outbox, queue, log, client } = this.#d;
@@ -269,6 +320,9 @@ export class SendIntake {
       chatId: record.chatId,
       result: quiet(result.then(({ id }) => ({ id, trackingId }))),
       duplicate: true,
+      ...(record.status === 'scheduled' && record.sendAt
+        ? { scheduledAt: Date.parse(record.sendAt) }
+        : {}),
     };
   }
 
@@ -295,8 +349,14 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
 }
 
 /** What makes two requests with one idempotency key "the same request". */
-function requestHash(chatId: string, json: string, media: Buffer | undefined): string {
+function requestHash(
+  chatId: string,
+  json: string,
+  media: Buffer | undefined,
+  sendAt: number | undefined,
+): string {
   const hash = createHash('sha256').update(chatId).update('\n').update(json);
   if (media) hash.update('\n').update(media);
+  if (sendAt !== undefined) hash.update(`\nsendAt:${sendAt}`);
   return hash.digest('base64url');
 }

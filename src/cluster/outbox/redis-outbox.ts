@@ -81,6 +81,10 @@ export class RedisOutbox implements OutboxStore {
   }
 
   async append(entry: OutboxEntry): Promise<Appended> {
+    if (entry.sendAt !== undefined) {
+      // not yet in the Redis outbox (docs/scheduling.md): refused, never sent early
+      throw new WakitError('SCHEDULE_UNSUPPORTED', 'The Redis outbox has no scheduled sends yet');
+    }
     if (this.#closed) throw new WakitError('SHUTTING_DOWN', 'The outbox is closed');
     const keys = this.#keys;
     const idem = entry.idempotency;

@@ -1,3 +1,4 @@
+import { WakitError } from '../../errors/index.js';
 import type { SendPriority, TrackedSend } from '../types.js';
 import type {
   Appended,
@@ -13,6 +14,7 @@ import type {
   RetentionPolicy,
   WaitingQuery,
 } from './outbox-store.js';
+import type { ScheduleStore } from './outbox-store.js';
 
 /**
  * An outbox that is made later (loaded on demand): every call waits for it, and calls made before
@@ -33,6 +35,16 @@ export class DeferredOutbox implements OutboxStore {
     // not reported: a failed load fails sdk.start() with its error
     this.#later.catch(() => undefined);
   }
+
+  /** The outbox's scheduled sends, once it is there (a store without them: SCHEDULE_UNSUPPORTED). */
+  readonly schedule: ScheduleStore = {
+    nextDue: (client) => this.#run((store) => scheduleOf(store).nextDue(client)),
+    releaseDue: (client, now, limit) =>
+      this.#run((store) => scheduleOf(store).releaseDue(client, now, limit)),
+    cancel: (id, now) => this.#run((store) => scheduleOf(store).cancel(id, now)),
+    reschedule: (id, sendAt, now) =>
+      this.#run((store) => scheduleOf(store).reschedule(id, sendAt, now)),
+  };
 
   /** Runs `op` on the outbox: at once when it is there and nothing waits, else in turn. */
   #run<T>(op: (store: OutboxStore) => T | Promise<T>): Promise<T> {
@@ -113,4 +125,9 @@ export class DeferredOutbox implements OutboxStore {
     const store = await this.#later.catch(() => undefined);
     await store?.close();
   }
+}
+
+function scheduleOf(store: OutboxStore): ScheduleStore {
+  if (store.schedule) return store.schedule;
+  throw new WakitError('SCHEDULE_UNSUPPORTED', `The ${store.kind} outbox has no scheduled sends`);
 }

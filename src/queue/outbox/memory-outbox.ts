@@ -1,6 +1,8 @@
 import type { SendPriority, TrackedSend } from '../types.js';
+import { MemorySchedule, type Item } from './memory-schedule.js';
 import {
   FINISHED,
+  isOpen,
   type Appended,
   type BulkFailure,
   type Deferral,
@@ -16,13 +18,6 @@ import {
   type WaitingQuery,
 } from './outbox-store.js';
 
-interface Item {
-  seq: number;
-  entry: OutboxEntry;
-  state: OutboxChange;
-  deferral?: Deferral;
-}
-
 /**
  * The outbox in memory (`queue.persistence: "memory"`): the same behaviour as the SQLite store,
  * for tests and for people who opt out; everything is lost when the process ends.
@@ -32,6 +27,7 @@ export class MemoryOutbox implements OutboxStore {
   readonly #items = new Map<string, Item>();
   readonly #keys = new Map<string, { id: string; hash: string }>();
   #seq = 0;
+  readonly schedule = new MemorySchedule(this.#items, tracked, openEntry);
 
   append(entry: OutboxEntry): Promise<Appended> {
     const idem = entry.idempotency;
@@ -44,7 +40,11 @@ export class MemoryOutbox implements OutboxStore {
     this.#items.set(entry.id, {
       seq,
       entry,
-      state: { status: 'queued', attempts: 0, updatedAt: entry.createdAt },
+      state: {
+        status: entry.sendAt === undefined ? 'queued' : 'scheduled',
+        attempts: 0,
+        updatedAt: entry.createdAt,
+      },
     });
     return Promise.resolve({ id: entry.id, seq });
   }
@@ -91,7 +91,7 @@ export class MemoryOutbox implements OutboxStore {
   open(client: string): Promise<OpenEntry[]> {
     return Promise.resolve(
       [...this.#items.values()]
-        .filter((i) => i.entry.client === client && !FINISHED.has(i.state.status))
+        .filter((i) => i.entry.client === client && isOpen(i.state.status))
         .sort((a, b) => a.seq - b.seq)
         .map(openEntry),
     );
@@ -110,7 +110,7 @@ export class MemoryOutbox implements OutboxStore {
   countOpen(client: string): Promise<Record<SendPriority, number>> {
     const counts: Record<SendPriority, number> = { reply: 0, normal: 0, bulk: 0 };
     for (const { entry, state } of this.#items.values()) {
-      if (entry.client === client && !FINISHED.has(state.status)) counts[entry.priority]++;
+      if (entry.client === client && isOpen(state.status)) counts[entry.priority]++;
     }
     return Promise.resolve(counts);
   }
@@ -156,11 +156,11 @@ function waiting({ seq, entry, state }: Item, query: WaitingQuery): boolean {
     seq > query.after &&
     entry.client === query.client &&
     entry.priority === query.priority &&
-    !FINISHED.has(state.status)
+    isOpen(state.status)
   );
 }
 
-function openEntry(item: Item): OpenEntry {
+export function openEntry(item: Item): OpenEntry {
   const { entry, state, seq, deferral } = item;
   return {
     ...entry,
@@ -171,7 +171,7 @@ function openEntry(item: Item): OpenEntry {
   };
 }
 
-function tracked({ entry, state }: Item): TrackedSend {
+export function tracked({ entry, state }: Item): TrackedSend {
   const record: TrackedSend = {
     id: entry.id,
     client: entry.client,
@@ -186,5 +186,6 @@ function tracked({ entry, state }: Item): TrackedSend {
   if (state.ack !== undefined) record.ack = state.ack;
   if (state.error) record.error = state.error;
   if (state.sentAt !== undefined) record.sentAt = new Date(state.sentAt).toISOString();
+  if (entry.sendAt !== undefined) record.sendAt = new Date(entry.sendAt).toISOString();
   return record;
 }

@@ -24,6 +24,11 @@ export interface OutboxEntry {
   createdAt: number;
   /** Goes out whatever the send governor's budgets say (an operator's override, logged). */
   bypassBudget?: boolean;
+  /**
+   * A scheduled send: journaled `scheduled`, not waiting (not open) until `releaseDue` makes it
+   * `queued` at this time (ms since epoch; docs/scheduling.md).
+   */
+  sendAt?: number;
 }
 
 /** Why and until when the send governor keeps a waiting send (docs/safety.md). */
@@ -109,6 +114,31 @@ export interface AppendedNotice {
   own: boolean;
 }
 
+/**
+ * The scheduled sends of an outbox (`sendAt`, docs/scheduling.md): journaled `scheduled`, they are
+ * not open (recovery, pages and counts skip them) until their time, when `releaseDue` turns them
+ * `queued` in one atomic step, so that a send is released once even when two processes ask. Cancel
+ * and reschedule are atomic against the release: a send either is still `scheduled` (and changes)
+ * or went already (and does not).
+ */
+export interface ScheduleStore {
+  /** The earliest `sendAt` of a client's scheduled sends; undefined when none is scheduled. */
+  nextDue(client: string): Promise<number | undefined>;
+  /**
+   * Makes up to `limit` scheduled sends of `client` due at `now` (sendAt ≤ now) `queued`, earliest
+   * first, and returns them as open entries (as recovery would load them). Durable when it resolves.
+   */
+  releaseDue(client: string, now: number, limit: number): Promise<OpenEntry[]>;
+  /**
+   * Cancels a scheduled send (`cancelled`: it never goes). Resolves to its record afterwards:
+   * `cancelled` when this call cancelled it, any other status when it was not scheduled (any
+   * more); undefined when there is no such send.
+   */
+  cancel(id: string, now: number): Promise<TrackedSend | undefined>;
+  /** Moves a scheduled send to `sendAt`; the record afterwards, as for `cancel`. */
+  reschedule(id: string, sendAt: number, now: number): Promise<TrackedSend | undefined>;
+}
+
 export interface OutboxStore {
   readonly kind: 'sqlite' | 'memory' | 'redis';
   /**
@@ -155,6 +185,8 @@ export interface OutboxStore {
    * Stores of one process (SQLite, memory) do not implement it: every send is accepted locally.
    */
   watch?(client: string, listener: (notice: AppendedNotice) => void): () => void;
+  /** Scheduled sends (`OutboxEntry.sendAt`); a store without it refuses them (SCHEDULE_UNSUPPORTED). */
+  readonly schedule?: ScheduleStore;
   close(): Promise<void>;
 }
 
@@ -189,4 +221,10 @@ export const FINISHED: ReadonlySet<TrackingStatus> = new Set([
   'read',
   'played',
   'failed',
+  'cancelled',
 ]);
+
+/** An unfinished send that waits for its turn (queued or in flight), not a scheduled one. */
+export function isOpen(status: TrackingStatus): boolean {
+  return !FINISHED.has(status) && status !== 'scheduled';
+}

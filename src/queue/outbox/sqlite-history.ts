@@ -24,7 +24,9 @@ export function listSends(db: Database.Database, query: ListQuery): ListPage {
     where.push('status = ?');
     params.push(query.status);
     // lets SQLite use the partial index of unfinished sends
-    if (!FINISHED.has(query.status)) where.push(`status IN ('queued', 'sending')`);
+    if (query.status === 'queued' || query.status === 'sending') {
+      where.push(`status IN ('queued', 'sending')`);
+    }
   }
   if (query.since !== undefined) {
     where.push('created_at >= ?');

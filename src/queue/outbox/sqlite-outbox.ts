@@ -15,6 +15,8 @@ import {
 } from './sqlite-rows.js';
 import { listSends, pruneSends } from './sqlite-history.js';
 import { SqliteWaiting } from './sqlite-waiting.js';
+import { SqliteSchedule } from './sqlite-schedule.js';
+import type { ScheduleStore } from './outbox-store.js';
 import { LazyProgress } from './lazy-progress.js';
 import { OutcomeLog } from './outcome-log.js';
 import {
@@ -92,6 +94,7 @@ export class SqliteOutbox implements OutboxStore {
   readonly #byKey: Database.Statement;
   readonly #get: Database.Statement;
   readonly #waiting: SqliteWaiting;
+  readonly schedule: ScheduleStore;
   /** Outcomes between group commits (default durability); none with fsync: it commits each. */
   readonly #outcomes: OutcomeLog | undefined;
   /** An outcome is pending that is in no log: `committed()` must commit it. */
@@ -120,8 +123,8 @@ export class SqliteOutbox implements OutboxStore {
     // Positional parameters: binding an object by name costs a property look-up per column.
     this.#insert = this.#db.prepare(
       `INSERT INTO sends (id, client, account, chat_id, kind, priority, content, media, idem_scope,
-        idem_key, idem_hash, status, attempts, created_at, updated_at, bypass_budget)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)`,
+        idem_key, idem_hash, status, attempts, created_at, updated_at, bypass_budget, send_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
     );
     this.#defer = this.#db.prepare('UPDATE sends SET due_at = ?, due_budget = ? WHERE id = ?');
     this.#update = this.#db.prepare(UPDATE_SQL);
@@ -131,6 +134,7 @@ export class SqliteOutbox implements OutboxStore {
     );
     this.#get = this.#db.prepare('SELECT * FROM sends WHERE id = ?');
     this.#waiting = new SqliteWaiting(this.#db);
+    this.schedule = new SqliteSchedule(this.#db, () => this.#sync(), this.#file);
     this.#write = this.#db.transaction((ops: readonly Op[]) => this.#writeOps(ops));
     if (options.durability !== 'fsync') {
       try {
@@ -278,9 +282,11 @@ export class SqliteOutbox implements OutboxStore {
         idem?.scope ?? null,
         idem?.key ?? null,
         idem?.hash ?? null,
+        entry.sendAt === undefined ? 'queued' : 'scheduled',
         entry.createdAt,
         entry.createdAt,
         entry.bypassBudget ? 1 : null,
+        entry.sendAt ?? null,
       );
       op.outcome = { id: entry.id, seq: Number(lastInsertRowid) };
     }

@@ -29,6 +29,7 @@ export interface Row {
   bypass_budget: number | null;
   due_at: number | null;
   due_budget: string | null;
+  send_at: number | null;
 }
 
 /**
@@ -73,7 +74,13 @@ const ADDED_COLUMNS: Readonly<Record<string, string>> = {
   bypass_budget: 'INTEGER',
   due_at: 'INTEGER',
   due_budget: 'TEXT',
+  send_at: 'INTEGER',
 };
+
+/** Indexes on added columns: made once the columns are there (an older file gets them late). */
+const ADDED_INDEXES = `
+CREATE INDEX IF NOT EXISTS sends_scheduled ON sends (client, send_at) WHERE status = 'scheduled';
+`;
 
 /** A file made by an older version gets the columns added since (it keeps its rows). */
 export function addColumns(db: Database.Database): void {
@@ -82,6 +89,7 @@ export function addColumns(db: Database.Database): void {
   for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
     if (!have.has(name)) db.exec(`ALTER TABLE sends ADD COLUMN ${name} ${type}`);
   }
+  db.exec(ADDED_INDEXES);
 }
 
 /** Delivery progress after `sent`: written lazily (coalesced), as recovery does not need it. */
@@ -116,6 +124,7 @@ export function toOpen(row: Row): OpenEntry {
     attempts: row.attempts,
     seq: row.seq,
     ...(row.bypass_budget === 1 ? { bypassBudget: true } : {}),
+    ...(row.send_at !== null ? { sendAt: row.send_at } : {}),
     ...(row.due_at !== null
       ? { deferral: { budget: row.due_budget ?? '', dueAt: row.due_at } }
       : {}),
@@ -138,6 +147,7 @@ export function toTracked(row: Row): TrackedSend {
   if (row.error_code !== null)
     record.error = { code: row.error_code as ErrorCode, message: row.error_message ?? '' };
   if (row.sent_at !== null) record.sentAt = new Date(row.sent_at).toISOString();
+  if (row.send_at !== null) record.sendAt = new Date(row.send_at).toISOString();
   return record;
 }
 
