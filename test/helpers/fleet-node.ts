@@ -5,7 +5,8 @@
  *
  * Ground truth: every message that reaches one of the simulated `phones` is appended to the shared
  * `received` file synchronously (one short line with O_APPEND) before the engine's send returns,
- * tagged with this node's id, so a SIGKILL never loses the record of a message that arrived.
+ * tagged with this node's id and the time it arrived (`at`, Date.now()), so a SIGKILL never loses
+ * the record of a message that arrived.
  *
  * stdout: JSON lines `{ "event": ..., "node": ... }`: `started`, `qr`, `authenticated` (restored),
  * `ready`, `state`, `stopping`, `stopped`, `failed`, `received` (a phone got a message), and with
@@ -130,7 +131,7 @@ for (const number of options.phones) {
   account.receive = (record) => {
     appendFileSync(
       options.received,
-      `${JSON.stringify({ to: number, body: record.body, node })}\n`,
+      `${JSON.stringify({ to: number, body: record.body, node, at: Date.now() })}\n`,
     );
     receive(record);
     report('received', { to: number, body: record.body });

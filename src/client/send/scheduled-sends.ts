@@ -29,7 +29,8 @@ export interface ScheduledSendsDeps extends Pick<OutboxBacklogDeps, 'deliver' | 
   ready(): boolean;
   /**
    * A shared outbox (a fleet): other nodes schedule, cancel and reschedule this client's sends, so
-   * the outbox is looked at at least this often.
+   * the outbox is looked at at least this often; results handed out here for sends another node
+   * cancelled or sent settle then too (also while this node does not run the client).
    */
   pollMs?: number;
 }
@@ -168,7 +169,13 @@ export class ScheduledSends {
     this.#timer = undefined;
     try {
       const schedule = outbox.schedule;
-      if (!schedule || !ready()) return;
+      const poll = this.#d.pollMs;
+      // a shared outbox: results handed out here settle when another node cancelled or sent it
+      if (poll !== undefined) for (const id of this.#waiters.keys()) this.#settleFromOutbox(id);
+      if (!schedule || !ready()) {
+        if (poll !== undefined && this.#waiters.size > 0) this.#arm(poll);
+        return;
+      }
       for (;;) {
         if (!this.#room()) return this.#arm(RETRY_MS);
         const { pending, running } = queue.stats();

@@ -17,6 +17,7 @@ import {
   type Deferral,
 } from '../../queue/outbox/outbox-store.js';
 import { FirstConnection } from './redis-first-connection.js';
+import { RedisSchedule } from './redis-schedule.js';
 import { StatusWriter } from './redis-status-writer.js';
 import { listSends, pruneSends, readSends } from './redis-history.js';
 import { OutboxKeys, PRIORITIES, toOpen, toTracked } from './redis-rows.js';
@@ -49,6 +50,8 @@ type Call = (...args: unknown[]) => Promise<unknown>;
  * AOF (`appendfsync everysec` or `always`) that is Redis's durability (docs/scaling.md). While
  * Redis is unreachable appends reject at once with STORAGE_UNAVAILABLE, storing nothing, and status
  * changes wait (the newest per send) and are retried until written: `committed()` waits with them.
+ * A send with `sendAt` waits in its client's scheduled set until `schedule.releaseDue` (any node,
+ * atomically) moves it into the open index at its time (redis-schedule.ts).
  */
 export class RedisOutbox implements OutboxStore {
   readonly kind = 'redis' as const;
@@ -61,6 +64,8 @@ export class RedisOutbox implements OutboxStore {
   readonly #watchers = new Map<string, Set<(notice: AppendedNotice) => void>>();
   #subscriber: Redis | undefined;
   #closed = false;
+  /** Scheduled sends: the clients' scheduled sets, released atomically (redis-schedule.ts). */
+  readonly schedule: RedisSchedule;
 
   constructor(options: RedisOutboxOptions) {
     this.#options = options;
@@ -78,13 +83,18 @@ export class RedisOutbox implements OutboxStore {
       connection: this.#connection,
       onError: (error) => options.onError(error),
     });
+    this.schedule = new RedisSchedule({
+      redis: this.#redis,
+      keys: this.#keys,
+      ttlMs: this.#ttl(),
+      run: (what, call) => {
+        if (!this.#closed) return this.#read(what, call);
+        return Promise.reject(new WakitError('SHUTTING_DOWN', 'The outbox is closed'));
+      },
+    });
   }
 
   async append(entry: OutboxEntry): Promise<Appended> {
-    if (entry.sendAt !== undefined) {
-      // not yet in the Redis outbox (docs/scheduling.md): refused, never sent early
-      throw new WakitError('SCHEDULE_UNSUPPORTED', 'The Redis outbox has no scheduled sends yet');
-    }
     if (this.#closed) throw new WakitError('SHUTTING_DOWN', 'The outbox is closed');
     const keys = this.#keys;
     const idem = entry.idempotency;
@@ -98,6 +108,7 @@ export class RedisOutbox implements OutboxStore {
         keys.list,
         keys.clientList(entry.client),
         keys.media(entry.id),
+        keys.scheduled(entry.client),
         entry.id,
         entry.client,
         entry.account ?? '',
@@ -113,6 +124,7 @@ export class RedisOutbox implements OutboxStore {
         keys.channel,
         this.nodeId,
         entry.bypassBudget ? '1' : '',
+        entry.sendAt === undefined ? '' : String(entry.sendAt),
       ),
     )) as [string, string | number, string?];
     if (reply[0] === 'dup') {

@@ -7,6 +7,7 @@
  * - `<p>:media:<id>` its media bytes, when it has any;
  * - `<p>:idem:<len>:<scope>:<key>` `"<id>\n<hash>"` of the send an idempotency key stands for;
  * - `<p>:open:<client>:<priority>` ZSET of unfinished sends by seq (the owner's pages);
+ * - `<p>:scheduled:<client>` ZSET of scheduled sends by sendAt (released into `open` at their time);
  * - `<p>:list` and `<p>:list:<client>` ZSETs of every send by seq (newest-first listing);
  * - `<p>:done` ZSET of finished sends by last update time (retention);
  * - channel `<keyPrefix>:outbox:appended`: `{client, seq, nodeId}` per append.
@@ -52,6 +53,11 @@ export class OutboxKeys {
     return `${this.base}:open:${client}:${priority}`;
   }
 
+  /** A client's scheduled sends by sendAt (same name as in redis-schedule-scripts.ts). */
+  scheduled(client: string): string {
+    return `${this.base}:scheduled:${client}`;
+  }
+
   clientList(client: string): string {
     return `${this.base}:list:${client}`;
   }
@@ -94,6 +100,7 @@ export function toOpen(hash: SendHash): OpenEntry {
     attempts: Number(hash.attempts),
     seq: Number(hash.seq),
     ...(hash.bypassBudget === '1' ? { bypassBudget: true } : {}),
+    ...(hash.sendAt !== undefined ? { sendAt: Number(hash.sendAt) } : {}),
     ...(hash.dueAt
       ? { deferral: { budget: hash.dueBudget ?? '', dueAt: Number(hash.dueAt) } }
       : {}),
@@ -116,6 +123,7 @@ export function toTracked(hash: SendHash): TrackedSend {
   if (hash.errorCode !== undefined)
     record.error = { code: hash.errorCode as ErrorCode, message: hash.errorMessage ?? '' };
   if (hash.sentAt !== undefined) record.sentAt = new Date(Number(hash.sentAt)).toISOString();
+  if (hash.sendAt !== undefined) record.sendAt = new Date(Number(hash.sendAt)).toISOString();
   return record;
 }
 

@@ -7,6 +7,8 @@
  * Redis Cluster.
  */
 
+import { SCHEDULE_SCRIPTS } from './redis-schedule-scripts.js';
+
 /** The idempotency key's name in Lua (same as `idemKey` in redis-rows.ts: byte length, then text). */
 const IDEM_KEY_LUA = `
 local function idemKey(p, scope, key)
@@ -14,11 +16,15 @@ local function idemKey(p, scope, key)
 end`;
 
 /**
- * KEYS: seq, send, idem, open, list, client list, media.
+ * KEYS: seq, send, idem, open, list, client list, media, scheduled set (of the client).
  * ARGV: id, client, account ('' = none), chatId, kind, priority, content, createdAt, idemScope,
- * idemKey ('' = none), idemHash, media ('' = none), channel, nodeId, bypassBudget ('1' or '').
- * The idempotency key has no expiry while its send is open; finishing the send sets one.
- * Returns {'dup', id, hash} when the idempotency key is taken, else {'ok', seq}.
+ * idemKey ('' = none), idemHash, media ('' = none), channel, nodeId, bypassBudget ('1' or ''),
+ * sendAt ('' = none).
+ * A send with sendAt is journaled `scheduled`, in the client's scheduled set instead of its open
+ * index, and no notice is published (it is not the owner's to page in; redis-schedule-scripts.ts
+ * releases it at its time). The idempotency key has no expiry while its send is unfinished;
+ * finishing the send sets one. Returns {'dup', id, hash} when the idempotency key is taken, else
+ * {'ok', seq}.
  */
 export const APPEND_LUA = `
 if ARGV[10] ~= '' then
@@ -33,9 +39,12 @@ if ARGV[10] ~= '' then
   end
 end
 local seq = redis.call('INCR', KEYS[1])
+local scheduled = ARGV[16] ~= ''
 redis.call('HSET', KEYS[2], 'seq', seq, 'id', ARGV[1], 'client', ARGV[2], 'chatId', ARGV[4],
-  'kind', ARGV[5], 'priority', ARGV[6], 'content', ARGV[7], 'status', 'queued', 'attempts', 0,
+  'kind', ARGV[5], 'priority', ARGV[6], 'content', ARGV[7],
+  'status', scheduled and 'scheduled' or 'queued', 'attempts', 0,
   'createdAt', ARGV[8], 'updatedAt', ARGV[8])
+if scheduled then redis.call('HSET', KEYS[2], 'sendAt', ARGV[16]) end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], 'account', ARGV[3]) end
 if ARGV[15] == '1' then redis.call('HSET', KEYS[2], 'bypassBudget', '1') end
 if ARGV[10] ~= '' then
@@ -45,9 +54,13 @@ if ARGV[12] ~= '' then
   redis.call('SET', KEYS[7], ARGV[12])
   redis.call('HSET', KEYS[2], 'media', '1')
 end
-redis.call('ZADD', KEYS[4], seq, ARGV[1])
 redis.call('ZADD', KEYS[5], seq, ARGV[1])
 redis.call('ZADD', KEYS[6], seq, ARGV[1])
+if scheduled then
+  redis.call('ZADD', KEYS[8], ARGV[16], ARGV[1])
+  return {'ok', seq}
+end
+redis.call('ZADD', KEYS[4], seq, ARGV[1])
 redis.call('PUBLISH', ARGV[13], cjson.encode({client = ARGV[2], seq = seq, nodeId = ARGV[14]}))
 return {'ok', seq}
 `;
@@ -115,7 +128,7 @@ for i = 2, #ARGV do
   local key = p .. ':send:' .. id
   local f = redis.call('HMGET', key, 'client', 'status', 'idemScope', 'idemKey')
   redis.call('ZREM', p .. ':done', id)
-  if f[2] and f[2] ~= 'queued' and f[2] ~= 'sending' then
+  if f[2] and f[2] ~= 'queued' and f[2] ~= 'sending' and f[2] ~= 'scheduled' then
     redis.call('DEL', key, p .. ':media:' .. id)
     redis.call('ZREM', p .. ':list', id)
     redis.call('ZREM', p .. ':list:' .. f[1], id)
@@ -134,10 +147,11 @@ return removed
 
 /** The scripts as ioredis custom commands (EVALSHA, loaded again after a Redis restart). */
 export const SCRIPTS = {
-  wakitOutboxAppend: { numberOfKeys: 7, lua: APPEND_LUA },
+  wakitOutboxAppend: { numberOfKeys: 8, lua: APPEND_LUA },
   wakitOutboxUpdate: { numberOfKeys: 0, lua: UPDATE_LUA },
   wakitOutboxFailOpen: { numberOfKeys: 0, lua: FAIL_OPEN_LUA },
   wakitOutboxPrune: { numberOfKeys: 0, lua: PRUNE_LUA },
+  ...SCHEDULE_SCRIPTS,
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;
