@@ -1,8 +1,11 @@
 // The ai plugin as a bot author turns it on: by its built-in name in the config, with turns (a
 // burst is one model call), and its memory kept across a restart (the chat state's SQLite file).
 import { expect } from 'chai';
-import { testChat } from '../../../src/entries/testing.js';
-import { linkedClient, simulatorSdk } from '../../helpers/sdk-fixtures.js';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createTestSdk } from '../../../src/index.js';
+import { testChat, VirtualClock } from '../../../src/entries/testing.js';
+import { linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';
 import { ALICE, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
 import { fakeModel, type FakeModel } from './fake-model.js';
 
@@ -19,26 +22,44 @@ describe('ai plugin: by name in the config', function () {
     ai: { baseURL: model.baseURL, model: 'fake-model', apiKey: 'k', systemPrompt: 'S' },
   });
 
-  it('answers a burst once, as one turn (conversations.turns)', async () => {
+  it('answers a burst once, as one turn (conversations.turns, virtual clock)', async () => {
     model = await fakeModel([{ text: 'One answer.' }, { text: 'never' }]);
-    fx = await pluginFixture({
-      plugins: aiConfig(),
-      conversations: { turns: { quietMs: 150, maxMs: 2_000 } },
-    });
-    await fx.start();
-    const alice = testChat(fx.sdk, ALICE);
-    const phone = fx.sdk.simulator.phone(ALICE);
-    const bot = fx.sdk.client('bot').info().me?.id ?? '';
-    // three lines sent at once: well within the quiet window
-    await Promise.all(['hi', 'I have a question', 'about my order'].map((t) => phone.send(bot, t)));
-    await alice.expectReply('One answer.');
-    await alice.expectNoReply();
-    expect(model.requests).to.have.length(1);
-    const user = model.requests[0]?.messages.at(-1);
-    expect(user?.role).to.equal('user');
-    expect(
-      (typeof user?.content === 'string' ? user.content : '').split('\n').sort(),
-    ).to.deep.equal(['about my order', 'hi', 'I have a question'].sort());
+    const { dir } = await tempDir();
+    const file = path.join(dir, 'bot.config.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        engine: { type: 'whatsapp-web.js' },
+        auth: { type: 'local' },
+        clients: ['bot'],
+        conversations: { turns: { quietMs: 3_000, maxMs: 15_000 } },
+        plugins: aiConfig(),
+      }),
+    );
+    const clock = new VirtualClock();
+    const sdk = await createTestSdk(file, { phone: '15550000001', clock });
+    try {
+      await sdk.start();
+      await sdk.client('bot').waitUntilReady({ timeoutMs: 5_000 });
+      const alice = testChat(sdk, ALICE, { clock });
+      await alice.send('hi');
+      await alice.advance(1_000);
+      await alice.send('I have a question');
+      await alice.advance(1_000);
+      await alice.send('about my order');
+      await alice.expectNoReply(); // the window is open: nothing yet, no model call
+      expect(model.requests).to.have.length(0);
+      await alice.advance(3_000);
+      await alice.expectReply('One answer.');
+      await alice.expectNoReply();
+      expect(model.requests).to.have.length(1);
+      expect(model.requests[0]?.messages.at(-1)).to.deep.equal({
+        role: 'user',
+        content: 'hi\nI have a question\nabout my order',
+      });
+    } finally {
+      await sdk.stop();
+    }
   });
 
   it('keeps its memory across a restart (same data directory)', async () => {
