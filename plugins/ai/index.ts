@@ -146,6 +146,11 @@ export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}) {
             : []
           : capped(result.texts, options.maxMessagesPerTurn);
         if (!handoff && texts.length === 0) texts.push(options.fallbackMessage);
+        // a person may have taken the chat while the model was thinking: do not talk over them
+        if (!handoff && (await chats.mode(client.name, message.chatId)).mode !== 'bot') {
+          ctx.log.info({ client: client.name, chat: message.chatId }, 'ai: chat taken meanwhile');
+          texts.length = 0;
+        }
         // the chat is the person's before the last words go out: nothing of the bot's follows
         if (handoff) await chats.setMode(client.name, message.chatId, 'human');
         for (const reply of texts) await send(client, message, reply);

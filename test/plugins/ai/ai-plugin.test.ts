@@ -6,7 +6,13 @@ import { createAiPlugin, defineAiTool, type AiOptionsInput } from '../../../plug
 import { testChat } from '../../../src/entries/testing.js';
 import { definePlugin, z } from '../../../src/index.js';
 import type { AiTool } from '../../../plugins/ai/index.js';
-import { ALICE, ALICE_ID, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
+import {
+  ALICE,
+  ALICE_ID,
+  eventually,
+  pluginFixture,
+  type PluginFixture,
+} from '../plugin-helpers.js';
 import { fakeModel, type FakeModel, type Step } from './fake-model.js';
 
 const asText = (content: unknown) =>
@@ -92,6 +98,18 @@ describe('ai plugin (local fake model)', function () {
     await alice.send('hello?');
     await alice.expectNoReply();
     expect(model.requests).to.have.length(0);
+  });
+
+  it('a chat taken by a person while the model thinks gets no answer', async () => {
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const alice = await start([{ text: 'too late', hold }]);
+    await alice.send('hello');
+    await eventually(() => model.requests.length === 1);
+    await fx.sdk.chats.setMode('bot', ALICE_ID, 'human');
+    release();
+    await alice.expectNoReply();
+    expect(model.requests).to.have.length(1);
   });
 
   it('a failing model gets the fallback message, once, and the error is reported', async () => {

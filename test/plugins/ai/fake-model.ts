@@ -11,9 +11,9 @@ type Completion = OpenAI.Chat.Completions.ChatCompletion;
 type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
 export type ChatRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
-/** One scripted answer: words, tool calls, an HTTP error, or no answer at all. */
+/** One scripted answer: words (held until a promise settles), tool calls, an HTTP error, or none. */
 export type Step =
-  | { text: string; tokens?: number }
+  | { text: string; tokens?: number; hold?: Promise<void> }
   | { tools: { name: string; args: unknown }[]; tokens?: number }
   | { status: number }
   | { hang: true };
@@ -94,8 +94,14 @@ export async function fakeModel(script: Step[] = []): Promise<FakeModel> {
         res.end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(completion(step, requests.length, step.tokens ?? 10)));
+      const n = requests.length;
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(completion(step, n, step.tokens ?? 10)));
+      };
+      // `hold`: the answer waits for the test (something happens while the model thinks)
+      if ('hold' in step && step.hold) void step.hold.then(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
