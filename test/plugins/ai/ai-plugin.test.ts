@@ -212,6 +212,22 @@ describe('ai plugin (local fake model)', function () {
     expect(third?.tools, 'the call after the last round offers no tools').to.equal(undefined);
   });
 
+  it('sends at most maxMessagesPerTurn messages: the rest is joined into the last', async () => {
+    const alice = await start(
+      [
+        { text: 'Let me check.', tools: [{ name: 'handoff_not_here', args: {} }] },
+        { text: 'Done: nothing found.' },
+      ],
+      { maxMessagesPerTurn: 1 },
+    );
+    await alice.send('check please');
+    await alice.expectReply('Let me check.\n\nDone: nothing found.');
+    await alice.expectNoReply();
+    expect(asText(model.requests[1]?.messages.at(-1)?.content)).to.equal(
+      'error: no tool named handoff_not_here',
+    );
+  });
+
   it('commands claim their messages before it; media without text gets the polite answer', async () => {
     const alice = await start(
       [{ text: 'never' }],

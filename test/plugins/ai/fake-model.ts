@@ -14,7 +14,7 @@ export type ChatRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonS
 /** One scripted answer: words (held until a promise settles), tool calls, an HTTP error, or none. */
 export type Step =
   | { text: string; tokens?: number; hold?: Promise<void> }
-  | { tools: { name: string; args: unknown }[]; tokens?: number }
+  | { tools: { name: string; args: unknown }[]; text?: string; tokens?: number }
   | { status: number }
   | { hang: true };
 
@@ -27,18 +27,17 @@ export interface FakeModel {
 }
 
 function completion(
-  step: { text: string } | { tools: { name: string; args: unknown }[] },
+  step: { text?: string; tools?: { name: string; args: unknown }[] },
   n: number,
   tokens: number,
 ): Completion {
-  const toolCalls: ToolCall[] | undefined =
-    'tools' in step
-      ? step.tools.map((t, i) => ({
-          id: `call_${n}_${i}`,
-          type: 'function',
-          function: { name: t.name, arguments: JSON.stringify(t.args) },
-        }))
-      : undefined;
+  const toolCalls: ToolCall[] | undefined = step.tools
+    ? step.tools.map((t, i) => ({
+        id: `call_${n}_${i}`,
+        type: 'function',
+        function: { name: t.name, arguments: JSON.stringify(t.args) },
+      }))
+    : undefined;
   return {
     id: `chatcmpl-${n}`,
     object: 'chat.completion',
@@ -51,7 +50,7 @@ function completion(
         finish_reason: toolCalls ? 'tool_calls' : 'stop',
         message: {
           role: 'assistant',
-          content: 'text' in step ? step.text : null,
+          content: step.text ?? null,
           refusal: null,
           ...(toolCalls ? { tool_calls: toolCalls } : {}),
         },
