@@ -30,6 +30,7 @@ export default defineConfig({
     'plugins/forwarder/index': 'plugins/forwarder/index.ts',
     'plugins/media-saver/index': 'plugins/media-saver/index.ts',
     'plugins/mcp/index': 'plugins/mcp/index.ts',
+    'plugins/ai/index': 'plugins/ai/index.ts',
   },
   format: ['esm'],
   target: 'node20',

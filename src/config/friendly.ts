@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ErrorIssue } from '../errors/index.js';
 
 /** Built-in plugins: a top-level key named like one is probably meant under `plugins`. */
-const BUILT_IN_PLUGINS = ['rest', 'auto-reply', 'forwarder', 'media-saver'];
+const BUILT_IN_PLUGINS = ['rest', 'auto-reply', 'forwarder', 'media-saver', 'ai'];
 
 /** Edit distance (insert, delete, substitute, swap of neighbours), case-insensitive. */
 export function editDistance(a: string, b: string): number {

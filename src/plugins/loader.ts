@@ -9,7 +9,7 @@ import type { PluginEntry } from './plugin-set.js';
 import type { Plugin } from './types.js';
 
 /** Built-in plugins, by the name used as a `config.plugins` key. */
-export const BUILT_IN_PLUGINS = ['rest', 'auto-reply', 'forwarder', 'media-saver'] as const;
+export const BUILT_IN_PLUGINS = ['rest', 'auto-reply', 'forwarder', 'media-saver', 'ai'] as const;
 export type BuiltInPluginName = (typeof BUILT_IN_PLUGINS)[number];
 
 export function isBuiltInPlugin(key: string): key is BuiltInPluginName {

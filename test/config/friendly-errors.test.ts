@@ -93,7 +93,9 @@ describe('config.schema.json: editor help for built-in plugins', () => {
       'auto-reply',
       'forwarder',
       'media-saver',
+      'ai',
     ]);
+    expect(plugins.ai?.anyOf[0].properties).to.include.keys('baseURL', 'model', 'apiKey');
     expect(plugins.rest?.anyOf[0].properties).to.include.keys('port', 'tokens', 'webhooks');
     expect(plugins['auto-reply']?.anyOf[0].properties).to.include.keys('rules');
     expect(plugins.forwarder?.anyOf[0].properties).to.include.keys('routes');

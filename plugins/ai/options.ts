@@ -1,0 +1,66 @@
+/** The `ai` plugin's options (bot.config.json `plugins.ai`), checked by zod like any plugin's. */
+import { chatIdSchema, z } from '../../src/index.js';
+
+export const aiOptions = z
+  .object({
+    /**
+     * The OpenAI-compatible endpoint: `https://api.openai.com/v1` (default), OpenRouter's, an
+     * Azure deployment's, Ollama's `http://localhost:11434/v1`, vLLM's, LM Studio's.
+     */
+    baseURL: z.string().url().default('https://api.openai.com/v1'),
+    /** The model name the endpoint knows (`gpt-4o-mini`, `llama3.1`, …). */
+    model: z.string().min(1),
+    /** The key, usually `${OPENAI_API_KEY}` (the config substitutes it); local servers take any. */
+    apiKey: z.string().default('none'),
+    /** Query parameters on every call (Azure: `{ "api-version": "2024-10-21" }`). */
+    defaultQuery: z.record(z.string(), z.string()).optional(),
+    /** Headers on every call (Azure: `{ "api-key": "${AZURE_KEY}" }`). */
+    defaultHeaders: z.record(z.string(), z.string()).optional(),
+    systemPrompt: z
+      .string()
+      .max(20_000)
+      .default('You are a helpful assistant on WhatsApp. Answer briefly.'),
+    temperature: z.number().min(0).max(2).optional(),
+    /** Only on these clients (names); all when absent. */
+    clients: z.array(z.string()).optional(),
+    /** Only in these chats (ids or phone numbers); every private chat when absent. */
+    chats: z.array(chatIdSchema).optional(),
+    /** Answer in groups too (every group, or those in `chats`). */
+    groups: z.boolean().default(false),
+    /** Turns (a person's message and the answer) kept per chat as the model's memory. */
+    maxTurnsInMemory: z.number().int().min(0).max(100).default(10),
+    /** Longest stored text of one message in memory (characters; longer ones are cut). */
+    maxMemoryChars: z.number().int().min(100).max(20_000).default(2_000),
+    /** The whole turn (every model call and tool round) must finish within this (ms). */
+    turnDeadlineMs: z.number().int().min(100).max(600_000).default(20_000),
+    /** Model calls that may ask for tools within one turn; the next call gets no tools. */
+    maxToolRounds: z.number().int().min(0).max(10).default(3),
+    /** At most this many messages sent per turn (the rest is joined into the last one). */
+    maxMessagesPerTurn: z.number().int().min(1).max(10).default(2),
+    /** Sent when the model fails or does not answer in time. */
+    fallbackMessage: z
+      .string()
+      .min(1)
+      .default('Sorry, I cannot answer right now. Please try again in a moment.'),
+    /** Sent instead of calling the model when a token budget is used up. */
+    budgetMessage: z
+      .string()
+      .min(1)
+      .default('I have answered a lot today and must stop here. A person will get back to you.'),
+    /** Sent to a message with no text (an image, a voice note): they are not understood yet. */
+    mediaMessage: z.string().min(1).default('Sorry, I can only read text messages for now.'),
+    /** Sent when the model hands the chat to a person (the `handoff` tool); `""`: nothing. */
+    handoffMessage: z.string().default('I am passing you to a person, who will answer here.'),
+    /** Offer the model the `handoff` tool. */
+    handoff: z.boolean().default(true),
+    /** Tokens (prompt + completion, as the endpoint counts them) per chat per UTC day; 0: none. */
+    chatTokensPerDay: z.number().int().min(0).default(50_000),
+    /** Tokens per client per UTC day (this process's count); 0: no limit. */
+    clientTokensPerDay: z.number().int().min(0).default(1_000_000),
+    /** Log the texts sent to and received from the model (off: only sizes and token counts). */
+    logContent: z.boolean().default(false),
+  })
+  .strict();
+
+export type AiOptionsInput = z.input<typeof aiOptions>;
+export type AiOptions = z.output<typeof aiOptions>;

@@ -1,0 +1,109 @@
+/**
+ * A local OpenAI-compatible endpoint for the ai plugin's tests: `POST /v1/chat/completions`
+ * answered by a script, one step per request; every request body is kept. Nothing leaves the
+ * machine.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type OpenAI from 'openai';
+
+type Completion = OpenAI.Chat.Completions.ChatCompletion;
+type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
+export type ChatRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+
+/** One scripted answer: words (held until a promise settles), tool calls, an HTTP error, or none. */
+export type Step =
+  | { text: string; tokens?: number; hold?: Promise<void> }
+  | { tools: { name: string; args: unknown }[]; text?: string; tokens?: number }
+  | { status: number }
+  | { hang: true };
+
+export interface FakeModel {
+  baseURL: string;
+  requests: ChatRequest[];
+  /** Steps not yet used; a request with none left gets a 500. */
+  script: Step[];
+  close(): Promise<void>;
+}
+
+function completion(
+  step: { text?: string; tools?: { name: string; args: unknown }[] },
+  n: number,
+  tokens: number,
+): Completion {
+  const toolCalls: ToolCall[] | undefined = step.tools
+    ? step.tools.map((t, i) => ({
+        id: `call_${n}_${i}`,
+        type: 'function',
+        function: { name: t.name, arguments: JSON.stringify(t.args) },
+      }))
+    : undefined;
+  return {
+    id: `chatcmpl-${n}`,
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: 'fake-model',
+    choices: [
+      {
+        index: 0,
+        logprobs: null,
+        finish_reason: toolCalls ? 'tool_calls' : 'stop',
+        message: {
+          role: 'assistant',
+          content: step.text ?? null,
+          refusal: null,
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
+      },
+    ],
+    usage: { prompt_tokens: tokens - 1, completion_tokens: 1, total_tokens: tokens },
+  };
+}
+
+export async function fakeModel(script: Step[] = []): Promise<FakeModel> {
+  const requests: ChatRequest[] = [];
+  const hanging = new Set<() => void>();
+  const model: FakeModel = {
+    baseURL: '',
+    requests,
+    script,
+    close: async () => {
+      for (const end of hanging) end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      requests.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest);
+      const step = model.script.shift() ?? { status: 500 };
+      if ('hang' in step) {
+        const end = () => res.destroy();
+        hanging.add(end);
+        res.on('close', () => hanging.delete(end));
+        return;
+      }
+      if ('status' in step) {
+        res.writeHead(step.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
+        return;
+      }
+      const n = requests.length;
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(completion(step, n, step.tokens ?? 10)));
+      };
+      // `hold`: the answer waits for the test (something happens while the model thinks)
+      if ('hold' in step && step.hold) void step.hold.then(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  model.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return model;
+}
