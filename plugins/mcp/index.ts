@@ -21,7 +21,7 @@ export interface StdioMcpOptions {
   defaultClient?: string;
 }
 
-type Services = Pick<McpBackend, 'conversations' | 'sends'>;
+type Services = Pick<McpBackend, 'conversations' | 'sends' | 'chats' | 'schedules'>;
 
 /** The local user's backend: every client, the default one as `wakit mcp --client` names it. */
 function localBackend(
@@ -45,6 +45,12 @@ function localBackend(
     get sends() {
       return services.sends;
     },
+    get chats() {
+      return services.chats;
+    },
+    get schedules() {
+      return services.schedules;
+    },
     report: (error) => ctx.events.report(error, { source: 'plugin', event: 'mcp' }),
   };
 }
@@ -54,7 +60,7 @@ export function stdioMcpPlugin(options: StdioMcpOptions) {
   return definePlugin({
     name: 'mcp',
     version: MCP_SERVER_VERSION,
-    privileges: ['sends', 'conversations'],
+    privileges: ['sends', 'conversations', 'chats', 'schedules'],
     async setup(ctx, services) {
       const server = await createMcpServer(localBackend(ctx, services, options.defaultClient), {
         version: MCP_SERVER_VERSION,

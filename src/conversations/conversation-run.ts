@@ -9,7 +9,13 @@ import { WakitError } from '../errors/index.js';
 import { runAllowed, runGuarded } from '../kernel/effect-guard.js';
 import type { SendContent } from '../client/send/send-contract.js';
 import type { ConversationRecord, ConversationWait, Step } from './store/conversation-store.js';
-import type { Conversation, ConversationDefinition, EndReason, Reply } from './types.js';
+import type {
+  Conversation,
+  ConversationDefinition,
+  EndReason,
+  Reply,
+  SayOptions,
+} from './types.js';
 import { attachPrompts } from './prompts.js';
 import { ConversationExit } from './conversation-exit.js';
 
@@ -19,7 +25,12 @@ export interface RunHost {
   append(id: string, index: number, step: Step, wait: ConversationWait): Promise<boolean>;
   setWait(id: string, wait: ConversationWait): Promise<void>;
   /** Sends through the outbox with an idempotency key; resolves to the tracking id once accepted. */
-  send(record: ConversationRecord, key: string, content: SendContent): Promise<string>;
+  send(
+    record: ConversationRecord,
+    key: string,
+    content: SendContent,
+    options?: SayOptions,
+  ): Promise<string>;
   /** The WhatsApp id of a tracked send once it went out; null while unknown. */
   sentMessageId(record: ConversationRecord, trackingId: string): Promise<string | null>;
   /** The wait a live `wait()` sets: its timer (from the definition's timeout). */
@@ -262,19 +273,22 @@ export class ConversationRun {
     const record = this.record;
     const host = this.#host;
     const definition = this.#definition;
-    const sayTracked = (content: SendContent): Promise<string> => {
+    const sayTracked = (content: SendContent, options?: SayOptions): Promise<string> => {
+      // the fingerprint is the content's alone: how it is shown (typing) is not what a replay checks
       const hash = fingerprint(content);
       return this.#step(
         'say',
         async (index) => {
-          const id = await runAllowed(() => host.send(record, `${record.id}:${index}`, content));
+          const id = await runAllowed(() =>
+            host.send(record, `${record.id}:${index}`, content, options),
+          );
           return { step: { k: 'say', h: hash, v: id }, value: id };
         },
         hash,
       );
     };
-    const say = async (content: SendContent): Promise<void> => {
-      await sayTracked(content);
+    const say = async (content: SendContent, options?: SayOptions): Promise<void> => {
+      await sayTracked(content, options);
     };
     const external = <T>(fn: () => T | Promise<T>): Promise<T> =>
       this.#step('ext', async () => {
@@ -301,8 +315,8 @@ export class ConversationRun {
         get: () => external(() => state.get()),
         update: (fn) => external(() => state.update(fn)),
       },
-      end: async (message) => {
-        if (message !== undefined) await say(message);
+      end: async (message, options) => {
+        if (message !== undefined) await say(message, options);
         throw new ConversationExit('ended');
       },
     };

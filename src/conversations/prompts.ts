@@ -6,7 +6,14 @@
  */
 import type { SendContent } from '../client/send/send-contract.js';
 import { ConversationExit } from './conversation-exit.js';
-import type { ChooseOptions, Conversation, MediaKind, PromptOptions, Reply } from './types.js';
+import type {
+  ChooseOptions,
+  Conversation,
+  MediaKind,
+  PromptOptions,
+  Reply,
+  SayOptions,
+} from './types.js';
 
 type Core = Omit<
   Conversation<unknown>,
@@ -16,7 +23,7 @@ type Core = Omit<
 /** What a prompt needs of its run beyond the public API. */
 export interface RunView {
   /** Sends like `say` and resolves to the send's tracking id (journaled). */
-  sayTracked(content: SendContent): Promise<string>;
+  sayTracked(content: SendContent, options?: SayOptions): Promise<string>;
   /** The WhatsApp id of a tracked send once it went out; null while unknown. */
   sentMessageId(trackingId: string): Promise<string | null>;
 }
@@ -71,17 +78,19 @@ export function attachPrompts(core: Core, run: RunView): Conversation<unknown> {
     fallback: string,
     check: Check<T>,
   ): Promise<T> => {
-    if (prompt !== undefined) await core.say(prompt);
+    // the prompt, its retries and its last word are shown alike (typing)
+    const shown: SayOptions = options.typing !== undefined ? { typing: options.typing } : {};
+    if (prompt !== undefined) await core.say(prompt, shown);
     const max = options.maxAttempts ?? 3;
     for (let attempt = 1; ; attempt += 1) {
       const reply = await core.wait();
       const result = await check(reply);
       if (result.ok) return result.value;
       if (attempt >= max) {
-        await core.say(options.tooManyAttempts ?? 'Too many attempts: cancelled.');
+        await core.say(options.tooManyAttempts ?? 'Too many attempts: cancelled.', shown);
         throw new ConversationExit('attempts');
       }
-      await core.say(result.retry ?? options.retry ?? fallback);
+      await core.say(result.retry ?? options.retry ?? fallback, shown);
     }
   };
   const textOf = (reply: Reply): string | undefined =>
@@ -128,7 +137,8 @@ export function attachPrompts(core: Core, run: RunView): Conversation<unknown> {
       const staleText =
         settings.stale ?? 'That menu is no longer current: please answer the last one.';
       return (async () => {
-        menus.push(await run.sayTracked(content));
+        const shown = settings.typing !== undefined ? { typing: settings.typing } : {};
+        menus.push(await run.sayTracked(content, shown));
         const current = menus.length - 1;
         return ask<T>(undefined, settings, fallback, async (reply) => {
           const answeredMenu = reply.kind === 'vote' ? reply.pollMessageId : reply.quotedMessageId;

@@ -36,7 +36,7 @@ export function createRunHost(p: RunHostParts): RunHost {
       await p.store().setWait(id, wait);
       p.timers.set(id, wait.dueAt);
     },
-    send: async (record, key, content) => {
+    send: async (record, key, content, options) => {
       const client = p.clients.get(record.client);
       // the service's own sends (and conv.say's): allowed inside a conversation's scope
       const queued = await runAllowed(() =>
@@ -44,6 +44,7 @@ export function createRunHost(p: RunHostParts): RunHost {
           priority: 'reply',
           idempotencyKey: key,
           idempotencyScope: 'conversation',
+          ...(options?.typing !== undefined ? { typing: options.typing } : {}),
         }),
       );
       queued.result.catch(() => {

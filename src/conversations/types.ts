@@ -31,7 +31,17 @@ export type Reply =
     };
 
 /** Options every prompt takes. */
-export interface PromptOptions {
+/** How `conv.say` sends (docs/conversations.md, "Typing per reply"). */
+export interface SayOptions {
+  /**
+   * Show "typing…" ("recording…" for a voice note) before the message goes: `true` for a time
+   * that fits the text, a number for that many ms (the send option of docs/messages.md). Not part
+   * of what a replay compares: changing it between a crash and the replay sends nothing twice.
+   */
+  typing?: boolean | number;
+}
+
+export interface PromptOptions extends SayOptions {
   /** Sent after an answer that does not fit (default: a short English hint). */
   retry?: SendContent;
   /** Wrong answers before the conversation ends (with `tooManyAttempts`); default 3. */
@@ -73,7 +83,7 @@ export interface Conversation<S = Record<string, unknown>> {
   /** Whatever started it: the command's arguments, the keyword, or what `start()` was given. */
   readonly input: unknown;
   /** Sends to the chat through the outbox, once (idempotent across replays). */
-  say(content: SendContent): Promise<void>;
+  say(content: SendContent, options?: SayOptions): Promise<void>;
   /** The next message (or poll vote) of the person. */
   wait(): Promise<Reply>;
   /** A text answer; `prompt` is sent first unless undefined (the question was already said). */
@@ -108,7 +118,7 @@ export interface Conversation<S = Record<string, unknown>> {
   /** The chat's state (the bot's schema; per member in groups). */
   readonly state: ConversationState<S>;
   /** Ends the conversation now, optionally with a last message. */
-  end(message?: SendContent): Promise<never>;
+  end(message?: SendContent, options?: SayOptions): Promise<never>;
 }
 
 /** How a conversation starts by itself. */

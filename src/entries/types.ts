@@ -19,6 +19,7 @@ export type {
   MediaKind as PromptMediaKind,
   PromptOptions,
   Reply,
+  SayOptions,
   TextPromptOptions,
 } from '../conversations/types.js';
 export type { ChatRef, PluginConversations } from '../conversations/plugin-conversations.js';

@@ -21,6 +21,7 @@ import type { ConversationStore } from '../conversations/store/conversation-stor
 import { ChatModes, infoOf, type ModeValue } from './chat-modes.js';
 import { OperatorCommands } from './operator-commands.js';
 import { OwnSends } from './own-sends.js';
+import { PersonIds } from './person-ids.js';
 import { CHAT_MODES, type ChatMode, type ChatModeInfo, type ChatModeSource } from './types.js';
 
 /** What the service uses of the conversations. */
@@ -56,10 +57,12 @@ export class HandoffService {
   readonly #loaded = new Map<string, { chatId: string; until: number }[]>();
   readonly #commands: OperatorCommands;
   readonly #log: Logger;
+  readonly #ids: PersonIds;
 
   constructor(deps: HandoffDeps) {
     this.#d = deps;
     this.modes = new ChatModes(() => deps.conversations.store);
+    this.#ids = new PersonIds(() => deps.conversations.store);
     this.#log = deps.logger.child({ component: 'handoff' });
     this.#commands = new OperatorCommands(deps.config);
     this.#timers = new ConversationTimers(deps.clock, (id) => {
@@ -89,6 +92,12 @@ export class HandoffService {
       this.#timers.set(timerId(client.name, chatId), until);
     }
     this.#loaded.delete(client.name);
+    // in a fleet the client may come here after its deadlines were set on another node
+    client.on('ready', () => {
+      void this.#arm(client.name).catch((error: unknown) =>
+        this.#d.report({ source: 'handoff', client: client.name, event: 'handoff:arm', error }),
+      );
+    });
     client.on('message.create', (message) => {
       void this.#fromAccount(client, message).catch((error: unknown) =>
         this.#d.report({
@@ -100,6 +109,15 @@ export class HandoffService {
         }),
       );
     });
+  }
+
+  /** Arms the silence deadlines stored for `client` (a deadline passed fires at once). */
+  async #arm(client: string): Promise<void> {
+    for (const { chatId, value } of await this.modes.list(client)) {
+      if (value.mode === 'human' && value.until !== undefined) {
+        this.#timers.set(timerId(client, chatId), value.until);
+      }
+    }
   }
 
   close(): void {
@@ -126,9 +144,9 @@ export class HandoffService {
 
   /** A chat named by an operator as modes are keyed (a person by one id; INVALID_CHAT_ID). */
   #chat(clientName: string, chatId: string): Promise<string> {
-    this.#d.clients.get(clientName);
+    const client = this.#d.clients.get(clientName);
     const id = normalizeChatId(chatId, 'chatId', { allow: REPLY_KINDS });
-    return this.#d.conversations.personChat(clientName, id);
+    return this.#ids.key(client, id);
   }
 
   async mode(clientName: string, chatId: string): Promise<ChatModeInfo> {
@@ -225,7 +243,7 @@ export class HandoffService {
     const command = message.type === 'chat' ? this.#commands.parse(message.body) : undefined;
     if (!command && !this.#d.config.handoff.auto) return;
     if (await this.#own.get(client.name)?.sent(message.id)) return;
-    const chatId = await this.#d.conversations.personChat(client.name, message.chatId);
+    const chatId = await this.#ids.key(client, message.chatId);
     if (command) {
       await this.#switch(client, chatId, 'operator', (current) =>
         current?.mode === command.mode && current.until === undefined
@@ -248,7 +266,7 @@ export class HandoffService {
     const command = this.#commands.parse(message.body);
     if (!command || !this.#commands.isOperator(message.sender)) return false;
     const chatId = command.chat
-      ? await this.#d.conversations.personChat(client.name, command.chat)
+      ? await this.#ids.key(client, command.chat)
       : chatOf(message).chatId;
     const info = await this.#switch(client, chatId, 'operator', (current) =>
       current?.mode === command.mode && current.until === undefined

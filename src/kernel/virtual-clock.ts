@@ -39,6 +39,13 @@ export class VirtualClock implements Clock {
     if (!this.#pending.delete(handle)) clearTimeout(handle);
   }
 
+  /** Time until the next pending timer fires (ms, 0 when due); undefined when none waits. */
+  nextDueIn(): number | undefined {
+    let at: number | undefined;
+    for (const p of this.#pending.values()) if (at === undefined || p.at < at) at = p.at;
+    return at === undefined ? undefined : Math.max(0, at - this.#now);
+  }
+
   /** Moves time on by `ms`, running each timer due on the way, in order, at its own time. */
   async advance(ms: number): Promise<void> {
     const end = this.#now + ms;

@@ -4,6 +4,7 @@
  */
 import { WakitError } from '../errors/index.js';
 import type { VirtualClock } from '../kernel/virtual-clock.js';
+import { TYPING_OPTION_MAX_MS } from '../client/send/typing.js';
 import type { Sdk } from '../sdk.js';
 import type { SimInboxMessage } from '../engines/simulator/types.js';
 
@@ -74,6 +75,35 @@ export function testChat(sdk: Sdk, number: string, options: TestChatOptions = {}
     }
     await sdk.plugins.idle();
   };
+  /** The bot's "typing…" / "recording…" shown to this person, and how many of them time passed. */
+  const typing = () =>
+    phone.actions.filter(
+      (a) => a.type === 'chat-state' && a.state !== 'paused' && a.by.replace(/@.*/, '') === bot(),
+    );
+  let typed = 0;
+  /**
+   * With a virtual clock, a reply sent with `typing` waits on that clock: while `waiting` runs,
+   * each "typing…" the bot shows lets the time to the next timer pass (at most the longest typing
+   * a send can ask for), as it would in real time. Timers due earlier fire first, as they would.
+   */
+  const passTyping = (clock: VirtualClock, waiting: Promise<unknown>): void => {
+    let done = false;
+    waiting.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    void (async () => {
+      while (!done) {
+        const due = typing().length > typed ? clock.nextDueIn() : undefined;
+        if (due !== undefined && due <= TYPING_OPTION_MAX_MS) {
+          typed += 1;
+          await clock.advance(due);
+        }
+        // the bot shows typing, then sets its timer: yield until it did (bounded by `waiting`)
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+  };
   const matches = (m: SimInboxMessage, match: Parameters<TestChat['expectReply']>[0]): boolean =>
     match === undefined ||
     (typeof match === 'string'
@@ -94,7 +124,10 @@ export function testChat(sdk: Sdk, number: string, options: TestChatOptions = {}
       return sent;
     },
     async expectReply(match) {
-      const next = await phone.waitForMessage((m) => fromBot(m) && !taken.has(m.id), timeoutMs);
+      const waiting = phone.waitForMessage((m) => fromBot(m) && !taken.has(m.id), timeoutMs);
+      if (options.clock) passTyping(options.clock, waiting);
+      const next = await waiting;
+      typed = typing().length;
       taken.add(next.id);
       if (!matches(next, match)) {
         throw new WakitError(

@@ -88,7 +88,7 @@ describe('wakit mcp (stdio, a real child process on the simulator)', function ()
 
   it('serves the tools, sends once to the phone, answers bad input with a code', async () => {
     const { tools } = await client.listTools();
-    expect(tools).to.have.length(BotClient.capabilities.length + 8);
+    expect(tools).to.have.length(BotClient.capabilities.length + 14);
     const erase = tools.find((tool) => tool.name === 'chat_state_erase');
     expect(erase?.annotations).to.include({ destructiveHint: true, readOnlyHint: false });
 

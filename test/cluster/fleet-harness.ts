@@ -25,6 +25,8 @@ export interface NodeOptions {
   rest?: RestOptionsInput;
   /** Plugins the node uses (added before it starts). */
   plugins?: Plugin[];
+  /** More configuration of the node (sections the harness does not set: handoff, queue, …). */
+  config?: Omit<WakitConfigInput, 'engine' | 'auth' | 'clients' | 'cluster'>;
 }
 
 export interface FleetHarness {
@@ -71,6 +73,7 @@ export function fleetHarness(
           ...(options.advertiseUrl === undefined ? {} : { advertiseUrl: options.advertiseUrl }),
         },
         log: { level: 'silent' },
+        ...options.config,
       };
       const sdk = createSdk(config, { baseDir: dir });
       nodes.push(sdk);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sdk } from '../../src/index.js';
 import { tempDir } from '../helpers/sdk-fixtures.js';
+import { typingDelayMs } from '../../src/client/send/deliver-action.js';
 
 const { createTestSdk } = await import('../../src/index.js');
 const { testChat, VirtualClock } = await import('../../src/entries/testing.js');
@@ -18,8 +19,14 @@ const ORDER = path.resolve(
 );
 const BOT = '15550000001';
 
+/** Yields (bounded) until `ok`: the bot works on real time, the clock only moves when told. */
+async function until(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !ok(); i += 1) await new Promise((r) => setTimeout(r, 2));
+  expect(ok()).to.equal(true);
+}
+
 async function bot(
-  options: { menu?: 'text' | 'poll'; timeoutSeconds?: number } = {},
+  options: { menu?: 'text' | 'poll'; timeoutSeconds?: number; typing?: boolean | number } = {},
 ): Promise<{ sdk: Sdk; clock: InstanceType<typeof VirtualClock> }> {
   const { dir } = await tempDir();
   const file = path.join(dir, 'bot.config.json');
@@ -60,6 +67,37 @@ describe('conversations: the reference order dialog (templates/basic)', function
     await alice.expectReply('#1: medium to 1 Main Street');
     expect(await sdk.conversations.list()).to.deep.equal([]);
     await alice.expectNoReply();
+  });
+
+  it('each reply shows "typing…" first (typing: true by default), the answer only after it', async () => {
+    ({ sdk, clock } = await bot());
+    const dora = testChat(sdk, '15550004444', { clock });
+    const phone = sdk.simulator.phone('15550004444');
+    const typing = () =>
+      phone.actions.filter((a) => a.type === 'chat-state' && a.state === 'typing');
+    await dora.send('!order');
+    await dora.expectReply(/^Which size\?/);
+    await dora.send('small');
+    // the bot types the next question: nothing arrives until its time passed on the clock
+    await until(() => typing().length === 2);
+    expect(typing()).to.have.length(2);
+    const before = clock.now();
+    const answered = phone.inbox.filter((m) => m.body === 'Delivery address?');
+    expect(answered).to.have.length(0);
+    await dora.expectReply('Delivery address?');
+    expect(clock.now() - before).to.equal(typingDelayMs('Delivery address?'));
+  });
+
+  it('typing: false sends at once: no "typing…", no time passes', async () => {
+    ({ sdk, clock } = await bot({ typing: false }));
+    const erin = testChat(sdk, '15550005555', { clock });
+    const before = clock.now();
+    await erin.send('!order');
+    await erin.expectReply(/^Which size\?/);
+    expect(clock.now()).to.equal(before);
+    expect(
+      sdk.simulator.phone('15550005555').actions.filter((a) => a.type === 'chat-state'),
+    ).to.deep.equal([]);
   });
 
   it('takes the label, retries a wrong answer, and three wrong answers cancel', async () => {
@@ -111,7 +149,9 @@ describe('conversations: the reference order dialog (templates/basic)', function
   });
 
   it('no answer: one reminder after timeoutSeconds, then "order expired" after the same again', async () => {
-    ({ sdk, clock } = await bot({ timeoutSeconds: 60 }));
+    // to the millisecond: no typing (its time counts in the timeout: the wait starts when the
+    // question is accepted, not when it arrives)
+    ({ sdk, clock } = await bot({ timeoutSeconds: 60, typing: false }));
     const erin = testChat(sdk, '15550005555', { clock });
     await erin.send('!order');
     await erin.expectReply(/^Which size\?/);

@@ -158,7 +158,7 @@ describe('quick start walkthrough (npm pack → npm create → npm test → waki
     expect(tested.code, tested.output).to.equal(0);
     expect(tested.output)
       .to.include('my own test runs too')
-      .and.match(/# pass 9\b/); // hello 3, order 3, and the three written above
+      .and.match(/# pass 10\b/); // hello 3, order 4 (with handoff), and the three written above
 
     await writeFile(
       path.join(project, 'test', 'more', 'broken.test.ts'),

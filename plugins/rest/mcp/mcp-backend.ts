@@ -19,6 +19,8 @@ export interface McpBackend {
   readonly idempotencyScope: string;
   readonly conversations: http.PrivilegedServices['conversations'];
   readonly sends: http.PrivilegedServices['sends'];
+  readonly chats: http.PrivilegedServices['chats'];
+  readonly schedules: http.PrivilegedServices['schedules'];
   /** A failure that is not the caller's (an INTERNAL answer): to the error sink. */
   report(error: unknown): void;
 }
@@ -47,6 +49,12 @@ export function restBackend(rc: RestContext, principal: Principal): McpBackend {
     },
     get sends() {
       return rc.sdk.sends;
+    },
+    get chats() {
+      return rc.sdk.chats;
+    },
+    get schedules() {
+      return rc.sdk.schedules;
     },
     report: (error) => rc.sdk.events.report(error, { source: 'plugin', event: 'mcp' }),
   };

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { WakitError, contract, type BotClient } from '../../../src/index.js';
 import { statusOf } from '../routes/messages.js';
+import { SendAtField } from '../schemas/api-schemas.js';
 import type { McpBackend } from './mcp-backend.js';
 import { clientArg, defineTool, type McpTool } from './mcp-tool.js';
 
@@ -16,12 +17,18 @@ export async function queuedAnswer(
   bot: BotClient,
   send: contract.PreparedSend,
   idempotencyKey: string | undefined,
+  sendAt?: string,
 ): Promise<Record<string, unknown>> {
-  const options = idempotencyKey
-    ? { idempotencyKey, idempotencyScope: backend.idempotencyScope }
-    : {};
-  const { trackingId, chatId } = await bot.enqueue(send, options);
-  return { id: trackingId, status: 'queued', client: bot.name, chatId };
+  const options = {
+    ...(idempotencyKey ? { idempotencyKey, idempotencyScope: backend.idempotencyScope } : {}),
+    ...(sendAt !== undefined ? { sendAt } : {}),
+  };
+  const { trackingId, chatId, scheduledAt } = await bot.enqueue(send, options);
+  const accepted = { id: trackingId, status: 'queued', client: bot.name, chatId };
+  // as REST's 202: a sendAt within the past tolerance goes now, unscheduled
+  return scheduledAt === undefined
+    ? accepted
+    : { ...accepted, status: 'scheduled', sendAt: new Date(scheduledAt).toISOString() };
 }
 
 const SendInput = contract.sendRequestSchema({
@@ -31,6 +38,7 @@ const SendInput = contract.sendRequestSchema({
     .regex(/^[\x21-\x7e]{1,255}$/)
     .optional()
     .describe('Makes a retry safe: the same key (per token and client) is sent once'),
+  sendAt: SendAtField.optional(),
 });
 
 export const sendTools: readonly McpTool[] = [
@@ -42,13 +50,15 @@ export const sendTools: readonly McpTool[] = [
       'chat: `chatId` is a phone number, `<digits>@c.us`, `@lid` or a group `@g.us`; `content` is ' +
       'the text, or `{ "type": "image", "url": "https://…", "caption": "…" }` (image, video, ' +
       'audio, document, sticker), a location, contacts or a poll. Queued (paced, journaled, the ' +
-      'send governor applies): answers its tracking id; messages_status follows it. (docs: docs/mcp.md)',
+      'send governor applies): answers its tracking id; messages_status follows it. With `sendAt` ' +
+      '(RFC 3339) it is scheduled: status `scheduled`, sent at its time; messages_cancel and ' +
+      'messages_reschedule act on it. (docs: docs/mcp.md)',
     input: SendInput,
     effect: 'additive',
     async call(backend, args) {
-      const { client, idempotencyKey, send } = args as z.output<typeof SendInput>;
+      const { client, idempotencyKey, send, sendAt } = args as z.output<typeof SendInput>;
       const bot = backend.client(client, { local: true });
-      return queuedAnswer(backend, bot, send, idempotencyKey);
+      return queuedAnswer(backend, bot, send, idempotencyKey, sendAt);
     },
   }),
   defineTool({

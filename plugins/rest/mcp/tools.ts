@@ -6,6 +6,7 @@
  */
 import { capabilityTools } from './capability-tools.js';
 import { conversationTools } from './conversation-tools.js';
+import { handoffTools, scheduleTools } from './handoff-schedule-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import { sendTools } from './send-tools.js';
 
@@ -16,8 +17,10 @@ export const TOOL_GROUPS = {
   sends: sendTools,
   /** conversations_*, chat_state_*. */
   conversations: conversationTools,
-  // handoff: chat mode (bot / human / closed) and handing a chat to a person: its tools here
-  // scheduling: scheduled messages: its tools here
+  /** chats_mode_get, chats_mode_set. */
+  handoff: handoffTools,
+  /** messages_scheduled, messages_cancel, messages_reschedule, schedules_list (sendAt: sends). */
+  scheduling: scheduleTools,
 } as const satisfies Record<string, readonly McpTool[]>;
 
 /** Every tool, by name (unique: checked here). */

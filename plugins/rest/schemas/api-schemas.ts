@@ -117,7 +117,7 @@ export const PairingCode = named('PairingCode', z.object({ code: z.string() }).s
 export const TextOptions = named('TextOptions', contract.textOptionsSchema);
 
 /** `sendAt` over REST: one form, an RFC 3339 date-time (the SDK also takes epoch ms and a Date). */
-const SendAtField = z.iso
+export const SendAtField = z.iso
   .datetime({ offset: true, error: 'must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z' })
   .describe(
     'Schedule the send: not before this RFC 3339 date-time (e.g. 2026-01-31T12:00:00Z); accepted now (202, status `scheduled`), sent at its time (docs/scheduling.md). Within `queue.schedule.pastToleranceMs` in the past: sent now; further back, further ahead than `queue.schedule.maxAheadMs`: 400 INVALID_SEND_AT (its `errors` name `sendAt`); not a date-time: 400 VALIDATION_FAILED',

@@ -134,7 +134,8 @@ export class SendIntake {
     }
     const admitted = route.admit();
     if (admitted) await admitted;
-    const stored = withTyping(await this.#bytesOfPath(content), options.typing);
+    const bare = await this.#bytesOfPath(content);
+    const stored = withTyping(bare, options.typing);
     const { json, media } = encodeContent(stored);
     const id = newTrackingId();
     // one acceptance time for the outbox record and the queue's entry (list and item agree)
@@ -144,7 +145,14 @@ export class SendIntake {
       ? {
           scope: `${options.idempotencyScope ?? 'sdk'}:${this.#d.client}`,
           key: options.idempotencyKey,
-          hash: requestHash(chatId, json, media, sendAt),
+          // how a send is shown (typing) is not part of "the same request": a conversation's
+          // replay with another typing setting is still its first send
+          hash: requestHash(
+            chatId,
+            stored === bare ? json : encodeContent(bare).json,
+            media,
+            sendAt,
+          ),
         }
       : undefined;
     const slot = idempotency && `${idempotency.scope}\n${idempotency.key}`;

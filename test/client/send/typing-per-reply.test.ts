@@ -84,4 +84,31 @@ describe('typing per reply (send option)', function () {
     await queued.result;
     expect(alice.inbox).to.have.length(1);
   });
+
+  it('typing is not part of an idempotent request: the same key with another typing is that send', async () => {
+    // a conversation replayed after a crash, its typing setting changed meanwhile: sent once
+    const { client, clock, alice } = await start();
+    const first = await client.enqueue(prepareContent(ALICE, 'once'), {
+      idempotencyKey: 'k1',
+      typing: 1_000,
+    });
+    const again = await client.enqueue(prepareContent(ALICE, 'once'), {
+      idempotencyKey: 'k1',
+      typing: false,
+    });
+    expect(again.trackingId).to.equal(first.trackingId);
+    await settle();
+    await clock.advance(1_000);
+    await first.result;
+    await settle();
+    expect(alice.inbox.map((m) => m.body)).to.deep.equal(['once']);
+    // another content under the key is still refused
+    const refused = await client
+      .enqueue(prepareContent(ALICE, 'other'), { idempotencyKey: 'k1' })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(refused).to.have.property('code', 'IDEMPOTENCY_KEY_REUSED');
+  });
 });

@@ -72,7 +72,7 @@ describe('MCP over Streamable HTTP (POST /api/v1/mcp)', function () {
     ]) {
       expect(byName.has(name), name).to.equal(true);
     }
-    expect(tools).to.have.length(BotClient.capabilities.length + 8);
+    expect(tools).to.have.length(BotClient.capabilities.length + 14);
     const hints = (name: string) => {
       const { readOnlyHint, destructiveHint } = byName.get(name)!.annotations ?? {};
       return { readOnlyHint, destructiveHint };
