@@ -66,6 +66,11 @@ describe('cluster: a scheduled send changed on another node settles its result',
     const moved = await other.sends.reschedule(queued.trackingId, sendAt);
     expect(moved.status).to.equal('scheduled');
     const result = await queued.result;
+    // the owner writes the send's outcome to the shared outbox just after the result settles: the
+    // other node reads it once that write landed (a deadline, not a sleep)
+    await eventually('the outcome in the shared outbox', async () =>
+      Boolean((await other.sends.get(queued.trackingId))?.messageId),
+    );
     const record = await other.sends.get(queued.trackingId);
     expect(record?.messageId).to.equal(result.id);
     expect(Date.parse(record!.sentAt!)).to.be.at.least(sendAt);
