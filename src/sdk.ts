@@ -7,7 +7,6 @@ import type { EngineFactory } from './engines/engine.js';
 import type { SimulatorNetwork } from './engines/simulator/index.js';
 import { networkOf, type SimulatorSlot } from './engines/engine-for-config.js';
 import type { BotClient } from './client/bot-client.js';
-import type { ClientEventName, ClientEvents } from './client/client-events.js';
 import { createRootContainer, resolveCore } from './kernel/container.js';
 import type { ClientManager } from './kernel/client-manager.js';
 import type {
@@ -20,8 +19,9 @@ import type { ClientRegistry } from './kernel/client-registry.js';
 import type { Lifecycle, CloseHook, Phase } from './kernel/lifecycle.js';
 import { createLogger } from './kernel/logger.js';
 import type { EventLoopMonitor } from './kernel/event-loop-monitor.js';
-import type { PluginHost, LoadedPluginInfo } from './plugins/plugin-host.js';
-import type { CommandInfo, Plugin, PluginSchedules, SendLookup } from './plugins/types.js';
+import type { PluginHost } from './plugins/plugin-host.js';
+import { pluginsView, type PluginsView } from './plugins/plugins-view.js';
+import type { Plugin, SendLookup } from './plugins/types.js';
 import { isPlugin } from './plugins/define-plugin.js';
 import { conversationsView, type SdkConversations } from './conversations/conversations-view.js';
 import { chatsView, type SdkChats } from './handoff/chats-view.js';
@@ -84,24 +84,7 @@ export interface SdkOptions {
 export type { SdkConversations } from './conversations/conversations-view.js';
 export type { SdkChats } from './handoff/chats-view.js';
 
-/** `sdk.plugins`: what is set up, and a way to replay an event through the plugins. */
-export interface PluginsView extends PluginSchedules {
-  /** The plugins set up so far, in setup order. */
-  list(): LoadedPluginInfo[];
-  /** The commands plugins registered. */
-  commands(): CommandInfo[];
-  /**
-   * Runs one event through the plugin pipeline as if `client` had emitted it (tests, replays).
-   * Resolves when every handler finished; never rejects (failures go to `sdk.on('error')`).
-   */
-  dispatch<E extends ClientEventName>(
-    client: BotClient,
-    event: E,
-    ...args: ClientEvents[E]
-  ): Promise<void>;
-  /** Resolves once every chat's messages in flight were handled (tests). */
-  idle(): Promise<void>;
-}
+export type { PluginsView } from './plugins/plugins-view.js';
 
 export interface StopOptions {
   /**
@@ -219,14 +202,7 @@ export class Sdk {
 
   /** The plugins that are set up, in setup order, and the commands they registered. */
   get plugins(): PluginsView {
-    const host = this.#plugins;
-    return {
-      list: () => host.list(),
-      commands: () => host.commands(),
-      dispatch: (client, event, ...args) => host.dispatch(client, event, ...args),
-      idle: () => host.idle(),
-      schedules: () => host.scheduler.list(),
-    };
+    return pluginsView(this.#plugins);
   }
 
   get phase(): Phase {

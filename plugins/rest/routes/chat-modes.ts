@@ -5,7 +5,7 @@
  * `?client=` (the default client when absent), within the token's clients.
  */
 import { z } from 'zod';
-import { canSee, requireClientAccess } from '../middleware/auth.js';
+import { canSee } from '../middleware/auth.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
@@ -68,9 +68,8 @@ export function chatModeRoutes(rc: RestContext): AnyRoute[] {
       errors: [401, 403, 404],
       async handler(ctx, { query, principal }) {
         if (query.client !== undefined) {
-          requireClientAccess(principal, query.client);
-          rc.sdk.clients.get(query.client);
-          ctx.state.client = query.client;
+          // the token may see the client, and it exists (on this node or another)
+          ctx.state.client = resolveClient(rc, principal, query.client, { local: true }).name;
         }
         const list = (await chats().modes(query.client)).filter((c) => canSee(principal, c.client));
         const counts = { bot: 0, human: 0, closed: 0 };

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { WakitError, contract, isWakitError, normalizeChatId } from '../../../src/index.js';
-import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
+import { canSee, type Principal } from '../middleware/auth.js';
 import { requireLocal } from '../middleware/forward.js';
 import { resolveClient, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -66,9 +66,8 @@ export function conversationRoutes(rc: RestContext): AnyRoute[] {
       errors: [401, 403, 404],
       async handler(ctx, { query, principal }) {
         if (query.client !== undefined) {
-          requireClientAccess(principal, query.client);
-          rc.sdk.clients.get(query.client);
-          ctx.state.client = query.client;
+          // the token may see the client, and it exists (on this node or another)
+          ctx.state.client = resolveClient(rc, principal, query.client, { local: true }).name;
         }
         const all = await conversations().list(query.client);
         ctx.body = all.filter((info) => canSee(principal, info.client));

@@ -1,18 +1,9 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import { chmodSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { WakitError } from '../../errors/index.js';
 import type { SendPriority, TrackedSend } from '../types.js';
-import {
-  openError,
-  PROGRESS,
-  SCHEMA,
-  addColumns,
-  storageError,
-  toOpen,
-  toTracked,
-  type Row,
-} from './sqlite-rows.js';
+import { openOutboxDatabase } from './sqlite-open.js';
+import { PROGRESS, storageError, toOpen, toTracked, type Row } from './sqlite-rows.js';
 import { listSends, pruneSends } from './sqlite-history.js';
 import { SqliteWaiting } from './sqlite-waiting.js';
 import { SqliteSchedule } from './sqlite-schedule.js';
@@ -42,15 +33,6 @@ export interface SqliteOutboxOptions {
   /** Reports failures of background writes (status updates). */
   onError(error: WakitError): void;
 }
-
-/**
- * WAL pages written before they are folded back into the database (SQLite's default is 1,000). A
- * checkpoint runs inside a commit, on the event loop, and (synchronous=NORMAL) syncs the WAL and the
- * database file: every 1,000 pages that is a stall every fraction of a second under load. At 10,000
- * pages (the WAL file grows to ~40 MB) checkpoints are ten times rarer and each writes a hot page
- * once instead of ten times. Durability is the same: commits go to the WAL either way.
- */
-const CHECKPOINT_PAGES = 10_000;
 
 const SET_CHANGE = `UPDATE sends SET status = ?, attempts = ?, updated_at = ?,
   message_id = COALESCE(?, message_id), ack = COALESCE(?, ack),
@@ -103,23 +85,7 @@ export class SqliteOutbox implements OutboxStore {
   constructor(options: SqliteOutboxOptions) {
     this.#file = options.file;
     this.#onError = (error) => options.onError(error);
-    const dir = path.dirname(options.file);
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!existsSync(options.file)) closeSync(openSync(options.file, 'a', 0o600));
-    try {
-      this.#db = new Database(options.file, { fileMustExist: true });
-      this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma(`synchronous = ${options.durability === 'fsync' ? 'FULL' : 'NORMAL'}`);
-      this.#db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
-      if (options.maxPages !== undefined) this.#db.pragma(`max_page_count = ${options.maxPages}`);
-      const check = this.#db.pragma('quick_check', { simple: true });
-      if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
-      this.#db.exec(SCHEMA);
-      addColumns(this.#db);
-    } catch (error) {
-      throw openError(error, this.#file);
-    }
-    chmodSync(options.file, 0o600);
+    this.#db = openOutboxDatabase(options.file, options.durability, options.maxPages);
     // Positional parameters: binding an object by name costs a property look-up per column.
     this.#insert = this.#db.prepare(
       `INSERT INTO sends (id, client, account, chat_id, kind, priority, content, media, idem_scope,
