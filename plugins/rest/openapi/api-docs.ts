@@ -1,6 +1,6 @@
 /**
  * `/api/docs`: the OpenAPI reference rendered by Swagger UI, served from the installed
- * `swagger-ui-dist` package (no CDN), and `/api/docs/errors`: the error codes as a page
+ * `@fastify/swagger-ui` package's `static/` folder (no CDN), and `/api/docs/errors`: the error codes as a page
  * (errors-page.ts), which the `type` of every problem+json answer points to
  * (`/api/docs/errors#<code>`). Neither reveals anything,
  * so neither needs the token.
@@ -52,9 +52,19 @@ function errorsDoc(): string | undefined {
   return undefined;
 }
 
-export async function apiDocsRoutes(): Promise<AnyRoute[]> {
+/**
+ * Swagger UI's built assets. They come from `@fastify/swagger-ui`, which ships them in
+ * `static/` (copied from swagger-ui-dist when it is published), not from `swagger-ui-dist`
+ * itself: since 5.18 that package depends on `@scarf/scarf`, whose install script reports
+ * every install to a third party. Only the two files are read; none of its Fastify code runs.
+ */
+function swaggerUiAssets(): string {
   const require = createRequire(import.meta.url);
-  const dist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  return path.join(path.dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static');
+}
+
+export async function apiDocsRoutes(): Promise<AnyRoute[]> {
+  const dist = swaggerUiAssets();
   const files = {
     css: await readFile(path.join(dist, 'swagger-ui.css')),
     js: await readFile(path.join(dist, 'swagger-ui-bundle.js')),
