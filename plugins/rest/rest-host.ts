@@ -11,11 +11,13 @@ export const REST_PRIVILEGES = [
   'conversations',
   'schedules',
   'chats',
+  'eventBus',
 ] as const satisfies readonly http.PrivilegeName[];
 
 /**
  * What the REST server needs of wakit: three members of its plugin context (of `events`, `report`
- * and the bus) and the privileged services it declares (tests build one from an Sdk:
+ * and the bus's read-only view) and the privileged services it declares (`eventBus` starts the
+ * bus's records with the buffer size and the fleet's stream) (tests build one from an Sdk:
  * test/helpers/rest-host.ts).
  */
 export type RestHost = Pick<PluginContext, 'clients' | 'env'> & {

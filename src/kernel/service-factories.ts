@@ -16,6 +16,7 @@ import { lifecycleView } from '../plugins/privileges.js';
 import { conversationsView } from '../conversations/conversations-view.js';
 import { chatsView } from '../handoff/chats-view.js';
 import { EventBus } from '../events/event-bus.js';
+import { eventBusControl } from '../events/event-bus-view.js';
 import type { SendLookup } from '../plugins/types.js';
 import type { BotClient } from '../client/bot-client.js';
 import { WakitError } from '../errors/index.js';
@@ -216,6 +217,7 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
       get chats() {
         return chatsView(host.handoff, 'api');
       },
+      eventBus: eventBusControl(c.resolve(EVENT_BUS)),
     },
   });
   return host;

@@ -3,6 +3,7 @@ import { WakitError } from '../errors/index.js';
 import type { ErrorReport } from '../kernel/error-sink.js';
 import { prepareContent } from '../client/send/send-contract.js';
 import { pluginEventOf } from './pipeline.js';
+import { eventBusView } from '../events/event-bus-view.js';
 import { callSafely } from '../kernel/listeners.js';
 import { conversationsContext } from '../conversations/plugin-conversations.js';
 import { BUNDLED_ROUTE_PREFIX, type RouteRegistry } from './routes.js';
@@ -89,7 +90,7 @@ export function pluginContext<O>(
       },
       report: (error, where = {}) =>
         report({ source: where.source ?? 'plugin', plugin: name, ...where, error }),
-      bus: sdk.events,
+      bus: eventBusView(sdk.events),
     } satisfies PluginEvents),
     on: (event, handler, onOptions) => {
       if (typeof handler !== 'function') {

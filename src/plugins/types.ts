@@ -18,7 +18,7 @@ import type { ListPage, ListQuery } from '../queue/outbox/index.js';
 import type { EventLoopStats } from '../kernel/event-loop-monitor.js';
 import type { ClientAdmin } from '../kernel/client-admin.js';
 import type { ClusterView } from '../cluster/cluster-view.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { EventBusControl, EventBusView } from '../events/event-bus-view.js';
 import type { Phase } from '../kernel/lifecycle.js';
 import type { PluginHttp } from './route-types.js';
 import type { PluginConversations } from '../conversations/plugin-conversations.js';
@@ -253,10 +253,12 @@ export interface PluginEvents {
   /** Reports a failure of this plugin (e.g. a webhook delivery) to the SDK's error sink. */
   report(error: unknown, where?: ReportWhere): void;
   /**
-   * The core event bus itself: every client's events as records with ids (`subscribe`, replay
-   * after an id, the QR a client shows). SSE and webhooks of the REST plugin read it here.
+   * The core event bus, read-only: every client's events as records with ids (`subscribe`,
+   * `observe`, replay after an id with `since`, the QR a client shows). SSE and webhooks of the
+   * REST plugin read it here. It cannot publish, start or close the bus: starting it with a buffer
+   * size and the fleet's stream is the `eventBus` privileged service.
    */
-  readonly bus: EventBus<BotClient>;
+  readonly bus: EventBusView<BotClient>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -295,6 +297,11 @@ export interface PrivilegedServices {
   readonly chats: SdkChats;
   /** The recurring jobs of every plugin with their next run, as `sdk.plugins.schedules()`. */
   readonly schedules: ScheduleView;
+  /**
+   * Starts the event bus's records with a buffer size for replay and, in a fleet, the fleet's
+   * event stream (the REST plugin's SSE and webhooks); idempotent, the largest buffer wins.
+   */
+  readonly eventBus: EventBusControl;
 }
 
 /** The recurring jobs of plugins (`ctx.schedule`), listed with their next and last run. */

@@ -61,6 +61,80 @@ describe('the core event bus (ctx.events)', function () {
     await sdk.stop();
   });
 
+  it("a plugin's bus is read-only: no publish, notify, start or close, not even by a cast; the eventBus privilege starts it", async () => {
+    const sdk = simulatorSdk(dir.dir);
+    let bus: Record<string, unknown> = {};
+    let control: { start(options?: { bufferSize?: number }): void } | undefined;
+    const tries: string[] = [];
+    sdk.use(
+      definePlugin({
+        name: 'reader',
+        setup(ctx) {
+          bus = ctx.events.bus;
+          // @ts-expect-error: the view has no publish
+          void ctx.events.bus.publish;
+          for (const member of ['publish', 'notify', 'start', 'close']) {
+            const call = bus[member];
+            tries.push(`${member}:${typeof call}`);
+          }
+          try {
+            (bus as { publish?: unknown }).publish = () => undefined;
+          } catch {
+            // not reported: the frozen view refusing the write is what this test checks
+            tries.push('assign refused');
+          }
+        },
+      }),
+    );
+    sdk.use(
+      definePlugin({
+        name: 'starter',
+        privileges: ['eventBus'],
+        setup(_ctx, services) {
+          control = services.eventBus;
+          expect(Object.keys(services.eventBus)).to.deep.equal(['start']);
+        },
+      }),
+    );
+    await sdk.start();
+    expect(tries).to.deep.equal([
+      'publish:undefined',
+      'notify:undefined',
+      'start:undefined',
+      'close:undefined',
+      'assign refused',
+    ]);
+    expect(Object.isFrozen(bus)).to.equal(true);
+    expect(Object.keys(bus).sort()).to.deep.equal(
+      [
+        'compare',
+        'fleet',
+        'isId',
+        'lastId',
+        'lastSeq',
+        'observe',
+        'qr',
+        'replayable',
+        'since',
+        'subscribe',
+      ].sort(),
+    );
+    // what it reads is the SDK's bus: records start with the privileged start, ids match
+    control?.start({ bufferSize: 10 });
+    await linkedClient(sdk, 'bot');
+    await sdk.simulator.phone(ALICE).send(BOT_ID, 'hi');
+    const since = bus.since as (after: string) => Promise<BusEvent[]>;
+    const until = Date.now() + 3_000;
+    while (!(await since('0')).some((r) => r.event === 'message') && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect((await since('0')).map((r) => r.id)).to.deep.equal(
+      (await sdk.events.since('0')).map((r) => r.id),
+    );
+    expect(bus.lastId).to.equal(sdk.events.lastId);
+    await sdk.stop();
+  });
+
   it('declares each event once: the exposed ones are what SSE and webhooks accept', () => {
     expect([...EXPOSED_EVENT_NAMES]).to.deep.equal(
       Object.entries(EVENT_TABLE)

@@ -1,6 +1,7 @@
 import type { Sdk } from '../../src/index.js';
 import type { ClusterView } from '../../src/entries/cluster.js';
 import { lifecycleView } from '../../src/plugins/privileges.js';
+import { eventBusControl, eventBusView } from '../../src/events/event-bus-view.js';
 import type { RestHost } from '../../plugins/rest/rest-host.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
@@ -22,7 +23,7 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     events: {
       report: (error, where) =>
         sdk.logger.error({ err: error, ...where }, 'rest: reported failure'),
-      bus: sdk.events,
+      bus: eventBusView(sdk.events),
     },
     clientAdmin: sdk.clientAdmin,
     sends: sdk.sends,
@@ -36,5 +37,6 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     get chats() {
       return sdk.chats;
     },
+    eventBus: eventBusControl(sdk.events),
   };
 }

@@ -35,7 +35,7 @@ export class EventHub {
     },
   ) {
     this.#bus = sdk.events.bus;
-    this.#bus.start({
+    sdk.eventBus.start({
       bufferSize: options.bufferSize,
       ...(options.fleet?.view ? { fleet: options.fleet.view.events } : {}),
       ...(options.onPublishError ? { onPublishError: options.onPublishError } : {}),
