@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfigFile, readDotEnv } from './config/load.js';
 import type { WakitConfig, WakitConfigInput } from './config/schema.js';
 import { parseConfig } from './config/validate.js';
-import { engineProviders } from './engines/providers.js';
+import { engineProviders } from './engines/engine-loader.js';
 import { Sdk, type SdkOptions, type StopOptions } from './sdk.js';
 import type { Clock } from './kernel/clock.js';
 import { CLOCK } from './kernel/tokens.js';

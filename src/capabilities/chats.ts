@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CONVERSATION_KINDS } from '../client/chat-id.js';
 import { paginate, pageLimit } from '../client/pagination.js';
-import { chatIdInput, chatIdParam } from './chat-id.js';
+import { chatIdInput, chatIdParam } from './chat-id-schemas.js';
 import { Chat, ChatList, ChatMessage, ChatMessageList, LastMessage } from './chat-schemas.js';
 import { defineCapability } from './define.js';
 import { cursorParam, pageLimitParam } from './paging.js';

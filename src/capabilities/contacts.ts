@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PERSON_KINDS, type ChatKind } from '../client/chat-id.js';
 import { paginate } from '../client/pagination.js';
-import { chatIdInput, chatIdParam } from './chat-id.js';
+import { chatIdInput, chatIdParam } from './chat-id-schemas.js';
 import { defineCapability } from './define.js';
 import { cursorParam, pageLimitParam } from './paging.js';
 

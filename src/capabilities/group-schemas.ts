@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { issueError, zodIssues } from '../errors/index.js';
 import { REFUSAL_REASONS } from '../engines/ports/groups.js';
 import { GROUP_KINDS, PERSON_KINDS, chatIdPattern, normalizeChatId } from '../client/chat-id.js';
-import { chatIdInput } from './chat-id.js';
+import { chatIdInput } from './chat-id-schemas.js';
 
 /** WhatsApp's limits: subject 100 characters, description 2048, 1024 members. */
 export const GROUP_LIMITS = { subject: 100, description: 2048, participants: 1023 } as const;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Engine } from '../engines/engine.js';
 import type { ParticipantResult } from '../engines/ports/groups.js';
 import { PERSON_KINDS } from '../client/chat-id.js';
-import { chatIdInput } from './chat-id.js';
+import { chatIdInput } from './chat-id-schemas.js';
 import { defineCapability, type CapabilityHttp } from './define.js';
 import {
   CreateGroupRequest,

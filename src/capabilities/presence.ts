@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { actionSchemas, actionSend } from '../client/send/action-contract.js';
 import { REPLY_KINDS } from '../client/chat-id.js';
 import { CHAT_STATES } from '../engines/ports/presence.js';
-import { chatIdParam } from './chat-id.js';
+import { chatIdParam } from './chat-id-schemas.js';
 import { defineQueuedCapability } from './define.js';
 
 const params = z.object({ chatId: chatIdParam(REPLY_KINDS) }).strict();

@@ -9,7 +9,7 @@ import {
   loadedSimulatorPlugin,
   type BundledPlugin,
   type SimulatorEngineModule,
-} from './providers.js';
+} from './engine-loader.js';
 
 /** The simulator's network of an Sdk: there once the simulator's module is loaded. */
 export interface SimulatorSlot {
@@ -38,7 +38,7 @@ export function networkOf(slot: SimulatorSlot | undefined): SimulatorNetwork {
 }
 
 /**
- * The engine a config names. Neither engine's module is imported here (src/engines/providers.ts):
+ * The engine a config names. Neither engine's module is imported here (src/engines/engine-loader.ts):
  * whatsapp-web.js (and with it puppeteer) loads when a client first starts; the simulator's
  * network (`sdk.simulator`) is created at once if its module is loaded already (`wakitjs/simulator`
  * imported), else when `load()` is called (the Sdk's start) or a client first starts.

@@ -5,7 +5,7 @@
  * once, so `sdk.simulator` is there from `createSdk` on (before `start()`/`initialize()`).
  */
 import * as simulator from '../engines/simulator/index.js';
-import { provideSimulator } from '../engines/providers.js';
+import { provideSimulator } from '../engines/engine-loader.js';
 import { simulatorPlugin } from '../simulator-plugin/index.js';
 
 provideSimulator(simulator, simulatorPlugin);

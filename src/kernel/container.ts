@@ -31,7 +31,7 @@ import {
 import type { EventBus } from '../events/event-bus.js';
 import { registerFleet } from './fleet-registrations.js';
 import { CONNECTION_SUPERVISOR, SEND_INTAKE, intakeOf, supervisorOf } from './client-services.js';
-import { once, perClient } from './providers.js';
+import { once, perClient } from './provider-scopes.js';
 import {
   BASE_DIR,
   CLIENT_NAME,

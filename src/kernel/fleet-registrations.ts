@@ -12,7 +12,7 @@ import {
   SESSION_HOLDER,
 } from './tokens.js';
 import { FLEET } from './service-tokens.js';
-import { once } from './providers.js';
+import { once } from './provider-scopes.js';
 
 /**
  * A fleet (`cluster` config): the services with a fleet variant, one line each, over the

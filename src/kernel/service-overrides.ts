@@ -9,7 +9,7 @@ import {
   type InjectionToken,
 } from 'tsyringe';
 import { WakitError } from '../errors/index.js';
-import { once, perClient } from './providers.js';
+import { once, perClient } from './provider-scopes.js';
 import { CONNECTION_SUPERVISOR, SEND_INTAKE } from './client-services.js';
 import {
   CLIENT_REGISTRY,

@@ -69,7 +69,7 @@ describe('the simulator is loaded on demand (its own entry)', () => {
     expect([...graph.keys()].map(rel)).to.include.members([
       'src/sdk.ts',
       'src/engines/engine-for-config.ts',
-      'src/engines/providers.ts',
+      'src/engines/engine-loader.ts',
     ]);
   });
 

@@ -16,7 +16,7 @@ const url = (file: string) => JSON.stringify(pathToFileURL(path.join(ROOT, file)
 async function inFreshProcess(body: string, dataPath: string): Promise<Record<string, unknown>> {
   const script = `
     const { createSdk } = await import(${url('src/index.ts')});
-    const { loadedSimulator } = await import(${url('src/engines/providers.ts')});
+    const { loadedSimulator } = await import(${url('src/engines/engine-loader.ts')});
     const config = {
       engine: { type: 'simulator', autoScanMs: 0, autoScanPhone: '15550000001' },
       auth: { type: 'local', dataPath: ${JSON.stringify(dataPath)} },

@@ -1,3 +1,7 @@
+/**
+ * Provider scopes of the kernel's container: a service built once per SDK (`once`) or once per
+ * client (`perClient`).
+ */
 import {
   instanceCachingFactory,
   instancePerContainerCachingFactory,
