@@ -5,13 +5,15 @@
  * `## [Unreleased]` section first, package.json's version has a section with content, and the
  * released sections are in order, newest first, each version once.
  *
+ * It also fails when `packages/create-wakit` (`npm create wakit`) is not at the same version.
+ *
  * `npm version <minor|patch>` runs it twice: `preversion` with `--release` (there must be
  * something to release: `[Unreleased]` must not be empty), then `version` with `--cut`, which
- * moves `[Unreleased]`'s content under the new version with today's date and stages the file
- * for the version commit.
+ * moves `[Unreleased]`'s content under the new version with today's date, sets create-wakit's
+ * version, and stages both files for the version commit.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 export interface ChangelogSection {
@@ -102,10 +104,23 @@ export function cutRelease(text: string, version: string, date: string): string 
   ].join('\n');
 }
 
+const CREATOR = 'packages/create-wakit/package.json';
+
+/** create-wakit's version, or undefined where the package is not there. */
+function creatorVersion(): string | undefined {
+  if (!existsSync(CREATOR)) return undefined;
+  return (JSON.parse(readFileSync(CREATOR, 'utf8')) as { version: string }).version;
+}
+
 function main(args: string[]): number {
   const changelogFile = 'CHANGELOG.md';
   const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
   let text = readFileSync(changelogFile, 'utf8');
+  if (args.includes('--cut') && creatorVersion() !== undefined) {
+    const creator = JSON.parse(readFileSync(CREATOR, 'utf8')) as { version: string };
+    writeFileSync(CREATOR, `${JSON.stringify({ ...creator, version }, null, 2)}\n`);
+    execFileSync('git', ['add', CREATOR]);
+  }
   if (args.includes('--cut')) {
     const pending = checkChangelog(text, version, { release: true }).filter(
       (problem) => !problem.startsWith("package.json's version"),
@@ -117,6 +132,10 @@ function main(args: string[]): number {
     }
   }
   const problems = checkChangelog(text, version, { release: args.includes('--release') });
+  const creator = creatorVersion();
+  if (creator !== undefined && creator !== version) {
+    problems.push(`create-wakit is at ${creator}, wakitjs at ${version}: one version for both`);
+  }
   for (const problem of problems) console.error(`release check: ${problem}`);
   if (problems.length === 0) console.log(`release check: CHANGELOG.md has [${version}]`);
   return problems.length === 0 ? 0 : 1;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,11 +34,20 @@ async function releaseCheck(
   version: string,
   changelog: string,
   args: string[] = [],
-): Promise<{ code: number; output: string; changelog: string }> {
+  creatorVersion?: string,
+): Promise<{ code: number; output: string; changelog: string; creator?: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wakit-release-'));
+  const creatorFile = path.join(dir, 'packages/create-wakit/package.json');
   try {
     await writeFile(path.join(dir, 'package.json'), JSON.stringify({ version }));
     await writeFile(path.join(dir, 'CHANGELOG.md'), changelog);
+    if (creatorVersion) {
+      await mkdir(path.dirname(creatorFile), { recursive: true });
+      await writeFile(
+        creatorFile,
+        JSON.stringify({ name: 'create-wakit', version: creatorVersion }),
+      );
+    }
     await run('git', ['init', '-q'], { cwd: dir });
     const result = await run(TSX, [SCRIPT, ...args], { cwd: dir }).then(
       ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
@@ -47,7 +56,16 @@ async function releaseCheck(
         output: error.stdout + error.stderr,
       }),
     );
-    return { ...result, changelog: await readFile(path.join(dir, 'CHANGELOG.md'), 'utf8') };
+    return {
+      ...result,
+      changelog: await readFile(path.join(dir, 'CHANGELOG.md'), 'utf8'),
+      ...(creatorVersion
+        ? {
+            creator: (JSON.parse(await readFile(creatorFile, 'utf8')) as { version: string })
+              .version,
+          }
+        : {}),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -93,9 +111,21 @@ describe('release: the changelog check (npm run release:check)', function () {
     expect((await releaseCheck('0.4.0', GOOD, ['--release'])).code).to.equal(0);
   });
 
-  it('--cut (npm version) moves [Unreleased] under the new version, dated', async () => {
-    const result = await releaseCheck('0.5.0', GOOD, ['--cut']);
+  it('create-wakit must be at the same version (npm create wakit pins ^version)', async () => {
+    const result = await releaseCheck('0.4.0', GOOD, [], '0.1.0');
+    expect(result.code).to.equal(1);
+    expect(result.output).to.include('create-wakit is at 0.1.0, wakitjs at 0.4.0');
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    const creator = JSON.parse(await readFile('packages/create-wakit/package.json', 'utf8')) as {
+      version: string;
+    };
+    expect(creator.version).to.equal(version);
+  });
+
+  it('--cut (npm version) moves [Unreleased] under the new version, dated, and sets create-wakit', async () => {
+    const result = await releaseCheck('0.5.0', GOOD, ['--cut'], '0.4.0');
     expect(result.code).to.equal(0);
+    expect(result.creator).to.equal('0.5.0');
     const sections = parseChangelog(result.changelog);
     expect(sections.map((section) => section.name)).to.deep.equal([
       'Unreleased',
