@@ -1,6 +1,45 @@
 /** The `ai` plugin's options (bot.config.json `plugins.ai`), checked by zod like any plugin's. */
 import { chatIdSchema, z } from '../../src/index.js';
 
+/** `allow`: offered to the model; `off`: not offered. */
+const policy = z.enum(['allow', 'off']).default('off');
+
+const builtInTools = z
+  .object({
+    /** `schedule_message`: a message to this chat at a later time (a scheduled send). */
+    schedule: z
+      .object({
+        policy,
+        /** Scheduled messages per turn; more calls are refused (the model reads why). */
+        maxPerTurn: z.number().int().min(1).max(10).default(1),
+        /** How far ahead (ms); within `queue.schedule.maxAheadMs` too. Default 7 days. */
+        maxAheadMs: z
+          .number()
+          .int()
+          .min(60_000)
+          .default(7 * 24 * 3600_000),
+      })
+      .strict()
+      .prefault({}),
+    /** `start_conversation`: starts one of `conversations` (declared by the bot) in this chat. */
+    startConversation: z
+      .object({
+        policy,
+        /** The conversations the model may start, by name, with what each is for. */
+        conversations: z
+          .array(
+            z.object({ name: z.string().min(1), description: z.string().min(1).max(500) }).strict(),
+          )
+          .default([]),
+      })
+      .strict()
+      .prefault({}),
+    /** `look_up_chat`: the chat's mode, name, whether a group, the contact's name (reads only). */
+    lookUpChat: z.boolean().default(false),
+  })
+  .strict()
+  .prefault({});
+
 export const aiOptions = z
   .object({
     /**
@@ -57,6 +96,8 @@ export const aiOptions = z
     chatTokensPerDay: z.number().int().min(0).default(50_000),
     /** Tokens per client per UTC day (this process's count); 0: no limit. */
     clientTokensPerDay: z.number().int().min(0).default(1_000_000),
+    /** The built-in tools besides `handoff` (docs/ai.md#built-in-tools); each is off by default. */
+    tools: builtInTools,
     /** Log the texts sent to and received from the model (off: only sizes and token counts). */
     logContent: z.boolean().default(false),
   })
