@@ -20,6 +20,7 @@ import { aiOptions, type AiOptions } from './options.js';
 import type { AiTool } from './tools.js';
 import { runTurn, type TurnDeps } from './turn.js';
 import { aiMetrics } from './ai-metrics.js';
+import { readTurn, type TurnText } from './media-input.js';
 
 export { aiOptions, type AiOptionsInput } from './options.js';
 export { defineAiTool, type AiTool, type AiToolContext } from './tools.js';
@@ -94,8 +95,26 @@ export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}): AiPlu
       const answer = async (client: BotClient, message: Message): Promise<void> => {
         const send = (text: string) =>
           ctx.send(client.name, message.chatId, text, { priority: 'reply' });
-        const text = message.body.trim();
-        if (!text) {
+        let turn: TurnText;
+        const controller = new AbortController();
+        const deadline = setTimeout(() => controller.abort(), options.turnDeadlineMs);
+        try {
+          turn = await readTurn(message, options, openai, controller.signal);
+        } catch (error) {
+          const timedOut = controller.signal.aborted;
+          ctx.events.report(
+            timedOut
+              ? new WakitError('TIMEOUT', `No transcript within ${options.turnDeadlineMs} ms`)
+              : new WakitError('INTERNAL', 'Reading the media failed', { cause: error }),
+            { event: 'message', client: client.name },
+          );
+          await send(options.fallbackMessage);
+          deps.metrics.turn(client.name, timedOut ? 'timeout' : 'failed', 0);
+          return;
+        } finally {
+          clearTimeout(deadline);
+        }
+        if (turn.kind === 'unread') {
           await send(options.mediaMessage);
           deps.metrics.turn(client.name, 'media', 0);
           return;
@@ -104,7 +123,9 @@ export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}): AiPlu
         await runTurn(deps, {
           client,
           chatId: message.chatId,
-          text,
+          text: turn.text,
+          ...(turn.image ? { image: turn.image } : {}),
+          remembered: turn.remembered,
           message,
           ...(pushname ? { contactName: pushname } : {}),
           inConversation: false,

@@ -86,8 +86,24 @@ export const aiOptions = z
       .string()
       .min(1)
       .default('I have answered a lot today and must stop here. A person will get back to you.'),
-    /** Sent to a message with no text (an image, a voice note): they are not understood yet. */
+    /** Sent to a message with no text the plugin reads (media without `vision`/`transcription`, too large). */
     mediaMessage: z.string().min(1).default('Sorry, I can only read text messages for now.'),
+    /** Send images (with their caption) to the model as a data URL part: models that see images. */
+    vision: z.boolean().default(false),
+    /** Largest image sent to the model (bytes); a larger one gets `mediaMessage`. */
+    maxImageBytes: z.number().int().min(1_000).max(20_000_000).default(5_000_000),
+    /** Voice notes and audio transcribed by the endpoint's speech-to-text, then answered. */
+    transcription: z
+      .object({
+        /** The speech-to-text model (`whisper-1`, `gpt-4o-mini-transcribe`, a local server's). */
+        model: z.string().min(1),
+        /** Largest audio transcribed (bytes); a larger one gets `mediaMessage`. */
+        maxBytes: z.number().int().min(1_000).max(25_000_000).default(10_000_000),
+        /** The language spoken (ISO 639-1, e.g. `pt`), when known: better transcripts. */
+        language: z.string().min(2).max(5).optional(),
+      })
+      .strict()
+      .optional(),
     /** Sent when the model hands the chat to a person (the `handoff` tool); `""`: nothing. */
     handoffMessage: z.string().default('I am passing you to a person, who will answer here.'),
     /** Offer the model the `handoff` tool. */

@@ -19,6 +19,7 @@ import type { AiOptions } from './options.js';
 import { defineAiTool, type AiTool } from './tools.js';
 import { builtInTools, type TurnPlace } from './builtin-tools.js';
 import type { AiMetrics, TurnOutcome } from './ai-metrics.js';
+import type { ImagePart } from './media-input.js';
 
 const HANDOFF_RESULT = 'The chat now belongs to a person. Write nothing more.';
 
@@ -36,6 +37,10 @@ export interface TurnInput {
   client: BotClient;
   chatId: string;
   text: string;
+  /** An image of the turn (`vision`). */
+  image?: ImagePart;
+  /** What memory keeps of the person's turn (default `text`; `[image] …` for an image). */
+  remembered?: string;
   /** The message of the turn (absent for `ai.ask`). */
   message?: Message;
   contactName?: string;
@@ -110,6 +115,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput): Promise<TurnRes
       systemPrompt: input.systemPrompt ?? options.systemPrompt,
       memory: memory.turns,
       text: input.text,
+      ...(input.image ? { image: input.image } : {}),
       tools,
       maxToolRounds: options.maxToolRounds,
       context: {
@@ -162,7 +168,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput): Promise<TurnRes
   await remember(
     input.state,
     {
-      user: input.text,
+      user: input.remembered ?? input.text,
       ...(sent.length > 0 ? { assistant: sent.join('\n\n') } : {}),
       tokens: result.tokens,
       ...(handoff ? { handoff } : {}),
