@@ -3,7 +3,18 @@
 import { expect } from 'chai';
 import { definePlugin, isWakitError } from '../../src/index.js';
 import type { PluginMetrics } from '../../src/entries/types.js';
+import net, { type AddressInfo } from 'node:net';
+import restPlugin from '../../plugins/rest/index.js';
+import { ADMIN_TOKEN } from '../helpers/rest-harness.js';
 import { pluginFixture, type PluginFixture } from './plugin-helpers.js';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('plugin metrics (the metrics privilege)', function () {
   let fx: PluginFixture | undefined;
@@ -83,5 +94,32 @@ describe('plugin metrics (the metrics privilege)', function () {
     expect(refused(() => metrics.histogram({ name: 'h', help: 'x', buckets: [2, 1] }))).to.equal(
       'VALIDATION_FAILED',
     );
+  });
+
+  it('the REST plugin serves a plugin family in /metrics, and skips (reports) one that clashes with its own', async () => {
+    const port = await freePort();
+    fx = await pluginFixture();
+    fx.sdk.use(restPlugin, { port, tokens: [{ token: ADMIN_TOKEN, clients: ['*'] }] });
+    fx.sdk.use(
+      definePlugin({
+        name: 'counting',
+        privileges: ['metrics'],
+        setup(_ctx, { metrics }) {
+          metrics.counter({ name: 'demo_orders_total', help: 'Orders' }).inc({}, 3);
+          metrics.counter({ name: 'wakit_sends_total', help: 'clash' }).inc();
+        },
+      }),
+    );
+    await fx.start();
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.status).to.equal(200);
+    const text = await res.text();
+    expect(text).to.include('# TYPE demo_orders_total counter\ndemo_orders_total 3');
+    expect(text).not.to.include('clash');
+    expect(fx.errors.map((e) => e.error.message)).to.deep.equal([
+      'plugin metric wakit_sends_total clashes with a REST metric: not served',
+    ]);
   });
 });

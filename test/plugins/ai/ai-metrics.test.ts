@@ -43,6 +43,7 @@ describe('ai plugin: counters in /metrics', function () {
       { text: 'Hi!', tokens: 30 },
       { tools: [{ name: 'handoff', args: { reason: 'asks for a person' } }], tokens: 12 },
       { status: 500 },
+      { hang: true },
     ]);
     const port = await freePort();
     fx = await pluginFixture();
@@ -51,6 +52,7 @@ describe('ai plugin: counters in /metrics', function () {
       baseURL: model.baseURL,
       model: 'fake-model',
       chatTokensPerDay: 35,
+      turnDeadlineMs: 1_000,
     });
     await fx.start();
     const scrape = async () => {
@@ -74,6 +76,9 @@ describe('ai plugin: counters in /metrics', function () {
     await alice.send('again'); // 42 tokens today: over the chat budget, no call
     await alice.expectReply(/answered a lot today/);
     await alice.expectNoReply();
+    const carol = testChat(fx.sdk, '15550003333');
+    await carol.send('hello?'); // the model hangs: the deadline
+    await carol.expectReply(/cannot answer right now/);
 
     const text = await scrape();
     const turns = samples(text, 'wakit_ai_turns_total');
@@ -82,6 +87,7 @@ describe('ai plugin: counters in /metrics', function () {
       'wakit_ai_turns_total{client="bot",outcome="handoff"}': 1,
       'wakit_ai_turns_total{client="bot",outcome="failed"}': 1,
       'wakit_ai_turns_total{client="bot",outcome="budget"}': 1,
+      'wakit_ai_turns_total{client="bot",outcome="timeout"}': 1,
     });
     expect(
       samples(text, 'wakit_ai_tokens_total').get('wakit_ai_tokens_total{client="bot"}'),
@@ -93,8 +99,10 @@ describe('ai plugin: counters in /metrics', function () {
       samples(text, 'wakit_ai_tool_calls_total').get('wakit_ai_tool_calls_total{client="bot"}'),
     ).to.equal(1);
     const seconds = samples(text, 'wakit_ai_turn_seconds');
-    expect(seconds.get('wakit_ai_turn_seconds_count{client="bot"}')).to.equal(4);
-    expect(seconds.get('wakit_ai_turn_seconds_bucket{client="bot",le="+Inf"}')).to.equal(4);
+    expect(seconds.get('wakit_ai_turn_seconds_count{client="bot"}')).to.equal(5);
+    expect(seconds.get('wakit_ai_turn_seconds_bucket{client="bot",le="+Inf"}')).to.equal(5);
+    // the timed-out turn took the deadline (1 s): not in the 0.5 s bucket, in the 1 s one
+    expect(seconds.get('wakit_ai_turn_seconds_bucket{client="bot",le="0.5"}')).to.equal(4);
     expect(text).to.include('# TYPE wakit_ai_turn_seconds histogram');
     expect(text).not.to.match(/hello|a person please/);
   });
