@@ -3,6 +3,7 @@
  * same run (these machines are shared and noisy: read the ratios, not the absolute numbers).
  * `npm run bench -- inbound queue` runs a subset.
  */
+import { benchAi } from './ai.js';
 import { benchConversations } from './conversations.js';
 import { benchInbound } from './inbound.js';
 import { benchInboundMix } from './inbound-mix.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   fleet: benchFleet,
   'wwebjs-double': benchWwebjsDouble,
   conversations: benchConversations,
+  ai: benchAi,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

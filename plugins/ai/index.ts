@@ -1,21 +1,49 @@
 /**
- * ai: a language model answers the turns no conversation and no command claimed
- * (docs/ai.md). Any OpenAI-compatible endpoint (OpenAI, Azure, OpenRouter, Ollama, vLLM, LM
- * Studio) through the official `openai` client and its `baseURL`. Memory per chat in the chat
- * state, a `handoff` tool that gives the chat to a person, tools declared by the bot, a deadline
- * per turn, token budgets, a fallback message: the person never gets silence or a stack trace.
+ * ai: a language model answers the turns no conversation and no command claimed, and answers
+ * inside a conversation when its author asks (`ai.ask`; docs/ai.md). Any OpenAI-compatible
+ * endpoint (OpenAI, Azure, OpenRouter, Ollama, vLLM, LM Studio) through the official `openai`
+ * client and its `baseURL`. Memory per chat in the chat state, a `handoff` tool that gives the chat
+ * to a person, built-in tools (schedule a message, start a conversation, look up the chat), tools
+ * declared by the bot, a deadline per turn, token budgets, a fallback message: the person never
+ * gets silence or a stack trace. Counters in the REST plugin's `/metrics`.
  */
 import OpenAI from 'openai';
-import { WakitError, definePlugin, z, type BotClient, type Message } from '../../src/index.js';
-import { modelTurn } from './model-turn.js';
-import { readAi, remember, tokensToday, utcDay, type StateHandle } from './memory.js';
+import {
+  WakitError,
+  definePlugin,
+  type BotClient,
+  type Conversation,
+  type Message,
+  type Plugin,
+} from '../../src/index.js';
 import { aiOptions, type AiOptions } from './options.js';
-import { defineAiTool, type AiTool } from './tools.js';
+import type { AiTool } from './tools.js';
+import { runTurn, type TurnDeps } from './turn.js';
+import { aiMetrics } from './ai-metrics.js';
+import { readTurn, type TurnText } from './media-input.js';
 
 export { aiOptions, type AiOptionsInput } from './options.js';
 export { defineAiTool, type AiTool, type AiToolContext } from './tools.js';
+export type { TurnOutcome } from './ai-metrics.js';
 
-const HANDOFF_RESULT = 'The chat now belongs to a person. Write nothing more.';
+/** What `ai.ask` needs of a conversation (`run(conv)`'s `conv`). */
+export type AskingConversation = Pick<Conversation, 'client' | 'chatId' | 'external'>;
+
+/** Options of one `ai.ask`. */
+export interface AskOptions {
+  /** Replaces the configured system prompt for this call (e.g. the conversation's task). */
+  systemPrompt?: string;
+}
+
+/** The plugin, with `ask`: one model turn as a step of a conversation. */
+export type AiPlugin = Plugin<AiOptions, 'chats' | 'metrics'> & {
+  /**
+   * One model turn inside a conversation: the chat's memory, the deadline, the budgets and the
+   * fallback as for a message; returns the text to say (the model's, the fallback or the budget
+   * message), journaled: a replay after a crash returns the same text without a model call.
+   */
+  ask(conv: AskingConversation, text: string, options?: AskOptions): Promise<string>;
+};
 
 /** Whether a message is one the plugin answers (chats, groups, kinds). */
 function answers(message: Message, options: AiOptions, chats: ReadonlySet<string> | undefined) {
@@ -24,14 +52,16 @@ function answers(message: Message, options: AiOptions, chats: ReadonlySet<string
   return !message.isGroup || options.groups;
 }
 
-/** The plugin, with the bot's own tools besides `handoff`. */
-export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}) {
-  return definePlugin({
+/** The plugin, with the bot's own tools besides the built-in ones. */
+export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}): AiPlugin {
+  let ask:
+    ((client: string, chatId: string, text: string, o: AskOptions) => Promise<string>) | undefined;
+  const plugin = definePlugin({
     name: 'ai',
-    version: '0.1.0',
+    version: '0.2.0',
     options: aiOptions,
-    privileges: ['chats'],
-    setup(ctx, { chats }) {
+    privileges: ['chats', 'metrics'],
+    setup(ctx, { chats, metrics }) {
       const options = ctx.options;
       const openai = new OpenAI({
         baseURL: options.baseURL,
@@ -42,141 +72,90 @@ export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}) {
         ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),
       });
       const only = options.chats ? new Set(options.chats) : undefined;
-      /** `<client>` → tokens of the day (this process's count). */
-      const clientTokens = new Map<string, { day: string; tokens: number }>();
-      const names = new Set<string>(options.handoff ? ['handoff'] : []);
+      const builtIn = ['handoff', 'schedule_message', 'start_conversation', 'look_up_chat'];
+      const names = new Set<string>(builtIn);
       for (const tool of extra.tools ?? []) {
         if (names.has(tool.name)) {
-          throw new WakitError('PLUGIN_DUPLICATE', `ai tool ${tool.name} is declared twice`);
+          throw new WakitError(
+            'PLUGIN_DUPLICATE',
+            `ai tool ${tool.name} is declared twice (or is a built-in tool's name)`,
+          );
         }
         names.add(tool.name);
       }
-
-      const send = (client: BotClient, message: Message, text: string) =>
-        ctx.send(client.name, message.chatId, text, { priority: 'reply' });
-
-      const spentByClient = (client: string, now: number) => {
-        const entry = clientTokens.get(client);
-        return entry && entry.day === utcDay(now) ? entry.tokens : 0;
+      const deps: TurnDeps = {
+        ctx,
+        chats,
+        openai,
+        metrics: aiMetrics(metrics),
+        tools: extra.tools ?? [],
+        clientTokens: new Map(),
       };
 
       const answer = async (client: BotClient, message: Message): Promise<void> => {
-        const text = message.body.trim();
-        if (!text) {
-          await send(client, message, options.mediaMessage);
-          return;
-        }
-        const state = ctx.conversations.state(message) as StateHandle;
-        const memory = readAi(await state.get());
-        const started = Date.now();
-        const overChat =
-          options.chatTokensPerDay > 0 && tokensToday(memory, started) >= options.chatTokensPerDay;
-        const overClient =
-          options.clientTokensPerDay > 0 &&
-          spentByClient(client.name, started) >= options.clientTokensPerDay;
-        if (overChat || overClient) {
-          ctx.log.info(
-            { client: client.name, chat: message.chatId, overChat, overClient },
-            'ai: token budget used up',
-          );
-          await send(client, message, options.budgetMessage);
-          return;
-        }
-        let handoff: { reason: string; at: number } | undefined;
-        const handoffTool = defineAiTool({
-          name: 'handoff',
-          description:
-            'Hand the chat to a person (a human agent) when you cannot help, the person asks for a human, or the matter needs one. Give the reason.',
-          parameters: z.object({ reason: z.string().min(1).max(500) }),
-          run: ({ reason }) => {
-            handoff = { reason, at: Date.now() };
-            return HANDOFF_RESULT;
-          },
-        });
-        const tools = [...(options.handoff ? [handoffTool] : []), ...(extra.tools ?? [])];
+        const send = (text: string) =>
+          ctx.send(client.name, message.chatId, text, { priority: 'reply' });
+        let turn: TurnText;
         const controller = new AbortController();
         const deadline = setTimeout(() => controller.abort(), options.turnDeadlineMs);
-        let result: Awaited<ReturnType<typeof modelTurn>>;
         try {
-          result = await modelTurn({
-            openai,
-            model: options.model,
-            temperature: options.temperature,
-            systemPrompt: options.systemPrompt,
-            memory: memory.turns,
-            text,
-            tools,
-            maxToolRounds: options.maxToolRounds,
-            context: { client, message, signal: controller.signal },
-            toolFailed: (name, error) =>
-              ctx.events.report(
-                new WakitError('INTERNAL', `ai tool ${name} failed`, {
-                  cause: error,
-                  details: { tool: name },
-                }),
-                { event: 'message', client: client.name },
-              ),
-            stopped: () => handoff !== undefined,
-          });
+          turn = await readTurn(message, options, openai, controller.signal);
         } catch (error) {
           const timedOut = controller.signal.aborted;
           ctx.events.report(
             timedOut
-              ? new WakitError(
-                  'TIMEOUT',
-                  `The model did not answer within ${options.turnDeadlineMs} ms`,
-                )
-              : new WakitError('INTERNAL', 'The model call failed', { cause: error }),
+              ? new WakitError('TIMEOUT', `No transcript within ${options.turnDeadlineMs} ms`)
+              : new WakitError('INTERNAL', 'Reading the media failed', { cause: error }),
             { event: 'message', client: client.name },
           );
-          await send(client, message, options.fallbackMessage);
+          await send(options.fallbackMessage);
+          deps.metrics.turn(client.name, timedOut ? 'timeout' : 'failed', 0);
           return;
         } finally {
           clearTimeout(deadline);
         }
-        const entry = clientTokens.get(client.name);
-        const day = utcDay(started);
-        clientTokens.set(client.name, {
-          day,
-          tokens: (entry?.day === day ? entry.tokens : 0) + result.tokens,
-        });
-        const texts = handoff
-          ? options.handoffMessage
-            ? [options.handoffMessage]
-            : []
-          : capped(result.texts, options.maxMessagesPerTurn);
-        if (!handoff && texts.length === 0) texts.push(options.fallbackMessage);
-        // a person may have taken the chat while the model was thinking: do not talk over them
-        if (!handoff && (await chats.mode(client.name, message.chatId)).mode !== 'bot') {
-          ctx.log.info({ client: client.name, chat: message.chatId }, 'ai: chat taken meanwhile');
-          texts.length = 0;
+        if (turn.kind === 'unread') {
+          await send(options.mediaMessage);
+          deps.metrics.turn(client.name, 'media', 0);
+          return;
         }
-        // the chat is the person's before the last words go out: nothing of the bot's follows
-        if (handoff) await chats.setMode(client.name, message.chatId, 'human');
-        for (const reply of texts) await send(client, message, reply);
-        await remember(
-          state,
-          {
-            user: text,
-            ...(texts.length > 0 ? { assistant: texts.join('\n\n') } : {}),
-            tokens: result.tokens,
-            ...(handoff ? { handoff } : {}),
+        const pushname = message.sender.pushname ?? message.notifyName;
+        await runTurn(deps, {
+          client,
+          chatId: message.chatId,
+          text: turn.text,
+          ...(turn.image ? { image: turn.image } : {}),
+          remembered: turn.remembered,
+          message,
+          ...(pushname ? { contactName: pushname } : {}),
+          inConversation: false,
+          state: ctx.conversations.state(message),
+          deliver: async (texts, { handoff }) => {
+            // a person may have taken the chat while the model was thinking: do not talk over them
+            if (!handoff && (await chats.mode(client.name, message.chatId)).mode !== 'bot') {
+              ctx.log.info(
+                { client: client.name, chat: message.chatId },
+                'ai: chat taken meanwhile',
+              );
+              return [];
+            }
+            for (const reply of texts) await send(reply);
+            return texts;
           },
-          { maxTurns: options.maxTurnsInMemory, maxChars: options.maxMemoryChars, now: Date.now() },
-        );
-        ctx.log.info(
-          {
-            client: client.name,
-            chat: message.chatId,
-            tokens: result.tokens,
-            calls: result.calls,
-            toolCalls: result.toolCalls,
-            ms: Date.now() - started,
-            ...(handoff ? { handoff: handoff.reason } : {}),
-            ...(options.logContent ? { text, answer: texts } : { chars: text.length }),
-          },
-          'ai: turn answered',
-        );
+        });
+      };
+
+      ask = async (client, chatId, text, askOptions) => {
+        const result = await runTurn(deps, {
+          client: ctx.clients.get(client),
+          chatId,
+          text,
+          inConversation: true,
+          ...(askOptions.systemPrompt ? { systemPrompt: askOptions.systemPrompt } : {}),
+          state: ctx.conversations.state({ client, chatId }),
+          deliver: (texts) => Promise.resolve(texts),
+        });
+        return result.texts.join('\n\n');
       };
 
       ctx.on(
@@ -190,12 +169,22 @@ export function createAiPlugin(extra: { tools?: readonly AiTool[] } = {}) {
       );
     },
   });
-}
-
-/** At most `max` texts: the ones past it are joined into the last. */
-function capped(texts: string[], max: number): string[] {
-  if (texts.length <= max) return texts;
-  return [...texts.slice(0, max - 1), texts.slice(max - 1).join('\n\n')];
+  return Object.freeze({
+    ...plugin,
+    ask: (conv: AskingConversation, text: string, options: AskOptions = {}) => {
+      const run = ask;
+      if (!run) {
+        return Promise.reject(
+          new WakitError(
+            'INVALID_STATE',
+            'ai.ask: this ai plugin is not set up (sdk.use it, then start the SDK)',
+          ),
+        );
+      }
+      // journaled: a replay of the conversation returns the same text and calls no model
+      return conv.external(() => run(conv.client, conv.chatId, text, options));
+    },
+  });
 }
 
 export default createAiPlugin();

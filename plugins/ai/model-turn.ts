@@ -17,6 +17,8 @@ export interface ModelTurnInput {
   systemPrompt: string;
   memory: readonly MemoryEntry[];
   text: string;
+  /** An image sent with the text (`vision`), as a data URL content part. */
+  image?: { mimetype: string; data: string };
   tools: readonly AiTool[];
   maxToolRounds: number;
   context: AiToolContext;
@@ -40,7 +42,18 @@ export async function modelTurn(input: ModelTurnInput): Promise<ModelTurnResult>
   const messages: Param[] = [
     { role: 'system', content: input.systemPrompt },
     ...input.memory.map((m): Param => ({ role: m.role, content: m.content })),
-    { role: 'user', content: input.text },
+    {
+      role: 'user',
+      content: input.image
+        ? [
+            ...(input.text ? [{ type: 'text' as const, text: input.text }] : []),
+            {
+              type: 'image_url' as const,
+              image_url: { url: `data:${input.image.mimetype};base64,${input.image.data}` },
+            },
+          ]
+        : input.text,
+    },
   ];
   const byName = new Map(input.tools.map((t) => [t.name, t]));
   const wire = toWire(input.tools);

@@ -9,7 +9,10 @@ import { z, type BotClient, type Message } from '../../src/index.js';
 /** What a tool's `run` gets besides its arguments. */
 export interface AiToolContext {
   client: BotClient;
-  message: Message;
+  /** The chat of the turn. */
+  chatId: string;
+  /** The message of the turn; absent when a conversation asked (`ai.ask`). */
+  message?: Message;
   /** Aborted at the turn's deadline. */
   signal: AbortSignal;
 }

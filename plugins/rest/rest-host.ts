@@ -11,6 +11,7 @@ export const REST_PRIVILEGES = [
   'conversations',
   'schedules',
   'chats',
+  'metrics',
   'eventBus',
 ] as const satisfies readonly http.PrivilegeName[];
 

@@ -6,7 +6,7 @@ import { WakitError } from '../errors/index.js';
 import type { CliIo } from './io.js';
 import { isSourceCheckout, packageRoot } from './paths.js';
 
-export const TEMPLATES = ['basic', 'rest-api'] as const;
+export const TEMPLATES = ['basic', 'rest-api', 'ai'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
 
 export interface CreateOptions {
@@ -151,11 +151,18 @@ export async function createProject(
       ...(options.template === 'rest-api'
         ? ['  cp .env.example .env   # then set WAKIT_REST_TOKEN (openssl rand -hex 32)']
         : []),
+      ...(options.template === 'ai'
+        ? [
+            '  ollama pull llama3.1   # the local model it uses (or OpenAI: OPENAI_API_KEY, see README.md)',
+          ]
+        : []),
       '  npm run dev     # run the bot on the simulator (no phone needed)',
       '  npm start       # run it on WhatsApp: scan the QR code with your phone',
       '  npm test        # run the plugin tests',
       '',
-      'Edit plugins/hello.ts and bot.config.json to make it yours.',
+      options.template === 'ai'
+        ? 'Edit plugins/assistant.ts and bot.config.json to make it yours.'
+        : 'Edit plugins/hello.ts and bot.config.json to make it yours.',
     ].join('\n'),
   );
   return 0;

@@ -28,6 +28,7 @@ export {
   httpSchemas,
   namedSchema,
 } from '../plugins/http-schemas.js';
+export type { MetricFamily, MetricSample, PluginMetrics } from '../plugins/plugin-metrics.js';
 export { guardedLookup, redact } from '../client/media/safe-fetch.js';
 export { isPrivateAddress } from '../client/media/ip-policy.js';
 export { MAX_ISSUES, capIssues, issueError, zodIssues, type ErrorIssue } from '../errors/index.js';

@@ -131,3 +131,11 @@ export type {
   ScheduleView,
 } from '../plugins/types.js';
 export type { LoadedPluginInfo } from '../plugins/plugin-host.js';
+export type {
+  MetricDefinition,
+  MetricFamily,
+  MetricSample,
+  PluginCounter,
+  PluginHistogram,
+  PluginMetrics,
+} from '../plugins/plugin-metrics.js';

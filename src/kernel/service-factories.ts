@@ -13,6 +13,7 @@ import { createOutboxStore, journalChange, type OutboxStore } from '../queue/out
 import { PluginHost } from '../plugins/plugin-host.js';
 import { FileScheduleStore } from '../plugins/file-schedule-store.js';
 import { lifecycleView } from '../plugins/privileges.js';
+import { PluginMetricsRegistry } from '../plugins/plugin-metrics.js';
 import { conversationsView } from '../conversations/conversations-view.js';
 import { chatsView } from '../handoff/chats-view.js';
 import { EventBus } from '../events/event-bus.js';
@@ -217,6 +218,7 @@ export function pluginHostOf(c: DependencyContainer): PluginHost {
       get chats() {
         return chatsView(host.handoff, 'api');
       },
+      metrics: new PluginMetricsRegistry(),
       eventBus: eventBusControl(c.resolve(EVENT_BUS)),
     },
   });

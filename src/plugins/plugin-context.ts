@@ -55,7 +55,13 @@ export function pluginContext<O>(
   return {
     options,
     log,
-    env: Object.freeze({ name, config: sdk.config, baseDir: sdk.baseDir, testing: sdk.testing }),
+    env: Object.freeze({
+      name,
+      config: sdk.config,
+      baseDir: sdk.baseDir,
+      testing: sdk.testing,
+      now: () => sdk.clock.now(),
+    }),
     clients: Object.freeze({
       list: () => clients.list(),
       get: (clientName: string) => clients.get(clientName),

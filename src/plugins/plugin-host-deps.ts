@@ -7,7 +7,7 @@ import type { ScheduleStore } from './schedule-types.js';
 import type { PluginClients, PluginEnv, PrivilegedServices } from './types.js';
 
 /** What the plugin host needs of the SDK (the SDK implements it; plugins never see it whole). */
-export interface PluginHostDeps extends Omit<PluginEnv, 'name'> {
+export interface PluginHostDeps extends Omit<PluginEnv, 'name' | 'now'> {
   readonly clients: PluginClients;
   /** The core event bus (src/events/). */
   readonly events: EventBus<BotClient>;

@@ -13,6 +13,7 @@ export const PRIVILEGE_NAMES: readonly PrivilegeName[] = [
   'conversations',
   'schedules',
   'chats',
+  'metrics',
   'eventBus',
 ];
 

@@ -25,6 +25,7 @@ import type { PluginConversations } from '../conversations/plugin-conversations.
 import type { SdkConversations } from '../conversations/conversations-view.js';
 import type { SdkChats } from '../handoff/chats-view.js';
 import type { ScheduleHandler, ScheduleInfo, ScheduleOptions } from './schedule-types.js';
+import type { PluginMetrics } from './plugin-metrics.js';
 
 // ---------------------------------------------------------------------------------------------
 // Plugin definition
@@ -226,6 +227,11 @@ export interface PluginEnv {
    * webhooks, e-mails); the built-in REST plugin delivers no webhooks then.
    */
   readonly testing: boolean;
+  /**
+   * The time (epoch ms) on the kernel's clock: a `VirtualClock` in tests moves it only when told,
+   * so a plugin that compares times with scheduled sends or conversation timers uses this.
+   */
+  now(): number;
 }
 
 /** `ctx.clients`: the SDK's clients. */
@@ -297,6 +303,11 @@ export interface PrivilegedServices {
   readonly chats: SdkChats;
   /** The recurring jobs of every plugin with their next run, as `sdk.plugins.schedules()`. */
   readonly schedules: ScheduleView;
+  /**
+   * Counters and histograms of plugins (docs/plugins.md#metrics): a plugin registers its own, the
+   * REST plugin serves every registered one in `/metrics`.
+   */
+  readonly metrics: PluginMetrics;
   /**
    * Starts the event bus's records with a buffer size for replay and, in a fleet, the fleet's
    * event stream (the REST plugin's SSE and webhooks); idempotent, the largest buffer wins.

@@ -23,8 +23,8 @@ export interface NodeOptions {
   advertiseUrl?: string;
   /** A REST server on a free loopback port (created directly, as the REST tests do), advertised. */
   rest?: RestOptionsInput;
-  /** Plugins the node uses (added before it starts). */
-  plugins?: Plugin[];
+  /** Plugins the node uses (added before it starts), each alone or with its options. */
+  plugins?: (Plugin | [Plugin, unknown])[];
   /** More configuration of the node (sections the harness does not set: handoff, queue, …). */
   config?: Omit<WakitConfigInput, 'engine' | 'auth' | 'clients' | 'cluster'>;
 }
@@ -77,7 +77,10 @@ export function fleetHarness(
       };
       const sdk = createSdk(config, { baseDir: dir });
       nodes.push(sdk);
-      for (const plugin of options.plugins ?? []) sdk.use(plugin);
+      for (const entry of options.plugins ?? []) {
+        if (Array.isArray(entry)) sdk.use(entry[0], entry[1]);
+        else sdk.use(entry);
+      }
       if (options.rest) {
         // the fleet's code is loaded on demand: the REST host reads `sdk.cluster` now
         await sdk.loadCluster();

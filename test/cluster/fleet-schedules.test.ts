@@ -59,8 +59,11 @@ describe('cluster: recurring jobs run once per fleet per firing', function () {
     gcs = await FakeGcsServer.start();
   });
 
+  // each test starts a fleet of its own: stop it after the test, or its heartbeats and Redis
+  // reconnects run on through the rest of the suite
+  afterEach(async () => fleet?.dispose());
+
   after(async () => {
-    await fleet?.dispose();
     await gcs?.close();
     await redis?.dispose();
   });

@@ -119,6 +119,9 @@ export async function createPodman(stateDir: string): Promise<Podman> {
       '[containers]',
       `default_ulimits = [${ulimits.map((u) => `"${u}"`).join(', ')}]`,
       '[engine]',
+      // runc, not podman's default: Debian installs crun with podman, and crun refuses this
+      // machine's hybrid cgroups ("crun: cgroups in hybrid mode not supported")
+      'runtime = "runc"',
       'cgroup_manager = "cgroupfs"',
       'events_logger = "file"',
       `tmp_dir = "${path.join(stateDir, 'tmp')}"`,

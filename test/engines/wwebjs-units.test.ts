@@ -20,7 +20,6 @@ import {
   mapSendError,
 } from '../../src/engines/wwebjs/map-errors.js';
 import { toAck, toMessageData } from '../../src/engines/wwebjs/map-message.js';
-import { LruMap } from '../../src/engines/wwebjs/message-cache.js';
 import { RemoteAuthStoreAdapter } from '../../src/engines/wwebjs/remote-auth-store.js';
 import type { MessageLike } from '../../src/engines/wwebjs/types.js';
 
@@ -233,19 +232,6 @@ describe('wwebjs mapping', () => {
       isStatus: false,
     });
     expect(JSON.parse(JSON.stringify(data))).to.deep.equal(data);
-  });
-});
-
-describe('wwebjs helpers', () => {
-  it('LruMap evicts the least recently used entry', () => {
-    const lru = new LruMap<string, number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    expect(lru.get('a')).to.equal(1);
-    lru.set('c', 3);
-    expect(lru.get('b')).to.equal(undefined);
-    expect(lru.get('a')).to.equal(1);
-    expect(lru.size).to.equal(2);
   });
 });
 

@@ -10,9 +10,9 @@ import { AccountGovernor } from '../../src/governor/account-governor.js';
 import { DAY_MS, HOUR_MS } from '../../src/governor/budget-check.js';
 import { MemoryAccountStore } from '../../src/governor/memory-account-store.js';
 import { PRESETS, limitsOn, type PresetName } from '../../src/governor/presets.js';
-import { systemClock } from '../../src/kernel/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { OutboundQueue, type SendHandle, type TrackedSend } from '../../src/queue/index.js';
-import { NO_PACING, T0, fakeClock } from '../queue/queue-helpers.js';
+import { NO_PACING, T0, isolatedClock } from '../queue/queue-helpers.js';
 
 const BOT = 'bot@c.us';
 const contact = (n: number) => `1555${String(n).padStart(7, '0')}@c.us`;
@@ -25,9 +25,9 @@ interface Sent {
 }
 
 /** The queue of client `bot` on a day-1 number, its sends going through the simulated network's restriction model. */
-function setup(preset: PresetName) {
+function setup(preset: PresetName, clock: Clock) {
   const store = new MemoryAccountStore();
-  const model = new RestrictionModel(DEFAULT_RESTRICTION, () => Date.now());
+  const model = new RestrictionModel(DEFAULT_RESTRICTION, () => clock.now());
   // its network reports no acks: the undelivered-run signal is off here (restriction-signal.test.ts)
   const config = governorSchema.parse({
     preset,
@@ -36,11 +36,12 @@ function setup(preset: PresetName) {
   });
   const budgets = PRESETS[preset];
   const governor = budgets
-    ? new AccountGovernor({ client: 'bot', preset, budgets, config, store, clock: systemClock })
+    ? new AccountGovernor({ client: 'bot', preset, budgets, config, store, clock })
     : undefined;
   const queue = new OutboundQueue({
     client: 'bot',
     config: queueSchema.parse({ ...NO_PACING, maxSize: 2_000, retries: 0 }),
+    clock,
     ...(governor ? { gate: governor } : {}),
   });
   const records = new Map<string, TrackedSend>();
@@ -58,7 +59,7 @@ function setup(preset: PresetName) {
       model.admit(BOT, chatId);
       sent.push({
         chatId,
-        at: Date.now(),
+        at: clock.now(),
         newContact: !chatId.startsWith('1666') && !seen.has(chatId),
       });
       seen.add(chatId);
@@ -87,13 +88,14 @@ function checkWindows(preset: PresetName, sent: Sent[]) {
 describe('governor: a bulk of 500 sends to 300 new contacts on a day-1 number (simulated network, fake clock)', function () {
   this.timeout(60_000);
   let clock: sinon.SinonFakeTimers;
+  let kernelClock: Clock;
   beforeEach(() => {
-    clock = fakeClock();
+    ({ fake: clock, clock: kernelClock } = isolatedClock());
   });
   afterEach(() => clock.restore());
 
   async function run(preset: PresetName) {
-    const fx = setup(preset);
+    const fx = setup(preset, kernelClock);
     for (let n = 0; n < 10; n++) {
       await fx.governor?.noteInbound(replier(n), T0);
       fx.model.wrote(replier(n), BOT);
@@ -102,7 +104,7 @@ describe('governor: a bulk of 500 sends to 300 new contacts on a day-1 number (s
     for (let n = 0; n < 500; n++) handles.push(fx.queue.enqueue(fx.job(contact(n % 300), 'bulk')));
     for (let n = 0; n < 5; n++) handles.push(fx.queue.enqueue(fx.job(replier(n), 'reply')));
     await clock.tickAsync(2 * HOUR_MS);
-    const lateAt = Date.now();
+    const lateAt = clock.now;
     for (let n = 5; n < 10; n++) handles.push(fx.queue.enqueue(fx.job(replier(n), 'reply')));
     await clock.tickAsync(1_000);
     const late = fx.sent.filter((s) => s.chatId.startsWith('1666') && s.at >= lateAt);
@@ -130,7 +132,7 @@ describe('governor: a bulk of 500 sends to 300 new contacts on a day-1 number (s
       expect(r.sent.length + stats.pending).to.equal(510);
       expect(deferredNow).to.be.greaterThan(0).and.at.most(stats.pending);
       const deferred = [...r.records.values()].filter((x) => x.status === 'deferred');
-      expect(deferred.every((x) => x.budget && Date.parse(x.dueAt!) > Date.now())).to.equal(true);
+      expect(deferred.every((x) => x.budget && Date.parse(x.dueAt!) > clock.now)).to.equal(true);
       const info = r.governor!.info();
       expect(info.used.perDay).to.be.at.most(info.limits!.perDay);
       console.log(

@@ -2,6 +2,7 @@ import type { Sdk } from '../../src/index.js';
 import type { ClusterView } from '../../src/entries/cluster.js';
 import { lifecycleView } from '../../src/plugins/privileges.js';
 import { eventBusControl, eventBusView } from '../../src/events/event-bus-view.js';
+import { PluginMetricsRegistry } from '../../src/plugins/plugin-metrics.js';
 import type { RestHost } from '../../plugins/rest/rest-host.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
@@ -14,7 +15,13 @@ import '../../src/entries/simulator.js';
  */
 export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): RestHost {
   return {
-    env: { name: 'rest', config: sdk.config, baseDir: sdk.baseDir, testing: false },
+    env: {
+      name: 'rest',
+      config: sdk.config,
+      baseDir: sdk.baseDir,
+      testing: false,
+      now: () => Date.now(),
+    },
     clients: {
       list: () => sdk.clients,
       get: (name) => sdk.client(name),
@@ -37,6 +44,8 @@ export function restHostOf(sdk: Sdk, overrides: { fleet?: ClusterView } = {}): R
     get chats() {
       return sdk.chats;
     },
+    // plugins' own metrics: a server built here serves none (the rest plugin gets the SDK's)
+    metrics: new PluginMetricsRegistry(),
     eventBus: eventBusControl(sdk.events),
   };
 }

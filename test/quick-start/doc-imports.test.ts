@@ -53,7 +53,11 @@ function importsOf(code: string): ImportLine[] {
   return found;
 }
 
-/** `wakitjs` and `wakitjs/<entry>` (package.json `exports`) → the source file of that entry. */
+/**
+ * `wakitjs` and `wakitjs/<entry>` (package.json `exports`) → the source file of that entry: a
+ * bundle of src/ (dist/<path>.js → src/<path>.ts), or a built-in plugin's (dist/plugins/<name>/ →
+ * plugins/<name>/, `wakitjs/ai`).
+ */
 const ENTRIES = new Map(
   Object.entries(
     (
@@ -65,7 +69,10 @@ const ENTRIES = new Map(
     .filter(([, target]) => typeof target === 'object' && target.import?.endsWith('.js'))
     .map(([key, target]) => [
       `wakitjs${key.slice(1)}`,
-      (target as { import: string }).import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'),
+      (target as { import: string }).import
+        .replace(/^\.\/dist\/plugins\//, 'plugins/')
+        .replace(/^\.\/dist\//, 'src/')
+        .replace(/\.js$/, '.ts'),
     ]),
 );
 
@@ -102,10 +109,12 @@ describe('imports in the docs and templates', () => {
     expect(wrong).to.deep.equal([]);
   });
 
-  it('the package entries are the files src/index.ts and src/entries/<name>.ts', () => {
+  it('the package entries are the files src/index.ts, src/entries/<name>.ts and plugins/ai/index.ts', () => {
     expect([...ENTRIES.keys()])
       .to.include('wakitjs')
-      .and.include('wakitjs/types');
+      .and.include('wakitjs/types')
+      .and.include('wakitjs/ai');
+    expect(ENTRIES.get('wakitjs/ai')).to.equal('plugins/ai/index.ts');
     for (const [specifier, file] of ENTRIES) {
       expect(existsSync(path.join(REPO, file)), `${specifier}: ${file}`).to.equal(true);
     }

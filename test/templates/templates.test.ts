@@ -12,7 +12,7 @@ const REPO = path.resolve('.');
 describe('templates (wakit create)', function () {
   this.timeout(30_000);
 
-  for (const template of ['basic', 'rest-api']) {
+  for (const template of ['basic', 'rest-api', 'ai']) {
     it(`scaffolds ${template}: named package, wakitjs dependency, .gitignore, $schema, every file`, async () => {
       const { dir, cleanup } = await tempDir('wakit-template-');
       try {
@@ -33,15 +33,11 @@ describe('templates (wakit create)', function () {
         expect(pkg.name).to.equal('my-shop-bot');
         expect(pkg.dependencies).to.deep.equal({ wakitjs: `file:${REPO}` });
         expect(pkg.scripts.test).to.equal('wakit test');
-        for (const file of [
-          'README.md',
-          'tsconfig.json',
-          '.puppeteerrc.cjs',
-          'plugins/hello.ts',
-          'test/hello.test.ts',
-          'plugins/order.ts',
-          'test/order.test.ts',
-        ])
+        const own =
+          template === 'ai'
+            ? ['plugins/assistant.ts', 'test/assistant.test.ts', 'test/fake-model.ts']
+            : ['plugins/hello.ts', 'test/hello.test.ts', 'plugins/order.ts', 'test/order.test.ts'];
+        for (const file of ['README.md', 'tsconfig.json', '.puppeteerrc.cjs', ...own])
           expect(existsSync(path.join(project, file)), file).to.equal(true);
         expect(pkg.scripts).to.include.keys('start', 'dev', 'test');
         const gitignore = await readFile(path.join(project, '.gitignore'), 'utf8');

@@ -207,6 +207,12 @@ describe('engine.hungPage: the configured count (whatsapp-web.js 1.34.7 + the do
     expect(degraded?.capabilities['contacts.lid'].detail).to.match(
       /3 page call\(s\) in a row timed out after 3000 ms/,
     );
-    // (the restart that follows is the suite above's)
+    // (the restart that follows is the suite above's.) Let it settle before the harness removes
+    // the profile folder: a browser still starting writes into it (ENOTEMPTY in the after hook)
+    await waitUntil(
+      () => states.includes('READY') || states.includes('FAILED'),
+      60_000,
+      () => states.join(' → '),
+    );
   });
 });

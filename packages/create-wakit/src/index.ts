@@ -1,4 +1,4 @@
-// `npm create wakit@latest <dir> [-- --template rest-api] [--no-install]`: the `wakit create` of
+// `npm create wakit@latest <dir> [-- --template rest-api|ai] [--no-install]`: the `wakit create` of
 // wakitjs, bundled with its templates so that it installs in a second and needs nothing else.
 import { parseArgs } from 'node:util';
 import { createProject, TEMPLATES } from '../../../src/cli/create.js';

@@ -9,6 +9,7 @@ import { registerGovernorGauges } from './governor-metrics.js';
 import { registerChatModeMetrics } from './chat-mode-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
+import { PluginFamilies } from './plugin-families.js';
 import { contract, type BotClient, type TrackedSend } from '../../../src/index.js';
 import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
@@ -26,6 +27,7 @@ export class RestMetrics {
   readonly #webhooks: Counter<'outcome'>;
   readonly #http: TalliedCounter<'method' | 'route' | 'status'>;
   readonly #httpDuration: TalliedHistogram<'method' | 'route'>;
+  readonly #plugins: PluginFamilies;
 
   constructor(sdk: RestHost, fleet: RestFleet) {
     const registers = [this.registry];
@@ -61,6 +63,11 @@ export class RestMetrics {
     registerHealthGauges(this.registry, sdk);
     registerGovernorGauges(this.registry, sdk);
     registerChatModeMetrics(this.registry, sdk);
+    this.#plugins = new PluginFamilies(
+      this.registry,
+      () => sdk.metrics,
+      (error) => sdk.events.report(error),
+    );
     new Gauge({
       name: 'wakit_event_loop_delay_seconds',
       help: 'Event-loop delay: max, mean and p99 of the last watchdog window, worst since start',
@@ -144,6 +151,7 @@ export class RestMetrics {
   }
 
   async text(): Promise<string> {
+    this.#plugins.sync();
     return this.registry.metrics();
   }
 

@@ -2,6 +2,7 @@
  * Who is who: the LID ↔ phone answers of the engine's contact look-up, cached per client, and the
  * completion of received messages' `sender` with them (in arrival order).
  */
+import { LRUCache } from 'lru-cache';
 import type { ContactInfo, MessageData, MessageSender } from '../../engines/types.js';
 import { WakitError } from '../../errors/index.js';
 import { systemClock, type Clock } from '../../kernel/clock.js';
@@ -17,36 +18,27 @@ export interface ContactCacheOptions {
   now?: () => number;
 }
 
-interface Entry {
-  info: ContactInfo;
-  at: number;
-}
-
 export class ContactCache {
-  readonly #entries = new Map<string, Entry>();
+  /** Answers by id, least recently used dropped first, each trusted for `ttlMs` (lru-cache). */
+  readonly #entries: LRUCache<string, ContactInfo>;
   readonly #pending = new Map<string, Promise<ContactInfo>>();
-  readonly #max: number;
-  readonly #ttlMs: number;
-  readonly #now: () => number;
 
   constructor(
     private readonly lookUp: (id: string) => Promise<ContactInfo>,
     options: ContactCacheOptions = {},
   ) {
-    this.#max = options.max ?? 5_000;
-    this.#ttlMs = options.ttlMs ?? 60 * 60_000;
-    this.#now = options.now ?? Date.now;
+    this.#entries = new LRUCache({
+      max: options.max ?? 5_000,
+      ttl: options.ttlMs ?? 60 * 60_000,
+      // the given clock read at every look (no cached time: tests move it)
+      perf: { now: options.now ?? Date.now },
+      ttlResolution: 0,
+    });
   }
 
   /** A cached, still fresh answer for this `@c.us`/`@lid` id. */
   peek(id: string): ContactInfo | undefined {
-    const entry = this.#entries.get(id);
-    if (!entry) return undefined;
-    if (this.#now() - entry.at > this.#ttlMs) {
-      this.#entries.delete(id);
-      return undefined;
-    }
-    return entry.info;
+    return this.#entries.get(id);
   }
 
   /** Resolves through the cache; concurrent asks for one id share one look-up. */
@@ -79,14 +71,8 @@ export class ContactCache {
 
   /** Stores an answer under every id it names (the id asked, its LID and its phone). */
   remember(info: ContactInfo): void {
-    const at = this.#now();
     for (const key of new Set([info.id, info.lid, info.phone])) {
-      if (!key) continue;
-      this.#entries.delete(key);
-      this.#entries.set(key, { info: { ...info, id: key }, at });
-    }
-    while (this.#entries.size > this.#max) {
-      this.#entries.delete(this.#entries.keys().next().value as string);
+      if (key) this.#entries.set(key, { ...info, id: key });
     }
   }
 

@@ -22,7 +22,7 @@ import {
 } from '../ports/actions.js';
 import type { Attempt } from './attempt.js';
 import { mapSendError } from './map-errors.js';
-import type { LruMap } from './message-cache.js';
+import type { LRUCache } from 'lru-cache';
 import { findMessage } from './operations.js';
 import { serializedId, widText, withSerializedId } from './serialized-id.js';
 import type { ChatLike, ClientLike, MessageKeyLike, MessageLike, SerializedId } from './types.js';
@@ -48,7 +48,7 @@ export interface ReactionLike {
 
 export interface WwebjsActionsOptions {
   current: () => Attempt | null;
-  messages: LruMap<string, MessageLike>;
+  messages: LRUCache<string, MessageLike>;
   clock: Clock;
 }
 

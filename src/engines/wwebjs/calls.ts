@@ -4,9 +4,9 @@
  * `ops.calls.reject(id)` finds the Call object again; WhatsApp Web may report one call more than once
  * (every `set` of its call collection), so each id is emitted once.
  */
+import { LRUCache } from 'lru-cache';
 import { WakitError } from '../../errors/index.js';
 import type { CallData, CallOps } from '../ports/calls.js';
-import { LruMap } from './message-cache.js';
 import type { CallLike } from './types.js';
 
 export function toCallData(call: CallLike): CallData {
@@ -20,8 +20,8 @@ export function toCallData(call: CallLike): CallData {
 }
 
 export class CallBook {
-  /** Offered calls not rejected yet (null once rejected: not offered again). */
-  private readonly calls = new LruMap<string, CallLike | null>(200);
+  /** Offered calls not rejected yet (false once rejected: not offered again). */
+  private readonly calls = new LRUCache<string, CallLike | false>({ max: 200 });
 
   /** The call as data the first time it is offered; null for own calls and repeats. */
   offer(call: CallLike): CallData | null {
@@ -37,7 +37,7 @@ export class CallBook {
         details: { callId },
       });
     }
-    this.calls.set(callId, null);
+    this.calls.set(callId, false);
     try {
       await call.reject();
     } catch (error) {

@@ -4,7 +4,7 @@ import { quotedOf } from './messages.js';
 import { WakitError, isWakitError } from '../../errors/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Attempt } from './attempt.js';
-import type { LruMap } from './message-cache.js';
+import type { LRUCache } from 'lru-cache';
 import {
   downloadMessageMedia,
   findMessage,
@@ -19,7 +19,7 @@ export interface EngineOperationsOptions {
   /** The engine's current attempt, if any. */
   current: () => Attempt | null;
   /** Recent messages by serialized id (forward / downloadMedia look here first). */
-  messages: LruMap<string, MessageLike>;
+  messages: LRUCache<string, MessageLike>;
   bindings: () => Promise<WwebjsBindings>;
   clock: Clock;
   log: Logger;

@@ -17,7 +17,7 @@ import { disposeClient, isProcessAlive, killProcessTree } from './dispose.js';
 import type { WwebjsEngineDeps } from './engine-deps.js';
 import { prepareClient } from './launch.js';
 import { classifyStartFailure } from './map-errors.js';
-import { LruMap } from './message-cache.js';
+import { LRUCache } from 'lru-cache';
 import { EngineOperations } from './engine-operations.js';
 import { WwebjsGroups } from './groups.js';
 import { chatOps } from './chats.js';
@@ -66,7 +66,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
   private lastWaState: string | undefined;
   private stopping: Promise<void> | null = null;
   private readonly cleanups = new Set<Promise<void>>();
-  private readonly messages: LruMap<string, MessageLike>;
+  private readonly messages: LRUCache<string, MessageLike>;
   private readonly clock: Clock;
   private readonly operations: EngineOperations;
   /** The account operations by area; this engine has health probes (`account.checkHealth`). */
@@ -81,7 +81,7 @@ export class WwebjsEngine extends EngineEmitter implements Engine, AttemptHost {
     super(log);
     this.log = log;
     this.clock = deps.clock ?? systemClock;
-    this.messages = new LruMap(deps.messageCacheSize ?? 1_000);
+    this.messages = new LRUCache({ max: deps.messageCacheSize ?? 1_000 });
     this.operations = new EngineOperations({
       current: () => this.attempt,
       messages: this.messages,

@@ -1,7 +1,8 @@
 /**
  * A local OpenAI-compatible endpoint for the ai plugin's tests: `POST /v1/chat/completions`
- * answered by a script, one step per request; every request body is kept. Nothing leaves the
- * machine.
+ * answered by a script, one step per request; every request body is kept. Speech-to-text too:
+ * `POST /v1/audio/transcriptions` (multipart, as the client sends it) answered from `transcripts`.
+ * Nothing leaves the machine.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import type OpenAI from 'openai';
 
 type Completion = OpenAI.Chat.Completions.ChatCompletion;
 type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
+type Transcription = OpenAI.Audio.Transcription;
 export type ChatRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
 /** One scripted answer: words (held until a promise settles), tool calls, an HTTP error, or none. */
@@ -23,6 +25,10 @@ export interface FakeModel {
   requests: ChatRequest[];
   /** Steps not yet used; a request with none left gets a 500. */
   script: Step[];
+  /** Answers of `/v1/audio/transcriptions`, in order: a text, or an HTTP status; none left: 500. */
+  transcripts: (string | { status: number })[];
+  /** The multipart bodies of the transcription requests (latin1 text: fields and file bytes). */
+  transcriptions: string[];
   close(): Promise<void>;
 }
 
@@ -67,6 +73,8 @@ export async function fakeModel(script: Step[] = []): Promise<FakeModel> {
     baseURL: '',
     requests,
     script,
+    transcripts: [],
+    transcriptions: [],
     close: async () => {
       for (const end of hanging) end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -76,6 +84,17 @@ export async function fakeModel(script: Step[] = []): Promise<FakeModel> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/audio/transcriptions') {
+        model.transcriptions.push(Buffer.concat(chunks).toString('latin1'));
+        const next = model.transcripts.shift() ?? { status: 500 };
+        const body: Transcription | { error: { message: string } } =
+          typeof next === 'string' ? { text: next } : { error: { message: 'scripted failure' } };
+        res.writeHead(typeof next === 'string' ? 200 : next.status, {
+          'content-type': 'application/json',
+        });
+        res.end(JSON.stringify(body));
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
         res.writeHead(404).end();
         return;
