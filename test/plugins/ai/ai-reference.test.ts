@@ -62,7 +62,9 @@ describe('ai plugin: person ↔ model ↔ handoff ↔ person (the reference dial
     await bot('Glad it is sorted, Alice! Six croissants at 2.50 make 15.00.');
 
     expect(model.requests).to.have.length(3);
-    const last = model.requests[2].messages.map((m) => `${m.role}: ${String(m.content)}`);
+    const last = model.requests[2].messages.map(
+      (m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`,
+    );
     expect(last).to.deep.equal([
       'system: You are the bakery.',
       'user: How much is a croissant?',
