@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
  * The dependency rules of DESIGN.md §1, checked by `npm run lint` (and so by `npm test`):
  * - only src/engines/wwebjs/ imports whatsapp-web.js or puppeteer;
  * - src/engines/ never imports src/client/ (the Engine port owns its vocabulary);
- * - plugins/ imports only the public API, src/index.ts, exactly as a user plugin would (the http and
- *   contract entries are namespaces of the root: `http.issueError`, `contract.prepareSend`);
+ * - plugins/ imports only the public entries, src/index.ts and the subpath entries of package.json
+ *   `exports` (src/entries/<name>.ts), exactly as a user plugin imports `wakitjs` and `wakitjs/<name>`;
  * - nothing in src/ imports the top-level plugins/ (src/plugins/, the plugin host, is core);
  * - storage (src/auth/) knows nothing of clients or the queue.
  * no-restricted-imports matches the import string, not the resolved file, so the rules are
@@ -59,12 +59,20 @@ function srcPatterns(folder) {
   return patterns;
 }
 
+/** The subpath entries of package.json `exports` that are src/entries/<name>.ts (`wakitjs/<name>`). */
+const SRC_ENTRIES = Object.values(
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports,
+)
+  .map((target) => /^\.\/dist\/entries\/([\w-]+)\.js$/.exec(target?.import ?? '')?.[1])
+  .filter(Boolean);
+
 function pluginPatterns(folder) {
+  const entries = `entries/(${SRC_ENTRIES.join('|')})`;
   return [
     {
-      regex: `^${toRoot(folder)}src/(?!index\\.js$)`,
+      regex: `^${toRoot(folder)}src/(?!(index|${entries})\\.js$)`,
       message:
-        'plugins/ imports only the public API, src/index.ts (DESIGN.md §1); the http and contract entries are its namespaces.',
+        'plugins/ imports only the public entries, src/index.ts and src/entries/<name>.ts of package.json exports (DESIGN.md §1).',
     },
     browserLibs,
   ];

@@ -3,7 +3,7 @@
  * turns by outcome (refusals by budget, failures, timeouts and handoffs among them), tokens, model
  * calls and tool calls, and the time a turn takes. Labels: the client, never a chat or a text.
  */
-import type { http } from '../../src/index.js';
+import type * as http from '../../src/entries/http.js';
 
 /** How a turn ended. */
 export type TurnOutcome =

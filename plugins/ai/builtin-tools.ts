@@ -5,7 +5,9 @@
  * chat). Built per turn: a tool that changes something counts its uses against its cap per turn,
  * and a refusal is a result the model reads, never a throw.
  */
-import { contract, z, type PluginContext, type http } from '../../src/index.js';
+import { z, type PluginContext } from '../../src/index.js';
+import * as contract from '../../src/entries/contract.js';
+import type * as http from '../../src/entries/http.js';
 import { defineAiTool, type AiTool } from './tools.js';
 import type { AiOptions } from './options.js';
 

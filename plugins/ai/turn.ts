@@ -12,7 +12,7 @@ import {
   type Message,
   type PluginContext,
 } from '../../src/index.js';
-import type { http } from '../../src/index.js';
+import type * as http from '../../src/entries/http.js';
 import { modelTurn } from './model-turn.js';
 import { readAi, remember, tokensToday, utcDay, type StateHandle } from './memory.js';
 import type { AiOptions } from './options.js';

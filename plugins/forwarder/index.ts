@@ -16,8 +16,8 @@ import {
   type Next,
   type PluginContext,
   chatKindOf,
-  contract,
 } from '../../src/index.js';
+import * as contract from '../../src/entries/contract.js';
 import { hopsOf, mark, unmark } from './marker.js';
 import { RouteRate } from './route-rate.js';
 

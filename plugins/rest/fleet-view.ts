@@ -4,7 +4,7 @@
  * mode; what exists only in a fleet (nodes, owners, the event stream) is `view`, undefined on one
  * server.
  */
-import type { http } from '../../src/index.js';
+import type * as http from '../../src/entries/http.js';
 import { WakitError, type ClientState } from '../../src/index.js';
 
 export interface RestFleet {

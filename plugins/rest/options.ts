@@ -1,4 +1,6 @@
-import { z, contract, http } from '../../src/index.js';
+import { z } from '../../src/index.js';
+import * as contract from '../../src/entries/contract.js';
+import * as http from '../../src/entries/http.js';
 
 /** Events a client emits that SSE and webhooks carry. */
 export const EVENT_TYPES = contract.ACCOUNT_EVENT_NAMES;

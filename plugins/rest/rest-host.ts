@@ -1,4 +1,4 @@
-import type { http } from '../../src/index.js';
+import type * as http from '../../src/entries/http.js';
 import { type PluginContext } from '../../src/index.js';
 
 /** The privileged services the REST plugin declares (docs/plugins.md). */

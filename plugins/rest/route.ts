@@ -4,7 +4,8 @@
  */
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { WakitError, http } from '../../src/index.js';
+import { WakitError } from '../../src/index.js';
+import * as http from '../../src/entries/http.js';
 import type { Principal } from './middleware/auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -42,7 +42,7 @@ import { systemRoutes } from './routes/system.js';
 import { WebhookDispatcher } from './events/webhooks.js';
 import { rateLimitMiddleware } from './middleware/rate-limit.js';
 import { requireUtf8 } from './middleware/charset.js';
-import type { http as wakitHttp } from '../../src/index.js';
+import type * as wakitHttp from '../../src/entries/http.js';
 
 export { isLoopbackHost } from './middleware/host-check.js';
 

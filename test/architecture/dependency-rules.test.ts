@@ -62,21 +62,38 @@ describe('dependency rules (DESIGN.md §1) are enforced by lint', function () {
     }
   });
 
-  it('plugins/ imports only the public API (src/index.ts), not even a subpath entry', async () => {
+  it('plugins/ imports only the public entries: src/index.ts and the subpath entries of package.json', async () => {
     const [message] = await violations(
       'plugins/rest/fixture.ts',
       fixture('../../src/client/chat-id.js'),
     );
-    expect(message).to.include('plugins/ imports only the public API, src/index.ts');
-    for (const entry of ['../../src/entries/http.js', '../../src/entries/contract.js']) {
-      expect(await violations('plugins/rest/fixture.ts', fixture(entry)), entry).to.have.length(1);
+    expect(message).to.include('plugins/ imports only the public entries');
+    // the documented subpath entries (`wakitjs/http`, `wakitjs/contract`, …), from any depth
+    for (const entry of ['http', 'contract', 'types', 'kernel', 'cluster']) {
+      expect(
+        await violations('plugins/rest/fixture.ts', fixture(`../../src/entries/${entry}.js`)),
+        entry,
+      ).to.deep.equal([]);
+      expect(
+        await violations(
+          'plugins/rest/routes/fixture.ts',
+          fixture(`../../../src/entries/${entry}.js`),
+        ),
+        entry,
+      ).to.deep.equal([]);
     }
-    expect(
-      await violations('plugins/forwarder/fixture.ts', fixture('../../src/entries/sub/x.js')),
-    ).to.have.length(1);
-    expect(
-      await violations('plugins/rest/fixture.ts', fixture('../../src/entries/http.ts.map')),
-    ).to.have.length(1);
+    // not a file of src/entries/ that package.json does not export, nor anything else under it
+    for (const specifier of [
+      '../../src/entries/sub/x.js',
+      '../../src/entries/http.ts.map',
+      '../../src/entries/internal.js',
+      '../../src/entries/http.js/x.js',
+    ]) {
+      expect(
+        await violations('plugins/forwarder/fixture.ts', fixture(specifier)),
+        specifier,
+      ).to.have.length(1);
+    }
     expect(
       await violations('plugins/rest/routes/fixture.ts', fixture('../../../src/queue/index.js')),
     ).to.have.length(1);

@@ -5,7 +5,7 @@
  * policy as configured webhooks, through the SSRF-guarded transport.
  */
 import type { Logger } from 'pino';
-import type { http } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 import { WakitError, z } from '../../../src/index.js';
 import { refusedHost } from './guarded-post.js';
 import { clientWebhookSchema, type ClientWebhookOptions } from '../options.js';

@@ -1,6 +1,6 @@
 import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
-import type { http } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 
 type Bus = RestHost['events']['bus'];
 

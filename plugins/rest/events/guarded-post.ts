@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { http as wakitHttp } from '../../../src/index.js';
+import * as wakitHttp from '../../../src/entries/http.js';
 
 const NEVER_BLOCKED = (): boolean => false;
 

@@ -14,7 +14,8 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { WakitError, http } from '../../../src/index.js';
+import { WakitError } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 import type { HubEvent } from './event-hub.js';
 import type { RestMetrics } from '../metrics/rest-metrics.js';
 import { guardedPost } from './guarded-post.js';

@@ -5,7 +5,8 @@
  * another client is CONVERSATION_NOT_FOUND, as if it did not exist.
  */
 import { z } from 'zod';
-import { WakitError, contract, isWakitError, normalizeChatId } from '../../../src/index.js';
+import { WakitError, isWakitError, normalizeChatId } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import type { McpBackend } from './mcp-backend.js';
 import { clientArg, defineTool, type McpTool } from './mcp-tool.js';
 

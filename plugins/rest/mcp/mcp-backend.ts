@@ -3,7 +3,8 @@
  * REST uses (conversations, tracked sends). Over HTTP it is the REST server's, with the bearer
  * token's client scopes; `wakit mcp` (stdio) builds one for the local user (plugins/mcp/).
  */
-import { WakitError, type BotClient, type http } from '../../../src/index.js';
+import { WakitError, type BotClient } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 import { canSee, type Principal } from '../middleware/auth.js';
 import { ForwardToOwner } from '../middleware/forward.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';

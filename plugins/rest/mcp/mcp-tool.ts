@@ -4,7 +4,8 @@
  * `readOnlyHint` / `destructiveHint` annotations) and its call, on a backend (mcp-backend.ts).
  */
 import { z } from 'zod';
-import { http, isWakitError, type ErrorCode } from '../../../src/index.js';
+import { isWakitError, type ErrorCode } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 import type { McpBackend } from './mcp-backend.js';
 
 /** What a tool does: `read` changes nothing, `additive` adds or is undone by its twin. */

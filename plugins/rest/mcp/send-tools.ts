@@ -5,7 +5,8 @@
  * `messages_status` follows a send by that id.
  */
 import { z } from 'zod';
-import { WakitError, contract, type BotClient } from '../../../src/index.js';
+import { WakitError, type BotClient } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import { statusOf } from '../routes/messages.js';
 import { SendAtField } from '../schemas/api-schemas.js';
 import type { McpBackend } from './mcp-backend.js';

@@ -6,7 +6,7 @@
  * (1 while WhatsApp's restriction signal pauses bulk sends).
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { http } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 
 const BUDGETS = ['perHour', 'perDay', 'newContactsPerDay'] as const;
 

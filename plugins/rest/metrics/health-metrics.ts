@@ -7,7 +7,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { RestHost } from '../rest-host.js';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 
 export function registerHealthGauges(registry: Registry, sdk: RestHost): void {
   const registers = [registry];

@@ -5,7 +5,7 @@
  * the server uses itself is skipped (reported once).
  */
 import type { Registry } from 'prom-client';
-import type { http } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 
 type Families = Pick<http.PluginMetrics, 'families'>;
 

@@ -10,7 +10,8 @@ import { registerChatModeMetrics } from './chat-mode-metrics.js';
 import { TalliedCounter } from './tallied-counter.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 import { PluginFamilies } from './plugin-families.js';
-import { contract, type BotClient, type TrackedSend } from '../../../src/index.js';
+import { type BotClient, type TrackedSend } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import type { RestHost } from '../rest-host.js';
 import type { RestFleet } from '../fleet-view.js';
 

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { ERROR_CODES, WakitError, isWakitError, type ErrorCode, http } from '../../../src/index.js';
+import { ERROR_CODES, WakitError, isWakitError, type ErrorCode } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 
 /** An RFC 9457 problem body, as every REST error is sent. */
 export interface Problem {

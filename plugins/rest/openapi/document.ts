@@ -18,7 +18,7 @@ import {
   errorStatuses,
   isQueued,
 } from './openapi-shared.js';
-import { http } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * send-contract.ts, zod's URL check).
  */
 import type { z } from 'zod';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 
 type Json = Record<string, unknown>;
 

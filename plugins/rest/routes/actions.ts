@@ -6,7 +6,8 @@
  * or 201 with `Prefer: wait=N` once made.
  */
 import type { Context } from 'koa';
-import { WakitError, type BotClient, contract } from '../../../src/index.js';
+import { WakitError, type BotClient } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import type { Principal } from '../middleware/auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -8,7 +8,8 @@
  * client's queue and answers as sends do: 202, or 201 with `Prefer: wait=N` (routes/messages.ts).
  */
 import { z } from 'zod';
-import { BotClient, http } from '../../../src/index.js';
+import { BotClient } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 import { resolveClient, type RestContext } from '../context.js';
 import type { AnyRoute } from '../route.js';
 import { clientNameParam } from '../schemas/api-schemas.js';

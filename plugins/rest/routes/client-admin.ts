@@ -6,7 +6,7 @@
  */
 import { requireLocal } from '../middleware/forward.js';
 import { z } from 'zod';
-import type { http } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 import { WakitError } from '../../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
 import {

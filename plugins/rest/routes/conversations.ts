@@ -5,7 +5,8 @@
  * conversations of its clients: one of another client is answered 404, as if it did not exist.
  */
 import { z } from 'zod';
-import { WakitError, contract, isWakitError, normalizeChatId } from '../../../src/index.js';
+import { WakitError, isWakitError, normalizeChatId } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import { canSee, type Principal } from '../middleware/auth.js';
 import { requireLocal } from '../middleware/forward.js';
 import { resolveClient, type RestContext } from '../context.js';

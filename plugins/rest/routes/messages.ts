@@ -1,7 +1,7 @@
 /** `POST /api/v1/messages` (validate and enqueue; `Prefer: wait=N`) and status look-ups. */
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { contract } from '../../../src/index.js';
+import type * as contract from '../../../src/entries/contract.js';
 import { WakitError, type BotClient, type TrackedSend } from '../../../src/index.js';
 import type { Principal } from '../middleware/auth.js';
 import { resolveClient, visibleClients, type RestContext } from '../context.js';

@@ -10,7 +10,7 @@
  * its handler gets the raw request and the document does not list it.
  */
 import type { Context, Next } from 'koa';
-import type { http } from '../../../src/index.js';
+import type * as http from '../../../src/entries/http.js';
 import { WakitError } from '../../../src/index.js';
 import { canSee, requireClientAccess, type Principal } from '../middleware/auth.js';
 import { defaultClientName, resolveClient, type RestContext } from '../context.js';

@@ -1,4 +1,5 @@
-import { WakitError, http } from '../../../src/index.js';
+import { WakitError } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 import { defaultClientName, type RestContext } from '../context.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { Health, Readiness } from '../schemas/api-schemas.js';

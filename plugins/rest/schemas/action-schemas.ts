@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { chatIdParam } from './chat-schemas.js';
 import { restSchemas } from './api-schemas.js';
 import { clientNameParam } from './api-schemas.js';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   restSchemas.add(schema, description ? { id, description } : { id });

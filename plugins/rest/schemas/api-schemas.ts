@@ -4,7 +4,9 @@
  * `restSchemas` becomes an OpenAPI component (schema-registry.ts).
  */
 import { z } from 'zod';
-import { ERROR_CODES, contract, http } from '../../../src/index.js';
+import { ERROR_CODES } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
+import * as http from '../../../src/entries/http.js';
 import { EVENT_TYPES } from '../options.js';
 import { EngineHealth } from './health-schemas.js';
 import { GovernorInfo } from './governor-schemas.js';

@@ -3,7 +3,7 @@
  * the bot or a person, as `sdk.chats` gives it; registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import { clientNameParam } from './api-schemas.js';
 import { chatIdParam } from './chat-schemas.js';
 import { named } from './schema-registry.js';

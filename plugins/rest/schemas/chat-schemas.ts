@@ -3,7 +3,7 @@
  * routes are generated from src/capabilities/chats.ts, the simulator's from its plugin).
  */
 import { z } from 'zod';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 
 /**
  * A chat id (or phone number) of `kinds` in a path: checked and normalised by the SDK

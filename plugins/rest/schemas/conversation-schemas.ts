@@ -3,7 +3,7 @@
  * conversations and chat state, as `sdk.conversations` gives them; registered as OpenAPI components.
  */
 import { z } from 'zod';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 import { chatIdParam } from './chat-schemas.js';
 import { clientNameParam } from './api-schemas.js';
 import { named } from './schema-registry.js';

@@ -1,7 +1,7 @@
 /** Engine health in the REST API: the health check and the held-send retry (docs/engines.md). */
 import { z } from 'zod';
 import { named } from './schema-registry.js';
-import { contract } from '../../../src/index.js';
+import * as contract from '../../../src/entries/contract.js';
 
 const isoTime = z.string().describe('ISO 8601 time');
 

@@ -5,7 +5,7 @@
  * not (a plugin's components are listed when a mounted route refers to them).
  */
 import type { z } from 'zod';
-import { http } from '../../../src/index.js';
+import * as http from '../../../src/entries/http.js';
 
 type Meta = { id: string; description?: string };
 
