@@ -1,6 +1,6 @@
 /**
  * wakit: the root entry (`wakitjs`), what most bots and plugins need, grouped by audience: bot
- * authors, plugin authors, errors. Everything else public is in a subpath entry of its audience
+ * authors, plugin authors, errors; no namespaces (`z` aside). Everything else public is in a subpath entry of its audience
  * (`wakitjs/types`, `wakitjs/contract`, `wakitjs/http`, …: docs/api-surface.md); anything no entry
  * exports is internal.
  */
@@ -38,10 +38,8 @@ export type { Conversation } from './conversations/types.js';
 export { z } from 'zod';
 export { chatIdSchema, regexSourceSchema } from './plugins/schemas.js';
 export { extensionFor } from './client/media/mime.js';
-// Plugins that serve HTTP or build on the send contract (the built-in REST plugin): the
-// `wakitjs/http` and `wakitjs/contract` entries as namespaces (`http.issueError`, `contract.prepareSend`)
-export * as http from './entries/http.js';
-export * as contract from './entries/contract.js';
+// Plugins that serve HTTP or build on the send contract import `wakitjs/http` and
+// `wakitjs/contract` (the built-in plugins too): the root has no namespaces but `z`.
 
 // ---------------------------------------------------------------------------------------------
 // Errors: one class, stable codes (docs/errors.md), one sink (`sdk.on('error')`).

@@ -1,8 +1,8 @@
 /**
- * `wakitjs/contract` (also the root's `contract` namespace): what an integrator needs to build
- * their own HTTP or queue layer on wakit (the built-in REST plugin uses it): the send and action
- * contract (zod schemas and `prepare*`), the kind constants, the chat-id vocabulary, WhatsApp's limits, `paginate` and the capability
- * names of engine health.
+ * `wakitjs/contract`: what an integrator needs to build their own HTTP or queue layer on wakit
+ * (the built-in REST plugin imports it, as `import * as contract from 'wakitjs/contract'`): the
+ * send and action contract (zod schemas and `prepare*`), the kind constants, the chat-id
+ * vocabulary, WhatsApp's limits, `paginate` and the capability names of engine health.
  *
  * Stability: semver (docs/api-surface.md). Removing or renaming a name is a breaking change.
  */

@@ -1,7 +1,7 @@
 /**
- * `wakitjs/http` (also the root's `http` namespace): for plugins that serve HTTP (the built-in
- * REST plugin and yours): the plugin route types, named schemas (OpenAPI components), problem
- * helpers (`issueError`, `zodIssues`, `capIssues`), the SSRF guard and URL redaction of the media
+ * `wakitjs/http`: for plugins that serve HTTP (the built-in REST plugin and yours, as
+ * `import * as http from 'wakitjs/http'`): the plugin route types, named schemas (OpenAPI
+ * components), problem helpers (`issueError`, `zodIssues`, `capIssues`), the SSRF guard and URL redaction of the media
  * fetcher, `computeBackoff` for retried deliveries, `allClientsFailed` (one problem for a fan-out
  * that failed on every client), and the types of what such a plugin is granted: the clients and
  * events of its context, the privileged services, client administration and the fleet view.
