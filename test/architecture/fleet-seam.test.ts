@@ -13,12 +13,6 @@ import ts from 'typescript';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const rel = (file: string): string => path.relative(ROOT, file).split(path.sep).join('/');
 
-/**
- * Reached from src/index.ts and allowed: the order of fleet stream ids (pure functions, no Redis),
- * re-exported by src/index.ts, which another branch owns; it leaves with the public-surface move.
- */
-const ALLOWED = new Set(['src/cluster/stream-entries.ts']);
-
 interface Imports {
   /** Specifiers loaded when the file is (value imports and re-exports, not `import type`). */
   values: string[];
@@ -134,12 +128,8 @@ describe('the fleet seam', () => {
     const { files, packages } = staticallyLoaded(path.join(ROOT, 'src/index.ts'));
     expect(files.size, 'the walker follows imports').to.be.greaterThan(50);
     const cluster = [...files].map(rel).filter((file) => file.startsWith('src/cluster/'));
-    expect(cluster.filter((file) => !ALLOWED.has(file))).to.deep.equal([]);
+    expect(cluster).to.deep.equal([]);
     expect([...packages].filter((name) => name.startsWith('ioredis'))).to.deep.equal([]);
-    // what is allowed loads nothing itself
-    for (const file of ALLOWED) {
-      expect(importsOf(path.join(ROOT, file)).values, file).to.deep.equal([]);
-    }
   });
 
   it('the walker sees through to the fleet when it is the entry (so the check above can fail)', () => {
