@@ -163,7 +163,9 @@ export async function runTurn(deps: TurnDeps, input: TurnInput): Promise<TurnRes
       : capped(result.texts, options.maxMessagesPerTurn);
   if (!silent && texts.length === 0) texts.push(options.fallbackMessage);
   // the chat is the person's before the last words go out: nothing of the bot's follows
-  if (handoff) await deps.chats.setMode(client, input.chatId, 'human');
+  if (handoff) {
+    await deps.chats.setMode(client, input.chatId, 'human', { reason: handoff.reason });
+  }
   const sent = await input.deliver(texts, { handoff: handoff !== undefined });
   await remember(
     input.state,

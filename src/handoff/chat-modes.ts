@@ -18,6 +18,7 @@ export interface ModeValue {
   by: ChatModeSource;
   /** Unix ms: an automatic `human` goes back to `bot` then (the silence deadline). */
   until?: number;
+  reason?: string;
 }
 
 export function modeKey(client: string, chatId: string): string {
@@ -44,6 +45,7 @@ export function infoOf(client: string, chatId: string, value: ModeValue | undefi
     since: new Date(value.since).toISOString(),
     by: value.by,
     ...(value.until !== undefined ? { until: new Date(value.until).toISOString() } : {}),
+    ...(value.reason !== undefined ? { reason: value.reason } : {}),
   };
 }
 

@@ -22,7 +22,14 @@ import { ChatModes, infoOf, type ModeValue } from './chat-modes.js';
 import { OperatorCommands } from './operator-commands.js';
 import { OwnSends } from './own-sends.js';
 import { PersonIds } from './person-ids.js';
-import { CHAT_MODES, type ChatMode, type ChatModeInfo, type ChatModeSource } from './types.js';
+import {
+  CHAT_MODES,
+  MAX_MODE_REASON,
+  type ChatMode,
+  type ChatModeInfo,
+  type ChatModeSource,
+  type SetChatModeOptions,
+} from './types.js';
 
 /** What the service uses of the conversations. */
 export interface HandoffConversations {
@@ -159,18 +166,27 @@ export class HandoffService {
     chatId: string,
     mode: ChatMode,
     by: ChatModeSource = 'sdk',
+    options: SetChatModeOptions = {},
   ): Promise<ChatModeInfo> {
     if (!CHAT_MODES.includes(mode)) {
       throw new WakitError('VALIDATION_FAILED', `Chat mode must be bot, human or closed`, {
         details: { mode },
       });
     }
+    const { reason } = options;
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_MODE_REASON)) {
+      throw new WakitError(
+        'VALIDATION_FAILED',
+        `A mode's reason is a text of at most ${MAX_MODE_REASON} characters`,
+        { details: { field: 'reason' } },
+      );
+    }
     const chat = await this.#chat(clientName, chatId);
     const client = this.#d.clients.get(clientName);
     return this.#switch(client, chat, by, (current) =>
-      current?.mode === mode && current.until === undefined
+      current?.mode === mode && current.until === undefined && current.reason === reason
         ? undefined
-        : { mode, since: this.#since(current, mode), by },
+        : { mode, since: this.#since(current, mode), by, ...(reason ? { reason } : {}) },
     );
   }
 
@@ -224,6 +240,7 @@ export class HandoffService {
       by,
       at: change.since as string,
       ...(change.until ? { until: change.until } : {}),
+      ...(change.reason ? { reason: change.reason } : {}),
     });
     const conversations = this.#d.conversations;
     if (value.mode === 'bot') {

@@ -22,7 +22,18 @@ export interface ChatModeInfo {
   by?: ChatModeSource;
   /** Automatic `human` (a message from the phone): when the bot takes over again if nobody writes. */
   until?: string;
+  /** Why it was set, as its setter said (the ai plugin's handoff: the model's reason). */
+  reason?: string;
 }
+
+/** What `setMode` may say besides the mode. */
+export interface SetChatModeOptions {
+  /** Why (at most MAX_MODE_REASON characters): shown with the mode (REST, dashboard, event). */
+  reason?: string;
+}
+
+/** The longest `reason` kept with a mode. */
+export const MAX_MODE_REASON = 500;
 
 /** The `chat.mode` event: a chat's mode changed. */
 export interface ChatModeChange {
@@ -33,4 +44,5 @@ export interface ChatModeChange {
   by: ChatModeSource;
   at: string;
   until?: string;
+  reason?: string;
 }

@@ -778,7 +778,7 @@ async function setChatMode(client, chatId, mode) {
   await loadChatModes();
 }
 
-function modeRow({ client, chatId, mode, until }) {
+function modeRow({ client, chatId, mode, until, reason }) {
   const row = document.createElement('tr');
   row.dataset.chat = chatId;
   row.dataset.mode = mode;
@@ -796,7 +796,10 @@ function modeRow({ client, chatId, mode, until }) {
   cell.append(select);
   const untilCell = document.createElement('td');
   untilCell.textContent = until ? new Date(until).toLocaleTimeString() : '';
-  row.append(cell, untilCell);
+  const reasonCell = document.createElement('td');
+  reasonCell.className = 'mode-reason';
+  reasonCell.textContent = reason ?? '';
+  row.append(cell, untilCell, reasonCell);
   return row;
 }
 

@@ -49,12 +49,24 @@ export const handoffTools: readonly McpTool[] = [
       'do not run there until the mode is `bot` again (an active conversation is paused or ended ' +
       'by the `handoff.conversations` policy). Set by hand, a mode stays until set again. ' +
       '(docs: docs/handoff.md)',
-    input: z.object({ client: clientArg, chatId: ChatModeChatId, mode: ChatModeName }).strict(),
+    input: z
+      .object({
+        client: clientArg,
+        chatId: ChatModeChatId,
+        mode: ChatModeName,
+        reason: z.string().min(1).max(500).optional().describe('Why (shown with the mode)'),
+      })
+      .strict(),
     effect: 'destructive',
     idempotent: true,
-    async call(backend, { client, chatId, mode }) {
+    async call(backend, { client, chatId, mode, reason }) {
       const bot = backend.client(client as string | undefined);
-      return backend.chats.setMode(bot.name, chatId as string, mode as 'bot' | 'human' | 'closed');
+      return backend.chats.setMode(
+        bot.name,
+        chatId as string,
+        mode as 'bot' | 'human' | 'closed',
+        typeof reason === 'string' ? { reason } : {},
+      );
     },
   }),
 ];

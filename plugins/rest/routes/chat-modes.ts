@@ -54,7 +54,12 @@ export function chatModeRoutes(rc: RestContext): AnyRoute[] {
       async handler(ctx, { params, query, body, principal }) {
         const client = resolveClient(rc, principal, query.client);
         ctx.state.client = client.name;
-        ctx.body = await chats().setMode(client.name, params.chatId, body.mode);
+        ctx.body = await chats().setMode(
+          client.name,
+          params.chatId,
+          body.mode,
+          body.reason === undefined ? {} : { reason: body.reason },
+        );
       },
     }),
     defineRoute({

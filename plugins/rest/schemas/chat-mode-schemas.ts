@@ -14,6 +14,12 @@ export const ChatModeName = z
   .enum(['bot', 'human', 'closed'])
   .describe('`bot`: the bot answers; `human`: a person does (the bot is silent); `closed`: nobody');
 
+const ModeReason = z
+  .string()
+  .min(1)
+  .max(500)
+  .describe("Why it was set, as its setter said (the ai plugin's handoff: the model's reason)");
+
 /** The chat of a mode: a person (number, `@c.us`, `@lid`) or a group. */
 export const ChatModeChatId = chatIdParam(contract.REPLY_KINDS);
 
@@ -32,6 +38,7 @@ export const ChatModeInfo = named(
       until: isoTime
         .optional()
         .describe('Automatic human: when the bot takes over again if the account stays silent'),
+      reason: ModeReason.optional(),
     })
     .strict(),
   "A chat's mode",
@@ -53,7 +60,7 @@ export const ChatModeList = named(
 
 export const SetChatModeRequest = named(
   'SetChatModeRequest',
-  z.object({ mode: ChatModeName }).strict(),
+  z.object({ mode: ChatModeName, reason: ModeReason.optional() }).strict(),
   "Sets a chat's mode",
 );
 

@@ -55,19 +55,32 @@ describe('REST: chat modes', function () {
     const stop = sdk.events.observe('chat.mode', ({ args: [change] }) =>
       modes.push(`${change.previous}→${change.mode}`),
     );
+    const reasons: (string | undefined)[] = [];
+    const stopReasons = sdk.events.observe('chat.mode', ({ args: [change] }) =>
+      reasons.push(change.reason),
+    );
     const human = await fx.request('PUT', `/api/v1/chats/${CONTACT}/mode`, {
-      json: { mode: 'human' },
+      json: { mode: 'human', reason: 'wants to speak to the owner' },
     });
     expect(human.status, human.text).to.equal(200);
-    expect(human.json).to.deep.include({ client: 'bot', chatId: phone().lid, mode: 'human' });
+    expect(human.json).to.deep.include({
+      client: 'bot',
+      chatId: phone().lid,
+      mode: 'human',
+      reason: 'wants to speak to the owner',
+    });
     const read = await fx.request('GET', `/api/v1/chats/${phone().lid}/mode`);
-    expect((read.json as { mode: string }).mode).to.equal('human');
+    expect(read.json).to.deep.include({ mode: 'human', reason: 'wants to speak to the owner' });
 
     await phone().send(BOT_ID, 'are you there?');
     const closed = await fx.request('PUT', `/api/v1/chats/${CONTACT}/mode?client=bot`, {
       json: { mode: 'closed' },
     });
     expect((closed.json as { mode: string }).mode).to.equal('closed');
+    // a mode set without a reason keeps none of the one before
+    expect(closed.json).to.not.have.property('reason');
+    expect(reasons).to.deep.equal(['wants to speak to the owner', undefined]);
+    stopReasons();
     await phone().send(BOT_ID, 'hello?');
 
     const list = await fx.request('GET', '/api/v1/chat-modes');
@@ -100,6 +113,11 @@ describe('REST: chat modes', function () {
     });
     expect(bad.status).to.equal(400);
     expect(problemCode(bad)).to.equal('VALIDATION_FAILED');
+    const longReason = await fx.request('PUT', `/api/v1/chats/${CONTACT}/mode`, {
+      json: { mode: 'human', reason: 'x'.repeat(501) },
+    });
+    expect(longReason.status).to.equal(400);
+    expect(problemCode(longReason)).to.equal('VALIDATION_FAILED');
     const badChat = await fx.request('GET', '/api/v1/chats/not-a-chat/mode');
     expect(badChat.status).to.equal(400);
     const anonymous = await fx.request('GET', `/api/v1/chats/${CONTACT}/mode`, { token: null });

@@ -29,10 +29,11 @@ describe('REST: the dashboard shows and switches chat modes (headless Chromium)'
     const lid = fx.sdk.simulator.phone(CONTACT).lid;
 
     // set elsewhere (the SDK): the chat.mode event brings the row
-    await fx.sdk.chats.setMode('bot', CONTACT, 'human');
+    await fx.sdk.chats.setMode('bot', CONTACT, 'human', { reason: 'asks for a refund' });
     const row = page.locator(`#mode-rows tr[data-chat="${lid}"]`);
     await row.waitFor({ timeout: 10_000 });
     expect(await row.getAttribute('data-mode')).to.equal('human');
+    expect(await row.locator('.mode-reason').textContent()).to.equal('asks for a refund');
     expect(await row.locator('.mode-switch').inputValue()).to.equal('human');
 
     // the switch
