@@ -12,29 +12,18 @@
  * Overhead per turn = `ai` − `model` (p50); the plugin's own part = `ai` − `model` − `command`.
  * Environment: BENCH_ROUNDS (3). Standalone: `npx tsx bench/ai.ts`.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCH_DIR, startServer } from './server-process.js';
 import { round, spread } from './stats.js';
+import { runWorker } from './worker-process.js';
 
 type Mode = 'model' | 'command' | 'ai';
 type Result = Record<string, number>;
 const WORKER = path.join(import.meta.dirname, 'ai-worker.ts');
 
 function inChild(mode: Mode, modelUrl: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, mode, `${modelUrl}/v1`], {
-      cwd: path.resolve(import.meta.dirname, '..'),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let result: Result | undefined;
-    child.on('message', (message: Result) => (result = message));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`bench worker ${mode} exited ${code}`)),
-    );
-  });
+  return runWorker(WORKER, [mode, `${modelUrl}/v1`]);
 }
 
 export async function benchAi(): Promise<Record<string, unknown>> {

@@ -28,10 +28,10 @@
  *
  * Environment: BENCH_ROUNDS (3). Standalone: `npx tsx bench/conversations.ts`.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median, round, spread } from './stats.js';
+import { runWorker } from './worker-process.js';
 
 type Mode = 'command' | 'conversation' | 'length' | 'resume';
 type Result = Record<string, number>;
@@ -39,20 +39,8 @@ type Result = Record<string, number>;
 const RESUME = 10_000;
 const WORKER = path.join(import.meta.dirname, 'conversations-worker.ts');
 
-/** Runs `mode` in a child process of its own; resolves with what it measured. */
 function inChild(mode: Mode): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', WORKER, mode], {
-      cwd: path.resolve(import.meta.dirname, '..'),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let result: Result | undefined;
-    child.on('message', (message: Result) => (result = message));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`bench worker ${mode} exited ${code}`)),
-    );
-  });
+  return runWorker(WORKER, [mode], ['--expose-gc']);
 }
 
 export async function benchConversations(): Promise<Record<string, unknown>> {
