@@ -8,16 +8,13 @@ import { testChat } from '../../../src/entries/testing.js';
 import { defineConversation, definePlugin, type Sdk } from '../../../src/index.js';
 import { linkedClient, simulatorSdk } from '../../helpers/sdk-fixtures.js';
 import { ALICE, ALICE_ID, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
-import { fakeModel, type FakeModel, type Step } from './fake-model.js';
+import { cleanUp, fakeModel, type FakeModel, type Step } from './fake-model.js';
 
 describe('ai plugin: ai.ask inside a conversation (local fake model)', function () {
   this.timeout(15_000);
   let fx: PluginFixture;
   let model: FakeModel;
-  afterEach(async () => {
-    await fx?.cleanup();
-    await model?.close();
-  });
+  afterEach(() => cleanUp(fx, model));
 
   /** The helpdesk conversation (asks the model once) and the ai plugin, on `sdk`. */
   function install(sdk: Sdk, options: Partial<AiOptionsInput> = {}) {

@@ -7,16 +7,13 @@ import { createTestSdk } from '../../../src/index.js';
 import { testChat, VirtualClock } from '../../../src/entries/testing.js';
 import { linkedClient, simulatorSdk, tempDir } from '../../helpers/sdk-fixtures.js';
 import { ALICE, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
-import { fakeModel, type FakeModel } from './fake-model.js';
+import { cleanUp, fakeModel, type FakeModel } from './fake-model.js';
 
 describe('ai plugin: by name in the config', function () {
   this.timeout(15_000);
   let fx: PluginFixture;
   let model: FakeModel;
-  afterEach(async () => {
-    await fx?.cleanup();
-    await model?.close();
-  });
+  afterEach(() => cleanUp(fx, model));
 
   const aiConfig = () => ({
     ai: { baseURL: model.baseURL, model: 'fake-model', apiKey: 'k', systemPrompt: 'S' },

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createAiPlugin, type AiOptionsInput } from '../../../plugins/ai/index.js';
 import { testChat } from '../../../src/entries/testing.js';
 import { ALICE, ALICE_ID, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
-import { fakeModel, type FakeModel, type Step } from './fake-model.js';
+import { cleanUp, fakeModel, type FakeModel, type Step } from './fake-model.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex').toString('base64');
 const OGG = Buffer.from('OggS-fake-voice-note-bytes').toString('base64');
@@ -15,10 +15,7 @@ describe('ai plugin: images and voice notes (local fake model)', function () {
   this.timeout(15_000);
   let fx: PluginFixture;
   let model: FakeModel;
-  afterEach(async () => {
-    await fx?.cleanup();
-    await model?.close();
-  });
+  afterEach(() => cleanUp(fx, model));
 
   async function start(script: Step[], options: Partial<AiOptionsInput> = {}) {
     model = await fakeModel(script);

@@ -8,7 +8,7 @@ import restPlugin from '../../../plugins/rest/index.js';
 import { testChat } from '../../../src/entries/testing.js';
 import { ADMIN_TOKEN } from '../../helpers/rest-harness.js';
 import { ALICE, BOB, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
-import { fakeModel, type FakeModel } from './fake-model.js';
+import { cleanUp, fakeModel, type FakeModel } from './fake-model.js';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -33,10 +33,7 @@ describe('ai plugin: counters in /metrics', function () {
   this.timeout(15_000);
   let fx: PluginFixture;
   let model: FakeModel;
-  afterEach(async () => {
-    await fx?.cleanup();
-    await model?.close();
-  });
+  afterEach(() => cleanUp(fx, model));
 
   it('counts turns by outcome, tokens, calls and time after turns', async () => {
     model = await fakeModel([

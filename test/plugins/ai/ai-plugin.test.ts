@@ -13,7 +13,7 @@ import {
   pluginFixture,
   type PluginFixture,
 } from '../plugin-helpers.js';
-import { fakeModel, type FakeModel, type Step } from './fake-model.js';
+import { cleanUp, fakeModel, type FakeModel, type Step } from './fake-model.js';
 
 const asText = (content: unknown) =>
   typeof content === 'string' ? content : JSON.stringify(content);
@@ -22,10 +22,7 @@ describe('ai plugin (local fake model)', function () {
   this.timeout(15_000);
   let fx: PluginFixture;
   let model: FakeModel;
-  afterEach(async () => {
-    await fx?.cleanup();
-    await model?.close();
-  });
+  afterEach(() => cleanUp(fx, model));
 
   async function start(
     script: Step[],

@@ -6,16 +6,13 @@ import { expect } from 'chai';
 import { createAiPlugin } from '../../../plugins/ai/index.js';
 import { testChat } from '../../../src/entries/testing.js';
 import { ALICE, ALICE_ID, pluginFixture, type PluginFixture } from '../plugin-helpers.js';
-import { fakeModel, type FakeModel } from './fake-model.js';
+import { cleanUp, fakeModel, type FakeModel } from './fake-model.js';
 
 describe('ai plugin: person ↔ model ↔ handoff ↔ person (the reference dialog)', function () {
   this.timeout(15_000);
   let fx: PluginFixture;
   let model: FakeModel;
-  afterEach(async () => {
-    await fx?.cleanup();
-    await model?.close();
-  });
+  afterEach(() => cleanUp(fx, model));
 
   it('the model answers, hands off, stays silent while a person answers, then answers again with the memory', async () => {
     model = await fakeModel([

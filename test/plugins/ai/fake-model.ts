@@ -126,3 +126,12 @@ export async function fakeModel(script: Step[] = []): Promise<FakeModel> {
   model.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return model;
 }
+
+/** After each test: the fixture cleaned up, then the model server closed (those it started). */
+export async function cleanUp(
+  fx: { cleanup(): Promise<void> } | undefined,
+  model: FakeModel | undefined,
+): Promise<void> {
+  await fx?.cleanup();
+  await model?.close();
+}
