@@ -18,7 +18,8 @@ COPY package.json package-lock.json .puppeteerrc.cjs ./
 RUN npm ci --no-audit --no-fund --ignore-scripts \
  && npm rebuild better-sqlite3 \
  && node -e "new (require('better-sqlite3'))(':memory:').close()"
-COPY tsconfig.json tsconfig.build.json tsup.config.ts ./
+COPY tsconfig.json tsconfig.build.json tsconfig.plugin-types.json tsup.config.ts ./
+COPY scripts/write-plugin-types.ts ./scripts/
 COPY src ./src
 COPY plugins ./plugins
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
