@@ -33,12 +33,13 @@
  * Usage: node --import tsx test/helpers/dialog-child.ts '<DialogChildOptions as JSON>'
  */
 import './wakitjs-alias.js';
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { Step } from '../../src/conversations/store/conversation-store.js';
+import { writeLine } from './write-line.js';
 
 const { createSdk, isWakitError } = await import('../../src/index.js');
 const { SqliteConversationStore } =
@@ -66,7 +67,7 @@ const ORDER_PLUGIN = path.resolve(
 const options = JSON.parse(process.argv[2] ?? '') as DialogChildOptions;
 
 function report(event: string, data: Record<string, unknown> = {}): void {
-  writeSync(1, `${JSON.stringify({ event, pid: process.pid, ...data })}\n`);
+  writeLine(1, `${JSON.stringify({ event, pid: process.pid, ...data })}\n`);
 }
 
 function die(): never {

@@ -21,13 +21,14 @@
  * Usage: node --import tsx test/helpers/fleet-node.ts '<FleetNodeOptions as JSON>'
  */
 import './wakitjs-alias.js';
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createSdk, definePlugin, isWakitError } from '../../src/index.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
+import { writeLine } from './write-line.js';
 
 export interface FleetNodeOptions {
   nodeId: string;
@@ -62,7 +63,7 @@ const options = JSON.parse(process.argv[2] ?? '') as FleetNodeOptions;
 const node = options.nodeId;
 
 function report(event: string, data: Record<string, unknown> = {}): void {
-  writeSync(1, `${JSON.stringify({ event, node, pid: process.pid, ...data })}\n`);
+  writeLine(1, `${JSON.stringify({ event, node, pid: process.pid, ...data })}\n`);
 }
 
 let sdk;

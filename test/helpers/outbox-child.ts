@@ -15,7 +15,7 @@
  *
  * Usage: node --import tsx test/helpers/outbox-child.ts '<ChildOptions as JSON>'
  */
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { createSdk, isWakitError, type WakitConfigInput } from '../../src/index.js';
@@ -23,6 +23,7 @@ import { prepareContent } from '../../src/entries/contract.js';
 import type { SendPriority } from '../../src/entries/types.js';
 // the simulator's entry: `sdk.simulator` from createSdk on, before start (docs/simulator.md)
 import '../../src/entries/simulator.js';
+import { writeLine } from './write-line.js';
 
 export interface ChildOptions {
   dataPath: string;
@@ -39,7 +40,7 @@ export interface ChildOptions {
 const options = JSON.parse(process.argv[2] ?? '') as ChildOptions;
 
 function report(event: string, data: Record<string, unknown> = {}): void {
-  writeSync(1, `${JSON.stringify({ event, pid: process.pid, ...data })}\n`);
+  writeLine(1, `${JSON.stringify({ event, pid: process.pid, ...data })}\n`);
 }
 
 const logger = pino({ level: 'info' }, pino.destination({ dest: 1, sync: true }));

@@ -20,9 +20,10 @@
  * Usage: node --import tsx test/helpers/turn-child.ts '<TurnChildOptions as JSON>'
  */
 import './wakitjs-alias.js';
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
+import { writeLine } from './write-line.js';
 
 const { createSdk, definePlugin } = await import('../../src/index.js');
 const { SqliteConversationStore } =
@@ -39,7 +40,7 @@ export interface TurnChildOptions {
 const options = JSON.parse(process.argv[2] ?? '') as TurnChildOptions;
 
 function report(event: string, data: Record<string, unknown> = {}): void {
-  writeSync(1, `${JSON.stringify({ event, pid: process.pid, ...data })}\n`);
+  writeLine(1, `${JSON.stringify({ event, pid: process.pid, ...data })}\n`);
 }
 
 function die(): never {
